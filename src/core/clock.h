@@ -1,0 +1,44 @@
+// Clock: the service's only source of time, so tests can drive time with FakeClock.
+// SystemClock is stateless; FakeClock is safe to read and advance from several threads.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <string>
+
+namespace ufmr {
+
+using TimePoint = std::chrono::system_clock::time_point;
+using Seconds = std::chrono::duration<double>;
+
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual TimePoint Now() const = 0;
+};
+
+class SystemClock final : public Clock {
+ public:
+  TimePoint Now() const override { return std::chrono::system_clock::now(); }
+};
+
+class FakeClock final : public Clock {
+ public:
+  explicit FakeClock(TimePoint start = TimePoint(std::chrono::seconds(1'700'000'000)))
+      : now_(start.time_since_epoch().count()) {}
+  TimePoint Now() const override { return TimePoint(TimePoint::duration(now_.load())); }
+  void Advance(std::chrono::nanoseconds d) {
+    now_ += std::chrono::duration_cast<TimePoint::duration>(d).count();
+  }
+
+ private:
+  std::atomic<TimePoint::rep> now_;
+};
+
+// ISO-8601 UTC with milliseconds, e.g. 2026-11-29T18:46:32.123Z.
+std::string FormatIsoTime(TimePoint t);
+// Seconds since the epoch as a double, for JSON and arithmetic.
+double ToEpochSeconds(TimePoint t);
+TimePoint FromEpochSeconds(double s);
+
+}  // namespace ufmr

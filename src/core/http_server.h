@@ -1,0 +1,87 @@
+// HttpServer: a small Boost.Beast HTTP/1.1 server with a path router, shared by the service
+// (dashboard, JSON API, metrics) and by ufm-sim. Handlers run on the server's worker threads and
+// must be thread-safe; a handler that throws answers 500 and the server carries on.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/status.h"
+
+namespace ufmr {
+
+struct HttpRequest {
+  std::string method;
+  std::string target;  // as received, with query string
+  std::string path;    // decoded path, no query
+  std::map<std::string, std::string> query;
+  std::map<std::string, std::string> headers;  // keys lower-case
+  std::map<std::string, std::string> params;   // from {name} segments of the route
+  std::string body;
+
+  std::string Header(const std::string& lower_name) const;
+  std::string Query(const std::string& name, const std::string& fallback = "") const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  static HttpResponse Json(int status, const nlohmann::json& body);
+  static HttpResponse Error(int status, const std::string& message);
+  static HttpResponse Text(int status, std::string body, std::string content_type = "text/plain");
+};
+
+using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+
+// Routes "METHOD /a/{x}/b" patterns; first match wins. Unknown path: 404, known path with
+// another method: 405. Build it before the server starts; it is read-only afterwards.
+class HttpRouter {
+ public:
+  void Add(const std::string& method, const std::string& pattern, HttpHandler handler);
+  // A handler for every path under a prefix (e.g. "/static/"), tried after exact routes.
+  void AddPrefix(const std::string& method, const std::string& prefix, HttpHandler handler);
+  HttpResponse Dispatch(HttpRequest& request) const;
+
+ private:
+  struct Route {
+    std::string method;
+    std::vector<std::string> segments;
+    bool prefix = false;
+    std::string prefix_path;
+    HttpHandler handler;
+  };
+  std::vector<Route> routes_;
+};
+
+class HttpServer {
+ public:
+  // port 0 picks a free port; port() tells which after Start().
+  HttpServer(std::string address, uint16_t port, HttpHandler handler, int threads = 2);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  Status Start();
+  void Stop();
+  uint16_t port() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Splits "a=1&b=x%20y" into a map, percent-decoding both sides.
+std::map<std::string, std::string> ParseQueryString(const std::string& query);
+std::string PercentDecode(const std::string& s);
+
+}  // namespace ufmr

@@ -1,0 +1,29 @@
+#include "core/status.h"
+
+namespace ufmr {
+
+std::string Status::ToString() const {
+  const char* name = "OK";
+  switch (code_) {
+    case Code::kOk:
+      return "OK";
+    case Code::kInvalidArgument:
+      name = "InvalidArgument";
+      break;
+    case Code::kNotFound:
+      name = "NotFound";
+      break;
+    case Code::kConflict:
+      name = "Conflict";
+      break;
+    case Code::kUnavailable:
+      name = "Unavailable";
+      break;
+    case Code::kInternal:
+      name = "Internal";
+      break;
+  }
+  return std::string(name) + ": " + message_;
+}
+
+}  // namespace ufmr
