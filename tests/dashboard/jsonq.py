@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Small JSON queries for the dashboard e2e test and the demo (reads the document on stdin).
+
+  jsonq.py leaf-host-port [N]   /sim/links -> a port name on the switch side of the N-th (default 0)
+                                link between a leaf switch and a host
+  jsonq.py switch-port [N]      /sim/links -> a port name on the N-th leaf-spine link
+  jsonq.py ticket PORT          /api/tickets -> "<id> <state>" of the newest ticket on PORT's link
+"""
+import json
+import re
+import sys
+
+PORT_RE = re.compile(r"^(0x)?[0-9a-fA-F]{16}_\d+$")
+
+
+def port_names(obj):
+    """All port names ("<guid>_<n>") in a JSON value, in document order."""
+    out = []
+    if isinstance(obj, dict):
+        for v in obj.values():
+            out.extend(port_names(v))
+    elif isinstance(obj, list):
+        for v in obj:
+            out.extend(port_names(v))
+    elif isinstance(obj, str) and PORT_RE.match(obj):
+        out.append(obj)
+    return out
+
+
+def links(doc):
+    if isinstance(doc, dict):
+        doc = doc.get("links", doc)
+    return doc if isinstance(doc, list) else []
+
+
+def pick(doc, want_spine, n):
+    found = []
+    for link in links(doc):
+        text = json.dumps(link).lower()
+        names = port_names(link)
+        if len(names) < 2:
+            continue
+        has_spine = "spine" in text
+        if has_spine == want_spine:
+            found.append(names[0])
+    if len(found) <= n:
+        sys.exit("no suitable link found")
+    return found[n]
+
+
+def main():
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ""
+    doc = json.load(sys.stdin)
+    if cmd == "leaf-host-port":
+        print(pick(doc, False, int(sys.argv[2]) if len(sys.argv) > 2 else 0))
+    elif cmd == "switch-port":
+        print(pick(doc, True, int(sys.argv[2]) if len(sys.argv) > 2 else 0))
+    elif cmd == "ticket":
+        port = sys.argv[2].lower()
+        tickets = doc.get("tickets", []) if isinstance(doc, dict) else []
+        for t in tickets:  # newest first
+            names = [n.lower() for n in port_names(t.get("ports", []))]
+            if port in names or str(t.get("action_port") or "").lower() == port:
+                print(t.get("id"), t.get("state"))
+                return
+        sys.exit(1)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
