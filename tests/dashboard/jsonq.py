@@ -38,6 +38,9 @@ def pick(doc, want_spine, n):
     for link in links(doc):
         text = json.dumps(link).lower()
         names = port_names(link)
+        # ufm-sim: {"a": {"port": ...}, "b": {...}}, "a" being the switch (leaf) side.
+        if isinstance(link, dict) and isinstance(link.get("a"), dict) and link["a"].get("port"):
+            names = [link["a"]["port"]] + names
         if len(names) < 2:
             continue
         has_spine = "spine" in text
