@@ -1,0 +1,263 @@
+// ufm-sim: a simulated NVIDIA UFM (REST API, telemetry CSV and a fault-injection control API)
+// over a generated fat-tree fabric. See --help.
+#include <pthread.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/clock.h"
+#include "sim/sim_server.h"
+#include "sim/sim_state.h"
+#include "sim/topology.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(usage: ufm-sim [options]
+
+A simulated NVIDIA UFM: REST API (basic auth) and control API on --port, telemetry CSV on
+--telemetry-port, over a generated fat-tree fabric.
+
+options:
+  --listen ADDR          address to listen on (default 127.0.0.1)
+  --port N               UFM REST + /sim control port, 0 = any free port (default 8443)
+  --telemetry-port N     telemetry port (/csv/metrics), 0 = any free port (default 9001)
+  --topology SPEC        fat-tree:leaves=L,spines=S,hosts_per_leaf=H
+                         (default fat-tree:leaves=4,spines=2,hosts_per_leaf=4)
+  --user NAME            basic-auth user for /ufmRest (default admin)
+  --password PASS        basic-auth password for /ufmRest (default 123456)
+  --seed N               seed for GUIDs, cable serials and traffic rates (default 1)
+  --job-delay-ms N       how long a port action job stays Running (default 500)
+  --ready-file PATH      once listening, write {"port": P, "telemetry_port": T} here (atomically)
+  --fault JSON           inject a fault at start, same body as POST /sim/faults (repeatable)
+  --log-level LEVEL      trace, debug, info, warn, error (default info)
+  --help                 show this help
+
+control API (no auth, on --port):
+  POST /sim/faults  {"kind": "link_down"|"flap"|"symbol_errors", "port": "<guid>_<n>", ...}
+                    flap: "interval_s" (default 2); symbol_errors: "rate" (default 50/s),
+                    "rcv_errors_rate" (default 0)
+  POST /sim/repair  {"port": "<guid>_<n>"}
+  GET  /sim/faults, /sim/actions, /sim/links
+)";
+
+struct Options {
+  std::string listen = "127.0.0.1";
+  int port = 8443;
+  int telemetry_port = 9001;
+  std::string topology = "fat-tree:leaves=4,spines=2,hosts_per_leaf=4";
+  std::string user = "admin";
+  std::string password = "123456";
+  uint64_t seed = 1;
+  int job_delay_ms = 500;
+  std::string ready_file;
+  std::vector<std::string> faults;
+  std::string log_level = "info";
+};
+
+int BadArgs(const std::string& message) {
+  std::cerr << "ufm-sim: " << message << "\n(see ufm-sim --help)\n";
+  return 2;
+}
+
+std::optional<uint64_t> ParseUnsigned(const std::string& s, uint64_t max) {
+  if (s.empty() || s.size() > 20) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const uint64_t digit = static_cast<uint64_t>(c - '0');
+    if (v > (max - digit) / 10) return std::nullopt;
+    v = v * 10 + digit;
+  }
+  return v;
+}
+
+// Returns an exit code to stop with, or nullopt to run.
+std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    bool has_value = false;
+    if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      has_value = true;
+    }
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    static const std::vector<std::string> kWithValue = {
+        "--listen", "--port",         "--telemetry-port", "--topology", "--user",     "--password",
+        "--seed",   "--job-delay-ms", "--ready-file",     "--fault",    "--log-level"};
+    if (std::find(kWithValue.begin(), kWithValue.end(), arg) == kWithValue.end()) {
+      return BadArgs("unknown argument '" + arg + "'");
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) return BadArgs(arg + " needs a value");
+      value = argv[++i];
+    }
+    auto port = [&](int* out) -> bool {
+      std::optional<uint64_t> v = ParseUnsigned(value, 65535);
+      if (!v) return false;
+      *out = static_cast<int>(*v);
+      return true;
+    };
+    if (arg == "--listen") {
+      o->listen = value;
+    } else if (arg == "--port") {
+      if (!port(&o->port)) return BadArgs("--port must be 0..65535, got '" + value + "'");
+    } else if (arg == "--telemetry-port") {
+      if (!port(&o->telemetry_port)) {
+        return BadArgs("--telemetry-port must be 0..65535, got '" + value + "'");
+      }
+    } else if (arg == "--topology") {
+      o->topology = value;
+    } else if (arg == "--user") {
+      o->user = value;
+    } else if (arg == "--password") {
+      o->password = value;
+    } else if (arg == "--seed") {
+      std::optional<uint64_t> v = ParseUnsigned(value, UINT64_MAX);
+      if (!v) return BadArgs("--seed must be a non-negative integer, got '" + value + "'");
+      o->seed = *v;
+    } else if (arg == "--job-delay-ms") {
+      std::optional<uint64_t> v = ParseUnsigned(value, 3'600'000);
+      if (!v) return BadArgs("--job-delay-ms must be 0..3600000, got '" + value + "'");
+      o->job_delay_ms = static_cast<int>(*v);
+    } else if (arg == "--ready-file") {
+      o->ready_file = value;
+    } else if (arg == "--fault") {
+      o->faults.push_back(value);
+    } else if (arg == "--log-level") {
+      o->log_level = value;
+    }
+  }
+  if (o->user.empty()) return BadArgs("--user must not be empty");
+  return std::nullopt;
+}
+
+bool WriteReadyFile(const std::string& path, uint16_t port, uint16_t telemetry_port) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) return false;
+    out << nlohmann::json{{"port", port}, {"telemetry_port", telemetry_port}}.dump() << "\n";
+    out.close();
+    if (!out) return false;
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (std::optional<int> exit_code = ParseArgs(argc, argv, &options)) return *exit_code;
+
+  spdlog::level::level_enum level = spdlog::level::from_str(options.log_level);
+  if (level == spdlog::level::off && options.log_level != "off") {
+    return BadArgs("unknown --log-level '" + options.log_level + "'");
+  }
+  spdlog::set_level(level);
+
+  ufmr::Result<ufmr::sim::Topology> topology =
+      ufmr::sim::Topology::FromString(options.topology, options.seed);
+  if (!topology.ok()) return BadArgs(topology.status().message());
+
+  ufmr::SystemClock clock;
+  ufmr::sim::SimOptions sim_options;
+  sim_options.job_delay = std::chrono::milliseconds(options.job_delay_ms);
+  sim_options.seed = options.seed;
+  const ufmr::sim::TopologySpec spec = topology->spec();
+  ufmr::sim::SimState state(std::move(topology.value()), sim_options, clock.Now());
+  spdlog::info("fabric: {} leaves, {} spines, {} hosts, {} ports, {} links", spec.leaves,
+               spec.spines, spec.leaves * spec.hosts_per_leaf, state.topology().ports().size(),
+               state.topology().links().size());
+
+  for (const std::string& text : options.faults) {
+    nlohmann::json body = nlohmann::json::parse(text, nullptr, false);
+    if (body.is_discarded()) return BadArgs("--fault is not valid JSON: " + text);
+    ufmr::Result<ufmr::sim::Fault> fault = state.AddFault(body, clock.Now());
+    if (!fault.ok()) return BadArgs("--fault " + text + ": " + fault.status().message());
+  }
+
+  // Block the stop signals in every thread; the main thread waits for them below.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  ufmr::sim::SimServerOptions server_options;
+  server_options.address = options.listen;
+  server_options.port = static_cast<uint16_t>(options.port);
+  server_options.telemetry_port = static_cast<uint16_t>(options.telemetry_port);
+  server_options.user = options.user;
+  server_options.password = options.password;
+  ufmr::sim::SimServer server(state, clock, server_options);
+  if (ufmr::Status s = server.Start(); !s.ok()) {
+    spdlog::error("cannot start: {}", s.message());
+    return 1;
+  }
+  const std::string base = "http://" + options.listen + ":";
+  spdlog::info("UFM REST:  {}{}/ufmRest/ (basic auth user '{}')", base, server.port(),
+               options.user);
+  spdlog::info("control:   {}{}/sim/ (faults, repair, actions, links)", base, server.port());
+  spdlog::info("telemetry: {}{}/csv/metrics", base, server.telemetry_port());
+
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stopping = false;
+  std::thread ticker([&] {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return stopping; })) {
+      lock.unlock();
+      state.Advance(clock.Now());
+      lock.lock();
+    }
+  });
+
+  if (!options.ready_file.empty()) {
+    if (!WriteReadyFile(options.ready_file, server.port(), server.telemetry_port())) {
+      spdlog::error("cannot write ready file {}", options.ready_file);
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        stopping = true;
+      }
+      cv.notify_all();
+      ticker.join();
+      server.Stop();
+      return 1;
+    }
+    spdlog::info("ready file written: {}", options.ready_file);
+  }
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("signal {} received, stopping", signal_number);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    stopping = true;
+  }
+  cv.notify_all();
+  ticker.join();
+  server.Stop();
+  return 0;
+}

@@ -1,0 +1,501 @@
+#include "sim/sim_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cctype>
+#include <cstdio>
+#include <set>
+
+namespace ufmr::sim {
+
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+// Field order matters to people reading the output, so UFM-shaped bodies keep insertion order.
+HttpResponse Ordered(int status, const OrderedJson& body) {
+  return HttpResponse::Text(status, body.dump(-1, ' ', false, Json::error_handler_t::replace),
+                            "application/json");
+}
+
+HttpResponse FromStatus(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kInvalidArgument:
+      return HttpResponse::Error(400, s.message());
+    case Status::Code::kNotFound:
+      return HttpResponse::Error(404, s.message());
+    case Status::Code::kConflict:
+      return HttpResponse::Error(409, s.message());
+    default:
+      return HttpResponse::Error(500, s.message());
+  }
+}
+
+Result<Json> ParseBody(const HttpRequest& request) {
+  Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return Status::InvalidArgument("malformed JSON body");
+  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
+  return body;
+}
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::optional<int64_t> ParseId(const std::string& s) {
+  if (s.empty() || s.size() > 15) return std::nullopt;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+OrderedJson EventJson(const Event& e) {
+  OrderedJson j;
+  j["id"] = e.id;
+  j["name"] = e.name;
+  j["type"] = e.type;
+  j["event_type"] = e.event_type;
+  j["severity"] = e.severity;
+  j["timestamp"] = FormatUfmTime(e.time);
+  j["counter"] = "N/A";
+  j["category"] = e.category;
+  j["object_name"] = e.object_name;
+  j["object_path"] = e.object_path;
+  j["write_to_syslog"] = e.write_to_syslog;
+  j["description"] = e.description;
+  return j;
+}
+
+OrderedJson PortJson(const Topology& topology, const PortStatus& s) {
+  const Port& p = topology.ports()[s.port];
+  const Port& peer = topology.ports()[p.peer];
+  OrderedJson j;
+  j["name"] = p.name;
+  j["guid"] = p.guid;
+  j["systemID"] = p.system_guid;
+  j["system_name"] = p.system_name;
+  j["node_description"] = p.node_description;
+  j["description"] = p.is_switch ? "Switch IB Port" : "Computer IB Port";
+  j["number"] = p.number;
+  j["external_number"] = p.number;
+  j["label"] = p.label;
+  j["dname"] = p.label;
+  j["active_speed"] = "NDR";
+  j["active_width"] = "4x";
+  j["logical_state"] = s.logical_state;
+  j["physical_state"] = s.physical_state;
+  j["mtu"] = 4096;
+  j["peer"] = peer.name;
+  j["peer_guid"] = peer.guid;
+  j["peer_node_name"] = peer.system_name;
+  j["peer_port_dname"] = peer.label;
+  j["peer_node_description"] = peer.node_description;
+  j["severity"] = "Info";
+  j["tier"] = p.tier;
+  j["cable_serial"] = topology.links()[p.link].cable_serial;
+  return j;
+}
+
+OrderedJson JobJson(const Topology& topology, const Job& job) {
+  OrderedJson j;
+  j["ID"] = std::to_string(job.id);
+  j["Status"] = job.status;
+  j["Operation"] = job.operation;
+  j["Progress"] = job.progress;
+  j["Description"] = job.description;
+  j["Summary"] = job.summary;
+  j["RelatedObjects"] = OrderedJson::array({topology.ports()[job.port].name});
+  j["CreatedTime"] = FormatUfmTime(job.created);
+  j["LastUpdated"] = FormatUfmTime(job.last_updated);
+  return j;
+}
+
+OrderedJson LinkEnds(const Topology& topology, int link) {
+  const Link& l = topology.links()[link];
+  return OrderedJson::array({topology.ports()[l.a].name, topology.ports()[l.b].name});
+}
+
+OrderedJson FaultJson(const Topology& topology, const Fault& f) {
+  OrderedJson j;
+  j["id"] = f.id;
+  j["kind"] = FaultKindName(f.kind);
+  j["link"] = LinkEnds(topology, f.link);
+  if (f.kind == FaultKind::kFlap) {
+    j["interval_s"] = f.interval_s;
+    j["flap_down"] = f.flap_down;
+  }
+  if (f.kind == FaultKind::kSymbolErrors) {
+    j["rate"] = f.rate;
+    j["rcv_errors_rate"] = f.rcv_errors_rate;
+  }
+  j["created"] = FormatIsoTime(f.created);
+  return j;
+}
+
+std::string Hex0x(const std::string& guid) { return "0x" + guid; }
+
+}  // namespace
+
+std::optional<std::string> DecodeBase64(const std::string& in) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  std::string out;
+  uint32_t buffer = 0;
+  int bits = 0;
+  size_t i = 0;
+  for (; i < in.size() && in[i] != '='; ++i) {
+    int v = value(in[i]);
+    if (v < 0) return std::nullopt;
+    buffer = (buffer << 6) | static_cast<uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xff));
+    }
+  }
+  for (; i < in.size(); ++i) {
+    if (in[i] != '=') return std::nullopt;
+  }
+  return out;
+}
+
+SimServer::SimServer(SimState& state, const Clock& clock, SimServerOptions options)
+    : state_(state), clock_(clock), options_(std::move(options)) {
+  AddRestRoutes();
+  AddTelemetryRoutes();
+}
+
+SimServer::~SimServer() { Stop(); }
+
+void SimServer::AddRestRoutes() {
+  auto bind = [this](HttpResponse (SimServer::*method)(const HttpRequest&)) {
+    return [this, method](const HttpRequest& r) { return (this->*method)(r); };
+  };
+  HttpRouter& r = rest_router_;
+  r.Add("GET", "/ufmRest/app/events", bind(&SimServer::GetEvents));
+  r.Add("GET", "/ufmRest/app/events/{id}", bind(&SimServer::GetEvent));
+  r.Add("GET", "/ufmRest/resources/ports", bind(&SimServer::GetPorts));
+  r.Add("GET", "/ufmRest/resources/ports/{name}", bind(&SimServer::GetPort));
+  r.Add("GET", "/ufmRest/resources/links", bind(&SimServer::GetLinks));
+  r.Add("POST", "/ufmRest/actions", bind(&SimServer::PostAction));
+  r.Add("GET", "/ufmRest/jobs/{id}", bind(&SimServer::GetJob));
+  r.Add("POST", "/sim/faults", bind(&SimServer::PostFault));
+  r.Add("GET", "/sim/faults", bind(&SimServer::GetFaults));
+  r.Add("POST", "/sim/repair", bind(&SimServer::PostRepair));
+  r.Add("GET", "/sim/actions", bind(&SimServer::GetActions));
+  r.Add("GET", "/sim/links", bind(&SimServer::GetSimLinks));
+}
+
+void SimServer::AddTelemetryRoutes() {
+  telemetry_router_.Add("GET", "/csv/metrics",
+                        [this](const HttpRequest&) { return GetMetricsCsv(false); });
+  telemetry_router_.Add("GET", "/labels/csv/metrics",
+                        [this](const HttpRequest&) { return GetMetricsCsv(true); });
+}
+
+Status SimServer::Start() {
+  rest_server_ = std::make_unique<HttpServer>(
+      options_.address, options_.port, [this](const HttpRequest& r) { return HandleRest(r); },
+      options_.threads);
+  if (Status s = rest_server_->Start(); !s.ok()) {
+    rest_server_.reset();
+    return s;
+  }
+  telemetry_server_ = std::make_unique<HttpServer>(
+      options_.address, options_.telemetry_port,
+      [this](const HttpRequest& r) { return HandleTelemetry(r); }, options_.threads);
+  if (Status s = telemetry_server_->Start(); !s.ok()) {
+    telemetry_server_.reset();
+    rest_server_->Stop();
+    rest_server_.reset();
+    return s;
+  }
+  return Status::Ok();
+}
+
+void SimServer::Stop() {
+  if (rest_server_) rest_server_->Stop();
+  if (telemetry_server_) telemetry_server_->Stop();
+}
+
+uint16_t SimServer::port() const { return rest_server_ ? rest_server_->port() : 0; }
+
+uint16_t SimServer::telemetry_port() const {
+  return telemetry_server_ ? telemetry_server_->port() : 0;
+}
+
+bool SimServer::Authorized(const HttpRequest& request) const {
+  const std::string header = request.Header("authorization");
+  if (header.size() < 6 || Lower(header.substr(0, 6)) != "basic ") return false;
+  size_t start = 6;
+  while (start < header.size() && header[start] == ' ') ++start;
+  std::optional<std::string> decoded = DecodeBase64(header.substr(start));
+  return decoded && *decoded == options_.user + ":" + options_.password;
+}
+
+HttpResponse SimServer::HandleRest(const HttpRequest& request) {
+  HttpRequest r = request;
+  spdlog::debug("rest {} {}", r.method, r.target);
+  if (r.path == "/ufmRest" || r.path.rfind("/ufmRest/", 0) == 0) {
+    if (!Authorized(r)) {
+      HttpResponse out = HttpResponse::Error(401, "authentication required");
+      out.headers.emplace_back("WWW-Authenticate", "Basic realm=\"UFM\"");
+      return out;
+    }
+  }
+  state_.Advance(clock_.Now());
+  return rest_router_.Dispatch(r);
+}
+
+HttpResponse SimServer::HandleTelemetry(const HttpRequest& request) {
+  HttpRequest r = request;
+  state_.Advance(clock_.Now());
+  return telemetry_router_.Dispatch(r);
+}
+
+HttpResponse SimServer::GetEvents(const HttpRequest& request) {
+  // Documented UFM filters; exact, case-insensitive matches.
+  std::vector<std::pair<std::string, std::string>> filters;
+  for (const char* key : {"type", "event_type", "severity", "object_name", "category"}) {
+    auto it = request.query.find(key);
+    if (it != request.query.end()) filters.emplace_back(key, Lower(it->second));
+  }
+  OrderedJson out = OrderedJson::array();
+  for (const Event& e : state_.Events()) {
+    bool keep = true;
+    for (const auto& [key, want] : filters) {
+      const std::string& have = key == "type"         ? e.type
+                                : key == "event_type" ? e.event_type
+                                : key == "severity"   ? e.severity
+                                : key == "category"   ? e.category
+                                                      : e.object_name;
+      if (Lower(have) != want) keep = false;
+    }
+    if (keep) out.push_back(EventJson(e));
+  }
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetEvent(const HttpRequest& request) {
+  std::optional<int64_t> id = ParseId(request.params.at("id"));
+  if (id) {
+    for (const Event& e : state_.Events()) {
+      if (e.id == *id) return Ordered(200, EventJson(e));
+    }
+  }
+  return HttpResponse::Error(404, "no event with id '" + request.params.at("id") + "'");
+}
+
+HttpResponse SimServer::GetPorts(const HttpRequest& request) {
+  const std::string system = Lower(request.Query("system"));
+  const std::string active = Lower(request.Query("active"));
+  if (!active.empty() && active != "true" && active != "false") {
+    return HttpResponse::Error(400, "active must be true or false");
+  }
+  const Topology& topology = state_.topology();
+  OrderedJson out = OrderedJson::array();
+  for (const PortStatus& s : state_.Ports()) {
+    const Port& p = topology.ports()[s.port];
+    if (!system.empty() && p.system_guid != system) continue;
+    if (active == "true" && s.logical_state != "Active") continue;
+    out.push_back(PortJson(topology, s));
+  }
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetPort(const HttpRequest& request) {
+  const std::string& name = request.params.at("name");
+  std::optional<int> port = state_.topology().FindPort(name);
+  if (!port) return HttpResponse::Error(404, "port '" + name + "' not found");
+  std::optional<PortStatus> s = state_.PortState(*port);
+  return Ordered(200, OrderedJson::array({PortJson(state_.topology(), *s)}));
+}
+
+HttpResponse SimServer::GetLinks(const HttpRequest& request) {
+  const Topology& topology = state_.topology();
+  const std::vector<PortStatus> ports = state_.Ports();
+  OrderedJson data = OrderedJson::array();
+  for (size_t i = 0; i < topology.links().size(); ++i) {
+    const Link& l = topology.links()[i];
+    const Port& a = topology.ports()[l.a];
+    const Port& b = topology.ports()[l.b];
+    OrderedJson j;
+    j["name"] = a.name + ":" + b.name;
+    j["source_guid"] = a.guid;
+    j["source_port"] = a.number;
+    j["source_port_dname"] = a.label;
+    j["source_port_node_description"] = a.node_description;
+    j["destination_guid"] = b.guid;
+    j["destination_port"] = b.number;
+    j["destination_port_dname"] = b.label;
+    j["destination_port_node_description"] = b.node_description;
+    j["width"] = "IB_4x";
+    j["capabilities"] = "NDR";
+    j["severity"] = "Info";
+    j["state"] = ports[l.a].link_up ? "Up" : "Down";
+    j["cable_serial"] = l.cable_serial;
+    data.push_back(std::move(j));
+  }
+  // Some UFM versions page links and wrap them in {"data": [...]}.
+  if (request.query.count("page_number") || request.query.count("rpp")) {
+    std::optional<int64_t> page = ParseId(request.Query("page_number", "1"));
+    std::optional<int64_t> rpp = ParseId(request.Query("rpp", "100"));
+    if (!page || !rpp || *page < 1 || *rpp < 1) {
+      return HttpResponse::Error(400, "page_number and rpp must be positive integers");
+    }
+    OrderedJson slice = OrderedJson::array();
+    const size_t begin = static_cast<size_t>((*page - 1) * *rpp);
+    for (size_t i = begin; i < data.size() && i < begin + static_cast<size_t>(*rpp); ++i) {
+      slice.push_back(data[i]);
+    }
+    OrderedJson out;
+    out["data"] = std::move(slice);
+    return Ordered(200, out);
+  }
+  return Ordered(200, data);
+}
+
+HttpResponse SimServer::PostAction(const HttpRequest& request) {
+  Result<Json> body = ParseBody(request);
+  if (!body.ok()) return FromStatus(body.status());
+  Result<Job> job = state_.SubmitAction(body.value(), clock_.Now());
+  if (!job.ok()) {
+    spdlog::warn("rejected action: {}", job.status().message());
+    return FromStatus(job.status());
+  }
+  HttpResponse out = HttpResponse::Text(202, "{}", "application/json");
+  out.headers.emplace_back("Location", "/ufmRest/jobs/" + std::to_string(job->id));
+  return out;
+}
+
+HttpResponse SimServer::GetJob(const HttpRequest& request) {
+  std::optional<int64_t> id = ParseId(request.params.at("id"));
+  std::optional<Job> job;
+  if (id) job = state_.FindJob(*id);
+  if (!job) return HttpResponse::Error(404, "job '" + request.params.at("id") + "' not found");
+  return Ordered(200, JobJson(state_.topology(), *job));
+}
+
+HttpResponse SimServer::PostFault(const HttpRequest& request) {
+  Result<Json> body = ParseBody(request);
+  if (!body.ok()) return FromStatus(body.status());
+  Result<Fault> fault = state_.AddFault(body.value(), clock_.Now());
+  if (!fault.ok()) return FromStatus(fault.status());
+  OrderedJson out;
+  out["id"] = fault->id;
+  out["kind"] = FaultKindName(fault->kind);
+  out["link"] = LinkEnds(state_.topology(), fault->link);
+  return Ordered(201, out);
+}
+
+HttpResponse SimServer::GetFaults(const HttpRequest&) {
+  OrderedJson out = OrderedJson::array();
+  for (const Fault& f : state_.Faults()) out.push_back(FaultJson(state_.topology(), f));
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::PostRepair(const HttpRequest& request) {
+  Result<Json> body = ParseBody(request);
+  if (!body.ok()) return FromStatus(body.status());
+  const Json& b = body.value();
+  for (const auto& [key, value] : b.items()) {
+    if (key != "port") return HttpResponse::Error(400, "unknown field '" + key + "'");
+  }
+  auto port = b.find("port");
+  if (port == b.end() || !port->is_string()) {
+    return HttpResponse::Error(400, "field 'port' (a port name) is required");
+  }
+  Result<int> link = state_.Repair(port->get<std::string>(), clock_.Now());
+  if (!link.ok()) return FromStatus(link.status());
+  OrderedJson out;
+  out["repaired"] = LinkEnds(state_.topology(), link.value());
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetActions(const HttpRequest&) {
+  OrderedJson out = OrderedJson::array();
+  for (const ActionRecord& a : state_.Actions()) {
+    OrderedJson j;
+    j["time"] = FormatIsoTime(a.time);
+    j["action"] = a.action;
+    j["port"] = a.port;
+    j["status"] = a.status;
+    j["job_id"] = std::to_string(a.job_id);
+    out.push_back(std::move(j));
+  }
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetSimLinks(const HttpRequest&) {
+  const Topology& topology = state_.topology();
+  const std::vector<PortStatus> ports = state_.Ports();
+  std::map<int, std::vector<int64_t>> faults_by_link;
+  for (const Fault& f : state_.Faults()) faults_by_link[f.link].push_back(f.id);
+  auto end = [&](int index) {
+    const Port& p = topology.ports()[index];
+    OrderedJson j;
+    j["port"] = p.name;
+    j["system_name"] = p.system_name;
+    j["node_description"] = p.node_description;
+    j["label"] = p.label;
+    j["logical_state"] = ports[index].logical_state;
+    j["physical_state"] = ports[index].physical_state;
+    return j;
+  };
+  OrderedJson out = OrderedJson::array();
+  for (size_t i = 0; i < topology.links().size(); ++i) {
+    const Link& l = topology.links()[i];
+    OrderedJson j;
+    j["a"] = end(l.a);
+    j["b"] = end(l.b);
+    j["up"] = ports[l.a].link_up;
+    j["cable_serial"] = l.cable_serial;
+    j["faults"] = faults_by_link[static_cast<int>(i)];
+    out.push_back(std::move(j));
+  }
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetMetricsCsv(bool with_labels) {
+  const Topology& topology = state_.topology();
+  const std::vector<PortStatus> ports = state_.Ports();
+  const long long micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(state_.now().time_since_epoch())
+          .count();
+  const std::string source = options_.address;
+  std::string csv = "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,";
+  if (with_labels) csv += "node_description,port_label,";
+  csv +=
+      "PortXmitDataExtended,PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,"
+      "SymbolErrorCounterExtended,LinkErrorRecoveryCounterExtended,LinkDownedCounterExtended,"
+      "PortRcvErrorsExtended,PortRcvRemotePhysicalErrorsExtended,"
+      "PortRcvSwitchRelayErrorsExtended\n";
+  csv.reserve(csv.size() + ports.size() * 200);
+  for (const PortStatus& s : ports) {
+    const Port& p = topology.ports()[s.port];
+    const PortCounters& c = s.counters;
+    csv += std::to_string(micros) + "," + source + ",," + Hex0x(p.system_guid) + "," +
+           Hex0x(p.guid) + "," + std::to_string(p.number) + ",";
+    if (with_labels) csv += p.node_description + "," + p.label + ",";
+    for (uint64_t v : {c.port_xmit_data, c.port_rcv_data, c.port_xmit_pkts, c.port_rcv_pkts,
+                       c.symbol_errors, c.link_error_recovery, c.link_downed, c.port_rcv_errors,
+                       c.port_rcv_remote_physical_errors}) {
+      csv += std::to_string(v) + ",";
+    }
+    csv += std::to_string(c.port_rcv_switch_relay_errors) + "\n";
+  }
+  return HttpResponse::Text(200, std::move(csv), "text/csv");
+}
+
+}  // namespace ufmr::sim

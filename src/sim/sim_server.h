@@ -1,0 +1,79 @@
+// SimServer: the HTTP face of ufm-sim over a SimState. Two listeners:
+//  - the UFM REST port: /ufmRest/... (basic auth: events, ports, links, actions, jobs) and the
+//    simulator's own control API /sim/... (no auth: faults, repair, actions received, links);
+//  - the telemetry port: /csv/metrics and /labels/csv/metrics (plain HTTP, no auth).
+// Every request first advances the state to the clock's now. Handlers run on the servers' worker
+// threads; SimState does the locking. Start/Stop are for one owner thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/clock.h"
+#include "core/http_server.h"
+#include "core/status.h"
+#include "sim/sim_state.h"
+
+namespace ufmr::sim {
+
+struct SimServerOptions {
+  std::string address = "127.0.0.1";
+  uint16_t port = 0;            // 0 picks a free port
+  uint16_t telemetry_port = 0;  // 0 picks a free port
+  std::string user = "admin";
+  std::string password = "123456";
+  int threads = 2;  // per listener
+};
+
+class SimServer {
+ public:
+  // `state` and `clock` must outlive the server.
+  SimServer(SimState& state, const Clock& clock, SimServerOptions options);
+  ~SimServer();
+  SimServer(const SimServer&) = delete;
+  SimServer& operator=(const SimServer&) = delete;
+
+  // Starts both listeners; on failure neither is left running.
+  Status Start();
+  void Stop();
+  uint16_t port() const;
+  uint16_t telemetry_port() const;
+
+  // The request handlers, callable without sockets.
+  HttpResponse HandleRest(const HttpRequest& request);
+  HttpResponse HandleTelemetry(const HttpRequest& request);
+
+ private:
+  void AddRestRoutes();
+  void AddTelemetryRoutes();
+  bool Authorized(const HttpRequest& request) const;
+
+  HttpResponse GetEvents(const HttpRequest& request);
+  HttpResponse GetEvent(const HttpRequest& request);
+  HttpResponse GetPorts(const HttpRequest& request);
+  HttpResponse GetPort(const HttpRequest& request);
+  HttpResponse GetLinks(const HttpRequest& request);
+  HttpResponse PostAction(const HttpRequest& request);
+  HttpResponse GetJob(const HttpRequest& request);
+  HttpResponse PostFault(const HttpRequest& request);
+  HttpResponse GetFaults(const HttpRequest& request);
+  HttpResponse PostRepair(const HttpRequest& request);
+  HttpResponse GetActions(const HttpRequest& request);
+  HttpResponse GetSimLinks(const HttpRequest& request);
+  HttpResponse GetMetricsCsv(bool with_labels);
+
+  SimState& state_;
+  const Clock& clock_;
+  SimServerOptions options_;
+  HttpRouter rest_router_;
+  HttpRouter telemetry_router_;
+  std::unique_ptr<HttpServer> rest_server_;
+  std::unique_ptr<HttpServer> telemetry_server_;
+};
+
+// Decodes standard base64 (with or without padding); nullopt on bad input.
+std::optional<std::string> DecodeBase64(const std::string& in);
+
+}  // namespace ufmr::sim

@@ -1,0 +1,197 @@
+// SimState: the live state of a simulated UFM fabric over a fixed Topology: port enable/disable
+// state, link up/down, injected faults (link_down, flap, symbol_errors), cumulative port counters,
+// the UFM event log, port-action jobs and the log of actions received.
+// Time only moves through the TimePoints passed in (Advance, AddFault, ...), so tests drive it
+// explicitly; a time earlier than the last one seen counts as "now". Every public method takes an
+// internal mutex and is safe to call from several threads; snapshots are returned by value.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/status.h"
+#include "sim/topology.h"
+
+namespace ufmr::sim {
+
+// Cumulative per-port counters, named as in UFM Telemetry.
+struct PortCounters {
+  uint64_t port_xmit_data = 0;  // 4-byte words, like the IB counters
+  uint64_t port_rcv_data = 0;
+  uint64_t port_xmit_pkts = 0;
+  uint64_t port_rcv_pkts = 0;
+  uint64_t symbol_errors = 0;
+  uint64_t link_error_recovery = 0;
+  uint64_t link_downed = 0;
+  uint64_t port_rcv_errors = 0;
+  uint64_t port_rcv_remote_physical_errors = 0;
+  uint64_t port_rcv_switch_relay_errors = 0;
+};
+
+struct PortStatus {
+  int port = -1;  // index into topology().ports()
+  bool disabled = false;
+  bool link_up = false;
+  std::string logical_state;   // "Active" | "Inactive" | "Disabled"
+  std::string physical_state;  // "Link Up" | "Link Down"
+  PortCounters counters;
+};
+
+// One UFM event, in the fields of the 6.17+ REST layout.
+struct Event {
+  int64_t id = 0;
+  std::string name;        // "Link went down"
+  std::string type;        // object type: "Link", "Port"
+  std::string event_type;  // event id as a string: "329"
+  std::string severity;    // "Info" | "Warning" | "Minor" | "Critical"
+  std::string category;    // "Fabric Topology", ...
+  std::string object_name;
+  std::string object_path;
+  std::string description;
+  bool write_to_syslog = true;
+  TimePoint time;
+};
+
+enum class FaultKind { kLinkDown, kFlap, kSymbolErrors };
+const char* FaultKindName(FaultKind kind);
+
+struct Fault {
+  int64_t id = 0;
+  FaultKind kind = FaultKind::kLinkDown;
+  int link = -1;               // index into topology().links()
+  double interval_s = 0;       // flap: length of each down and each up half
+  double rate = 0;             // symbol_errors: symbol errors per second per end
+  double rcv_errors_rate = 0;  // symbol_errors: PortRcvErrors per second per end
+  TimePoint created;
+  // flap bookkeeping
+  bool flap_down = false;
+  TimePoint next_toggle;
+};
+
+struct Job {
+  int64_t id = 0;
+  std::string action;     // "disable" | "enable"
+  std::string operation;  // "Disable Port" | "Enable Port"
+  int port = -1;
+  std::string status;  // "Running" | "Completed" | "Completed With Warnings" | ...
+  int progress = 0;    // 0..100
+  std::string summary;
+  std::string description;  // as given in the request
+  TimePoint created;
+  TimePoint last_updated;
+  TimePoint due;
+};
+
+// A port action as the simulator received it, with its job's current status.
+struct ActionRecord {
+  TimePoint time;
+  std::string action;
+  std::string port;  // port name
+  int64_t job_id = 0;
+  std::string status;
+};
+
+struct SimOptions {
+  std::chrono::milliseconds job_delay{500};
+  size_t max_events = 10000;
+  uint64_t seed = 1;  // traffic rates per link direction
+};
+
+// Names of the UFM event ids the simulator emits.
+inline constexpr const char* kEventLinkUp = "328";
+inline constexpr const char* kEventLinkDown = "329";
+inline constexpr const char* kEventPortDisabled = "336";
+inline constexpr const char* kEventPortEnabled = "337";
+
+class SimState {
+ public:
+  SimState(Topology topology, SimOptions options, TimePoint start);
+  SimState(const SimState&) = delete;
+  SimState& operator=(const SimState&) = delete;
+
+  // Immutable after construction; safe to read without the lock.
+  const Topology& topology() const { return topology_; }
+
+  // Moves time to `now`: flap transitions and due jobs take effect at their own instants, and
+  // counters grow for the time each link was up.
+  void Advance(TimePoint now);
+
+  // The body of POST /sim/faults. InvalidArgument for a bad body, NotFound for an unknown port.
+  Result<Fault> AddFault(const nlohmann::json& body, TimePoint now);
+  // Clears every fault of the port's link; the link comes up unless an end is disabled.
+  // Returns the link index; NotFound for an unknown port.
+  Result<int> Repair(const std::string& port_name, TimePoint now);
+  // The body of POST /ufmRest/actions. InvalidArgument for a bad body, NotFound for an unknown
+  // port. The effect applies job_delay later (at once when the delay is 0).
+  Result<Job> SubmitAction(const nlohmann::json& body, TimePoint now);
+
+  // Snapshots, as of the last time seen.
+  TimePoint now() const;
+  std::vector<PortStatus> Ports() const;
+  std::optional<PortStatus> PortState(int port) const;
+  bool LinkUp(int link) const;
+  std::vector<Event> Events() const;
+  std::optional<Job> FindJob(int64_t id) const;
+  std::vector<ActionRecord> Actions() const;
+  std::vector<Fault> Faults() const;
+
+ private:
+  // Counters kept as doubles so fractional rates add up exactly over many small steps.
+  struct Accumulators {
+    double xmit_data = 0, rcv_data = 0, xmit_pkts = 0, rcv_pkts = 0;
+    double symbol_errors = 0, rcv_errors = 0;
+    uint64_t link_downed = 0;
+  };
+  struct Direction {
+    double words_per_s = 0;
+    double pkts_per_s = 0;
+  };
+  struct LinkRuntime {
+    bool up = true;
+    TimePoint settled;  // counters are accounted up to here
+    Direction a_to_b;
+    Direction b_to_a;
+  };
+
+  void AdvanceLocked(TimePoint now);
+  TimePoint Clamp(TimePoint t) const { return t < now_ ? now_ : t; }
+  void SettleLink(int link, TimePoint t);
+  bool ComputeLinkUp(int link) const;
+  // Recomputes a link's state after a change at time t, counting and logging a transition.
+  void UpdateLink(int link, TimePoint t);
+  void CompleteJob(Job& job, TimePoint t);
+  void Emit(Event event);
+  void EmitLinkEvent(int link, bool up, TimePoint t);
+  void EmitPortActionEvent(int port, bool disabled, TimePoint t);
+  PortStatus StatusLocked(int port) const;
+  std::string DescribePort(int port) const;
+
+  const Topology topology_;
+  const SimOptions options_;
+
+  mutable std::mutex mu_;
+  TimePoint now_;
+  std::vector<bool> disabled_;
+  std::vector<Accumulators> counters_;
+  std::vector<LinkRuntime> links_;
+  std::map<int64_t, Fault> faults_;
+  int64_t next_fault_id_ = 1;
+  std::deque<Event> events_;
+  int64_t next_event_id_ = 1;
+  std::map<int64_t, Job> jobs_;
+  int64_t next_job_id_ = 1;
+  std::vector<ActionRecord> actions_;
+};
+
+// "2026-11-29 18:46:32": UTC, no zone, no milliseconds (the UFM 6.17+ event layout).
+std::string FormatUfmTime(TimePoint t);
+
+}  // namespace ufmr::sim
