@@ -1,7 +1,7 @@
 #include "core/clock.h"
 
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 
 namespace ufmr {
 
@@ -10,7 +10,7 @@ std::string FormatIsoTime(TimePoint t) {
   std::time_t secs = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
   gmtime_r(&secs, &tm);
-  char buf[40];
+  char buf[64];
   std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 static_cast<int>(ms % 1000));
@@ -22,7 +22,8 @@ double ToEpochSeconds(TimePoint t) {
 }
 
 TimePoint FromEpochSeconds(double s) {
-  return TimePoint(std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(s)));
+  return TimePoint(
+      std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(s)));
 }
 
 }  // namespace ufmr

@@ -90,7 +90,8 @@ Result<HttpResult> HttpClient::Perform(const std::string& method, const std::str
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, WriteHeader);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &result.headers);
   curl_slist* headers = nullptr;
-  for (const auto& [k, v] : options_.headers) headers = curl_slist_append(headers, (k + ": " + v).c_str());
+  for (const auto& [k, v] : options_.headers)
+    headers = curl_slist_append(headers, (k + ": " + v).c_str());
   if (body) {
     headers = curl_slist_append(headers, "Content-Type: application/json");
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());

@@ -13,9 +13,9 @@ namespace ufmr {
 struct HttpClientOptions {
   std::chrono::milliseconds connect_timeout{3000};
   std::chrono::milliseconds timeout{10000};
-  bool verify_tls = true;   // "insecure" must be an explicit, logged choice of the caller
-  std::string ca_bundle;    // empty: the system's trust store
-  std::string basic_user;   // empty: no basic auth
+  bool verify_tls = true;  // "insecure" must be an explicit, logged choice of the caller
+  std::string ca_bundle;   // empty: the system's trust store
+  std::string basic_user;  // empty: no basic auth
   std::string basic_password;
   std::map<std::string, std::string> headers;  // sent with every request
 };

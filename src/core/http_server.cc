@@ -130,8 +130,7 @@ HttpResponse HttpRouter::Dispatch(HttpRequest& request) const {
       }
       if (!match) continue;
       path_matched = true;
-      if (route.method != request.method &&
-          !(route.method == "GET" && request.method == "HEAD")) {
+      if (route.method != request.method && !(route.method == "GET" && request.method == "HEAD")) {
         continue;
       }
       request.params = std::move(params);

@@ -1,0 +1,210 @@
+// ufm-remediator: the command-line entry point.
+//   serve --config FILE        run the loop, the dashboard and the API
+//   db migrate --config FILE   apply the SQL migrations in schema/
+//   rules check [DIR]          load a rules directory and print its diagnostics
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/api.h"
+#include "core/config.h"
+#include "core/http_server.h"
+#include "core/inventory.h"
+#include "core/metrics.h"
+#include "core/remediator.h"
+#include "core/rules.h"
+#include "core/store.h"
+#include "core/ufm_client.h"
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void OnSignal(int) { g_stop.store(true); }
+
+void Usage(std::ostream& out) {
+  out << "usage:\n"
+         "  ufm-remediator serve --config FILE [--log-level LEVEL]\n"
+         "  ufm-remediator db migrate --config FILE\n"
+         "  ufm-remediator rules check [DIR]\n"
+         "  ufm-remediator --version\n";
+}
+
+std::string FindSchemaDir(const ufmr::Config& config) {
+  namespace fs = std::filesystem;
+  if (!config.database.schema_dir.empty()) return config.database.schema_dir;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / ".." / "schema");
+    candidates.push_back(exe.parent_path() / ".." / "share" / "ufm-remediator" / "schema");
+  }
+  candidates.push_back("schema");
+  for (const auto& c : candidates) {
+    if (fs::is_directory(c, ec)) return fs::weakly_canonical(c, ec).string();
+  }
+  return "schema";
+}
+
+struct Args {
+  std::vector<std::string> positional;
+  std::string config;
+  std::string log_level = "info";
+};
+
+bool ParseArgs(int argc, char** argv, Args* args) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if ((a == "--config" || a == "--log-level") && i + 1 < argc) {
+      (a == "--config" ? args->config : args->log_level) = argv[++i];
+    } else if (a.rfind("--config=", 0) == 0) {
+      args->config = a.substr(9);
+    } else if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
+      std::cerr << "unknown option " << a << "\n";
+      return false;
+    } else {
+      args->positional.push_back(a);
+    }
+  }
+  return true;
+}
+
+int Step(const char* name, const ufmr::Status& s) {
+  if (s.ok()) {
+    spdlog::info("startup: {}: ok", name);
+    return 0;
+  }
+  spdlog::critical("startup: {}: {}", name, s.ToString());
+  return 1;
+}
+
+int Serve(const Args& args) {
+  auto config = ufmr::LoadConfigFile(args.config);
+  if (Step("load config", config.ok() ? ufmr::Status::Ok() : config.status())) return 1;
+  const ufmr::Config& c = config.value();
+
+  auto rules = ufmr::LoadRulesDir(c.rules.dir);
+  for (const auto& d : rules.diagnostics) {
+    (d.warning ? spdlog::warn("{}", d.ToString()) : spdlog::error("{}", d.ToString()));
+  }
+  if (Step("load rules", rules.ok() ? ufmr::Status::Ok()
+                                    : ufmr::Status::InvalidArgument("rules in " + c.rules.dir +
+                                                                    " have errors"))) {
+    return 1;
+  }
+  spdlog::info("loaded {} rules from {} (hash {})", rules.rules->rules.size(), c.rules.dir,
+               rules.rules->hash);
+  std::shared_ptr<const ufmr::RuleSet> rule_set(std::move(rules.rules));
+
+  auto store = ufmr::Store::Open(c.database.url, c.fabric);
+  if (Step("open database", store.ok() ? ufmr::Status::Ok() : store.status())) return 1;
+  if (auto tickets = store.value()->ListTickets("open", 1); !tickets.ok()) {
+    Step("check schema", ufmr::Status::Unavailable(
+                             "the database has no ufm-remediator schema; run 'ufm-remediator db "
+                             "migrate --config " +
+                             args.config + "' first"));
+    return 1;
+  }
+  if (c.remediation.dry_run) spdlog::warn("dry run: no port will be disabled or enabled");
+
+  ufmr::SystemClock clock;
+  ufmr::Metrics metrics;
+  ufmr::Inventory inventory;
+  ufmr::RestUfmClient ufm(c);
+  ufmr::Remediator remediator(c, *store.value(), ufm, inventory, metrics, clock, rule_set);
+  ufmr::Api api(*store.value(), inventory, metrics, remediator, clock);
+  ufmr::HttpRouter router;
+  api.Register(router);
+  ufmr::HttpServer server(
+      c.http.listen, static_cast<uint16_t>(c.http.port),
+      [&router](const ufmr::HttpRequest& req) {
+        ufmr::HttpRequest copy = req;
+        return router.Dispatch(copy);
+      },
+      4);
+  if (Step("start web", server.Start())) return 1;
+  spdlog::info("dashboard: http://{}:{}/", c.http.listen, server.port());
+
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  spdlog::info("watching fabric '{}' at {}", c.fabric, c.ufm.url);
+  remediator.Run(g_stop);
+  spdlog::info("stopping");
+  server.Stop();
+  return 0;
+}
+
+int Migrate(const Args& args) {
+  auto config = ufmr::LoadConfigFile(args.config);
+  if (!config.ok()) {
+    std::cerr << config.status().message() << "\n";
+    return 1;
+  }
+  auto store = ufmr::Store::Open(config->database.url, config->fabric);
+  if (!store.ok()) {
+    std::cerr << store.status().message() << "\n";
+    return 1;
+  }
+  std::string dir = FindSchemaDir(config.value());
+  ufmr::Status s = store.value()->Migrate(dir);
+  if (!s.ok()) {
+    std::cerr << s.message() << "\n";
+    return 1;
+  }
+  std::cout << "database is up to date (migrations from " << dir << ")\n";
+  return 0;
+}
+
+int RulesCheck(const std::string& dir) {
+  auto result = ufmr::LoadRulesDir(dir);
+  std::cout << result.Report();
+  if (!result.ok()) return 1;
+  std::cout << dir << ": " << result.rules->rules.size() << " rules OK (hash " << result.rules->hash
+            << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (!ParseArgs(argc, argv, &args)) {
+    Usage(std::cerr);
+    return 2;
+  }
+  auto level = spdlog::level::from_str(args.log_level);
+  spdlog::set_level(level);
+  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
+  const auto& p = args.positional;
+  if (p.empty() || p[0] == "--help" || p[0] == "help") {
+    Usage(p.empty() ? std::cerr : std::cout);
+    return p.empty() ? 2 : 0;
+  }
+  if (p[0] == "--version") {
+    std::cout << "ufm-remediator 0.1.0\n";
+    return 0;
+  }
+  if (p[0] == "rules" && p.size() >= 2 && p[1] == "check") {
+    return RulesCheck(p.size() >= 3 ? p[2] : "rules");
+  }
+  if ((p[0] == "serve" || (p[0] == "db" && p.size() >= 2 && p[1] == "migrate")) &&
+      args.config.empty()) {
+    std::cerr << "--config FILE is required\n";
+    Usage(std::cerr);
+    return 2;
+  }
+  if (p[0] == "serve") return Serve(args);
+  if (p[0] == "db" && p.size() >= 2 && p[1] == "migrate") return Migrate(args);
+  std::cerr << "unknown command '" << p[0] << "'\n";
+  Usage(std::cerr);
+  return 2;
+}

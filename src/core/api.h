@@ -1,0 +1,35 @@
+// Api: the service's HTTP surface: the dashboard page, the JSON API for tickets (list, detail
+// with timeline and port actions, repaired, acknowledge), /healthz and /metrics. Handlers run on
+// the HTTP server's threads; everything they touch is thread-safe.
+#pragma once
+
+#include "core/http_server.h"
+#include "core/inventory.h"
+#include "core/metrics.h"
+#include "core/remediator.h"
+#include "core/store.h"
+
+namespace ufmr {
+
+class Api {
+ public:
+  Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remediator,
+      const Clock& clock);
+  void Register(HttpRouter& router);
+
+  nlohmann::json TicketJson(const Ticket& t) const;
+
+ private:
+  HttpResponse ListTickets(const HttpRequest& req);
+  HttpResponse GetTicket(const HttpRequest& req);
+  HttpResponse Repaired(const HttpRequest& req);
+  HttpResponse Acknowledge(const HttpRequest& req);
+
+  Store& store_;
+  Inventory& inventory_;
+  Metrics& metrics_;
+  Remediator& remediator_;
+  const Clock& clock_;
+};
+
+}  // namespace ufmr

@@ -1,0 +1,179 @@
+#include "core/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/duration.h"
+
+namespace ufmr {
+
+namespace {
+
+struct Reader {
+  std::string name;
+  std::string error;
+
+  void Fail(const YAML::Node& n, const std::string& key, const std::string& msg) {
+    if (!error.empty()) return;
+    error = name;
+    if (n.IsDefined() && n.Mark().line >= 0) {
+      error += ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
+    }
+    error += ": " + key + ": " + msg;
+  }
+
+  void Str(const YAML::Node& parent, const char* key, const std::string& path, std::string* out) {
+    YAML::Node n = parent[key];
+    if (!n) return;
+    if (!n.IsScalar()) return Fail(n, path, "expected a string");
+    *out = n.Scalar();
+  }
+
+  void Bool(const YAML::Node& parent, const char* key, const std::string& path, bool* out) {
+    YAML::Node n = parent[key];
+    if (!n) return;
+    try {
+      *out = n.as<bool>();
+    } catch (const YAML::Exception&) {
+      Fail(n, path, "expected true or false");
+    }
+  }
+
+  void Int(const YAML::Node& parent, const char* key, const std::string& path, int* out, int min,
+           int max) {
+    YAML::Node n = parent[key];
+    if (!n) return;
+    try {
+      int v = n.as<int>();
+      if (v < min || v > max) {
+        return Fail(n, path,
+                    "must be between " + std::to_string(min) + " and " + std::to_string(max));
+      }
+      *out = v;
+    } catch (const YAML::Exception&) {
+      Fail(n, path, "expected an integer");
+    }
+  }
+
+  // Accepts a number of seconds or a duration string ("30s", "10m").
+  void Secs(const YAML::Node& parent, const char* key, const std::string& path, double* out,
+            double min) {
+    YAML::Node n = parent[key];
+    if (!n) return;
+    if (!n.IsScalar()) return Fail(n, path, "expected a duration");
+    auto d = ParseDuration(n.Scalar());
+    if (!d.ok()) return Fail(n, path, d.status().message());
+    if (d.value() < min) return Fail(n, path, "must be at least " + FormatDuration(min));
+    *out = d.value();
+  }
+
+  void Keys(const YAML::Node& map, const std::string& path, std::initializer_list<const char*> ok) {
+    if (!map.IsMap()) return Fail(map, path.empty() ? "(top)" : path, "expected a mapping");
+    for (const auto& kv : map) {
+      bool known = false;
+      for (const char* k : ok) known = known || kv.first.Scalar() == k;
+      if (!known)
+        Fail(kv.first, (path.empty() ? "" : path + ".") + kv.first.Scalar(), "unknown key");
+    }
+  }
+};
+
+}  // namespace
+
+Result<Config> LoadConfigText(const std::string& text, const std::string& name) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    return Status::InvalidArgument(name + ":" + std::to_string(e.mark.line + 1) + ":" +
+                                   std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  Config c;
+  Reader r{name, ""};
+  if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
+  r.Keys(root, "",
+         {"fabric", "ufm", "telemetry", "database", "rules", "events", "inventory", "http",
+          "remediation"});
+  r.Str(root, "fabric", "fabric", &c.fabric);
+  if (auto u = root["ufm"]) {
+    r.Keys(u, "ufm",
+           {"url", "auth", "user", "password", "password_env", "insecure_tls", "ca_bundle",
+            "timeout_s"});
+    r.Str(u, "url", "ufm.url", &c.ufm.url);
+    r.Str(u, "auth", "ufm.auth", &c.ufm.auth);
+    r.Str(u, "user", "ufm.user", &c.ufm.user);
+    r.Str(u, "password", "ufm.password", &c.ufm.password);
+    r.Str(u, "password_env", "ufm.password_env", &c.ufm.password_env);
+    r.Bool(u, "insecure_tls", "ufm.insecure_tls", &c.ufm.insecure_tls);
+    r.Str(u, "ca_bundle", "ufm.ca_bundle", &c.ufm.ca_bundle);
+    r.Secs(u, "timeout_s", "ufm.timeout_s", &c.ufm.timeout_s, 0.1);
+    if (c.ufm.auth != "basic") r.Fail(u["auth"], "ufm.auth", "only 'basic' is supported");
+  }
+  if (auto t = root["telemetry"]) {
+    r.Keys(t, "telemetry", {"url", "interval_s"});
+    r.Str(t, "url", "telemetry.url", &c.telemetry.url);
+    r.Secs(t, "interval_s", "telemetry.interval_s", &c.telemetry.interval_s, 0.1);
+  }
+  if (auto d = root["database"]) {
+    r.Keys(d, "database", {"url", "schema_dir"});
+    r.Str(d, "url", "database.url", &c.database.url);
+    r.Str(d, "schema_dir", "database.schema_dir", &c.database.schema_dir);
+  }
+  if (auto x = root["rules"]) {
+    r.Keys(x, "rules", {"dir"});
+    r.Str(x, "dir", "rules.dir", &c.rules.dir);
+  }
+  if (auto e = root["events"]) {
+    r.Keys(e, "events", {"poll_interval_s"});
+    r.Secs(e, "poll_interval_s", "events.poll_interval_s", &c.events.poll_interval_s, 0.1);
+  }
+  if (auto i = root["inventory"]) {
+    r.Keys(i, "inventory", {"refresh_interval_s"});
+    r.Secs(i, "refresh_interval_s", "inventory.refresh_interval_s", &c.inventory.refresh_interval_s,
+           1);
+  }
+  if (auto h = root["http"]) {
+    r.Keys(h, "http", {"listen", "port"});
+    r.Str(h, "listen", "http.listen", &c.http.listen);
+    r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
+  }
+  if (auto m = root["remediation"]) {
+    r.Keys(m, "remediation",
+           {"dry_run", "max_disabled_ports", "soak_s", "max_attempts", "job_timeout_s",
+            "job_poll_interval_s"});
+    r.Bool(m, "dry_run", "remediation.dry_run", &c.remediation.dry_run);
+    r.Int(m, "max_disabled_ports", "remediation.max_disabled_ports",
+          &c.remediation.max_disabled_ports, 0, 100000);
+    r.Secs(m, "soak_s", "remediation.soak_s", &c.remediation.soak_s, 0);
+    r.Int(m, "max_attempts", "remediation.max_attempts", &c.remediation.max_attempts, 1, 100);
+    r.Secs(m, "job_timeout_s", "remediation.job_timeout_s", &c.remediation.job_timeout_s, 1);
+    r.Secs(m, "job_poll_interval_s", "remediation.job_poll_interval_s",
+           &c.remediation.job_poll_interval_s, 0.05);
+  }
+  if (r.error.empty() && c.ufm.url.empty()) r.Fail(root, "ufm.url", "is required");
+  if (r.error.empty() && c.database.url.empty()) r.Fail(root, "database.url", "is required");
+  if (!r.error.empty()) return Status::InvalidArgument(r.error);
+  if (!c.ufm.password_env.empty()) {
+    const char* v = std::getenv(c.ufm.password_env.c_str());
+    if (!v) {
+      return Status::InvalidArgument(name + ": ufm.password_env: variable " + c.ufm.password_env +
+                                     " is not set");
+    }
+    c.ufm.password = v;
+  }
+  while (!c.ufm.url.empty() && c.ufm.url.back() == '/') c.ufm.url.pop_back();
+  return c;
+}
+
+Result<Config> LoadConfigFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::NotFound("cannot read config file " + path);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return LoadConfigText(buf.str(), path);
+}
+
+}  // namespace ufmr

@@ -1,0 +1,65 @@
+// Config: the service's YAML configuration file, with defaults for everything but the UFM and
+// database addresses. Loading validates every value and names the offending key. Plain data.
+#pragma once
+
+#include <string>
+
+#include "core/status.h"
+
+namespace ufmr {
+
+struct Config {
+  std::string fabric = "default";
+
+  struct Ufm {
+    std::string url;             // e.g. https://ufm.example:443; "/ufmRest" is appended
+    std::string auth = "basic";  // only basic for now
+    std::string user = "admin";
+    std::string password;
+    std::string password_env;  // read the password from this variable if set
+    bool insecure_tls = false;
+    std::string ca_bundle;
+    double timeout_s = 10;
+  } ufm;
+
+  struct Telemetry {
+    std::string url;  // e.g. http://ufm.example:9001/csv/metrics; empty disables
+    double interval_s = 60;
+  } telemetry;
+
+  struct Database {
+    std::string url;         // libpq connection string or URI
+    std::string schema_dir;  // empty: found next to the executable
+  } database;
+
+  struct Rules {
+    std::string dir = "rules";
+  } rules;
+
+  struct Events {
+    double poll_interval_s = 10;
+  } events;
+
+  struct Inventory {
+    double refresh_interval_s = 300;
+  } inventory;
+
+  struct Http {
+    std::string listen = "127.0.0.1";
+    int port = 8080;
+  } http;
+
+  struct Remediation {
+    bool dry_run = false;
+    int max_disabled_ports = 20;  // ports this service holds disabled at once, fabric-wide
+    double soak_s = 1800;         // ~30 min of clean counters confirms a repaired link
+    int max_attempts = 3;         // failed soaks before the ticket is escalated
+    double job_timeout_s = 120;
+    double job_poll_interval_s = 1;
+  } remediation;
+};
+
+Result<Config> LoadConfigFile(const std::string& path);
+Result<Config> LoadConfigText(const std::string& text, const std::string& name);
+
+}  // namespace ufmr

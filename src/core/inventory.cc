@@ -1,0 +1,122 @@
+#include "core/inventory.h"
+
+#include <algorithm>
+
+namespace ufmr {
+
+namespace {
+
+std::string Field(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  return it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+}  // namespace
+
+bool PortInfo::is_switch() const {
+  return description.find("Switch") != std::string::npos ||
+         (description.find("Computer") == std::string::npos &&
+          node_description.find(':') != std::string::npos);
+}
+
+nlohmann::json PortInfo::ToJson() const {
+  return {{"name", name},
+          {"guid", guid},
+          {"system_guid", system_guid},
+          {"system_name", system_name},
+          {"node_description", node_description},
+          {"description", description},
+          {"label", label},
+          {"number", number},
+          {"logical_state", logical_state},
+          {"physical_state", physical_state},
+          {"peer", peer}};
+}
+
+Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::InvalidArgument("port is not a JSON object");
+  PortInfo p;
+  p.name = Field(j, "name");
+  if (p.name.empty()) return Status::InvalidArgument("port has no name");
+  std::transform(p.name.begin(), p.name.end(), p.name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  p.guid = Field(j, "guid");
+  p.system_guid = Field(j, "systemID");
+  p.system_name = Field(j, "system_name");
+  p.node_description = Field(j, "node_description");
+  p.description = Field(j, "description");
+  p.label = Field(j, "label");
+  if (p.label.empty()) p.label = Field(j, "external_number");
+  auto num = j.find("number");
+  if (num != j.end() && num->is_number_integer()) p.number = num->get<int>();
+  p.logical_state = Field(j, "logical_state");
+  p.physical_state = Field(j, "physical_state");
+  p.peer = Field(j, "peer");
+  std::transform(p.peer.begin(), p.peer.end(), p.peer.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (p.peer == "n/a") p.peer.clear();
+  return p;
+}
+
+Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) {
+  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
+  if (doc.is_discarded()) return Status::InvalidArgument("ports response is not valid JSON");
+  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
+  if (!doc.is_array()) return Status::InvalidArgument("ports response is not a JSON array");
+  std::vector<PortInfo> out;
+  int bad = 0;
+  for (const auto& e : doc) {
+    auto p = ParsePortInfo(e);
+    if (p.ok()) {
+      out.push_back(std::move(p.value()));
+    } else {
+      ++bad;
+    }
+  }
+  if (skipped) *skipped = bad;
+  return out;
+}
+
+void Inventory::Replace(std::vector<PortInfo> ports) {
+  std::map<std::string, PortInfo> next;
+  for (auto& p : ports) next[p.name] = std::move(p);
+  std::lock_guard<std::mutex> lock(mu_);
+  ports_.swap(next);
+}
+
+void Inventory::Upsert(const PortInfo& port) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ports_[port.name] = port;
+}
+
+std::optional<PortInfo> Inventory::Get(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(name);
+  if (it == ports_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& ports) const {
+  std::vector<std::string> ends;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& p : ports) {
+    if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);
+    if (ends.size() >= 2) break;
+    auto it = ports_.find(p);
+    if (it != ports_.end() && !it->second.peer.empty() &&
+        std::find(ends.begin(), ends.end(), it->second.peer) == ends.end()) {
+      ends.push_back(it->second.peer);
+    }
+    if (ends.size() >= 2) break;
+  }
+  std::sort(ends.begin(), ends.end());
+  return ends;
+}
+
+size_t Inventory::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ports_.size();
+}
+
+}  // namespace ufmr

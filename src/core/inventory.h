@@ -1,0 +1,55 @@
+// Inventory: the fabric's ports as UFM last reported them (GET /resources/ports), keyed by port
+// name, with each port's peer, so a link can be named from either end. Refreshed by the pipeline
+// thread, read by HTTP handlers: every method is thread-safe.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+
+namespace ufmr {
+
+struct PortInfo {
+  std::string name;  // <guid>_<n>
+  std::string guid;
+  std::string system_guid;  // systemID, needed for actions
+  std::string system_name;
+  std::string node_description;
+  std::string description;  // "Switch IB Port", "Computer IB Port"
+  std::string label;
+  int number = 0;
+  std::string logical_state;
+  std::string physical_state;
+  std::string peer;
+
+  bool is_switch() const;
+  bool link_up() const { return physical_state == "Link Up" || logical_state == "Active"; }
+  bool disabled() const { return logical_state == "Disabled"; }
+  nlohmann::json ToJson() const;
+};
+
+// Reads one element of /resources/ports; tolerates missing fields but needs a name.
+Result<PortInfo> ParsePortInfo(const nlohmann::json& j);
+// The whole response: a list (or {"data": [...]}); bad elements are skipped and counted.
+Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped);
+
+class Inventory {
+ public:
+  void Replace(std::vector<PortInfo> ports);
+  void Upsert(const PortInfo& port);
+  std::optional<PortInfo> Get(const std::string& name) const;
+  // Both ends of the link the given ports belong to (peer added from inventory when known).
+  std::vector<std::string> LinkEnds(const std::vector<std::string>& ports) const;
+  size_t size() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, PortInfo> ports_;
+};
+
+}  // namespace ufmr

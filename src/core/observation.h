@@ -1,0 +1,39 @@
+// Observation: one normalized input to the rules engine, either a UFM event or a counter delta
+// for one port. Plain data; carries where it came from so evidence can point back at it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+
+namespace ufmr {
+
+struct Observation {
+  enum class Kind { kEvent, kCounter };
+  Kind kind = Kind::kEvent;
+  TimePoint time;
+  std::string source;  // "rest", "telemetry", ...
+
+  // kEvent
+  int64_t event_id = 0;
+  int event_type = 0;
+  std::string name;
+  std::string severity;
+  std::string object_type;
+  std::string object_name;
+  std::string description;
+  std::string ufm_timestamp;
+
+  // Ports implicated: both ends for a link event, one port for a counter.
+  std::vector<std::string> ports;
+
+  // kCounter
+  std::string counter;
+  double delta = 0;
+  double interval_s = 0;
+  double value = 0;
+};
+
+}  // namespace ufmr

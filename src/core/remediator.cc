@@ -1,0 +1,613 @@
+#include "core/remediator.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "core/duration.h"
+
+namespace ufmr {
+
+namespace {
+
+constexpr const char* kEventsCursor = "rest_events";
+constexpr const char* kService = "service";
+constexpr double kEvidenceThrottleS = 300;
+
+TimePoint After(TimePoint t, double seconds) {
+  return t + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
+}
+
+}  // namespace
+
+Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
+                       Metrics& metrics, const Clock& clock, std::shared_ptr<const RuleSet> rules)
+    : config_(config),
+      store_(store),
+      ufm_(ufm),
+      inventory_(inventory),
+      metrics_(metrics),
+      clock_(clock),
+      engine_(std::move(rules), [&inventory](const std::vector<std::string>& ports) {
+        return inventory.LinkEnds(ports);
+      }) {}
+
+bool Remediator::Due(TimePoint& next, double interval_s) {
+  TimePoint now = clock_.Now();
+  if (now < next) return false;
+  next = After(now, interval_s);
+  return true;
+}
+
+void Remediator::RunOnce() {
+  if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
+    RefreshInventory();
+  }
+  LoadVerifyingLinks();
+  if (Due(next_events_, config_.events.poll_interval_s)) PollEvents();
+  if (!config_.telemetry.url.empty() && Due(next_telemetry_, config_.telemetry.interval_s)) {
+    PollTelemetry();
+  }
+  for (auto& f : engine_.Tick(clock_.Now())) queue_.push_back(std::move(f));
+  ApplyQueue();
+  ExecuteActions();
+  CheckSoaks();
+  metrics_.Set("ufmr_pending_holds", static_cast<double>(engine_.pending()));
+  metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
+}
+
+void Remediator::Run(const std::atomic<bool>& stop) {
+  while (!stop.load()) {
+    try {
+      RunOnce();
+      metrics_.Set("ufmr_last_pass_timestamp_seconds", ToEpochSeconds(clock_.Now()));
+    } catch (const std::exception& e) {
+      // A pass that throws must not end the service: log, count, and try again next pass.
+      spdlog::error("pass failed: {}", e.what());
+      metrics_.Add("ufmr_pass_failures_total");
+    }
+    std::unique_lock<std::mutex> lock(wake_mu_);
+    double nap = std::min({config_.events.poll_interval_s, config_.telemetry.interval_s, 1.0});
+    auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long>(nap * 1000));
+    while (!woken_ && !stop.load() && std::chrono::steady_clock::now() < deadline) {
+      wake_cv_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+    woken_ = false;
+  }
+}
+
+void Remediator::Wake() {
+  std::lock_guard<std::mutex> lock(wake_mu_);
+  woken_ = true;
+  wake_cv_.notify_all();
+}
+
+void Remediator::RefreshInventory() {
+  auto ports = ufm_.GetPorts();
+  if (!ports.ok()) {
+    spdlog::warn("inventory refresh failed: {}", ports.status().ToString());
+    metrics_.Add("ufmr_ufm_errors_total{call=\"ports\"}");
+    return;
+  }
+  spdlog::debug("inventory: {} ports", ports->size());
+  inventory_.Replace(std::move(ports.value()));
+}
+
+void Remediator::LoadVerifyingLinks() {
+  auto tickets = store_.ListTickets(ticket_state::kVerifying, 100000);
+  if (!tickets.ok()) return;  // keep the last known set
+  verifying_links_.clear();
+  for (const auto& t : tickets.value()) verifying_links_.insert(t.link_key);
+}
+
+void Remediator::PollEvents() {
+  if (!event_cursor_) {
+    auto tx = store_.Begin();
+    if (!tx.ok()) {
+      spdlog::warn("cannot read the event cursor: {}", tx.status().ToString());
+      return;
+    }
+    event_cursor_ = tx.value()->Cursor(kEventsCursor);
+    if (!event_cursor_) {
+      // First start: the history UFM holds predates this service. Begin at its newest event.
+      auto events = ufm_.GetEvents();
+      if (!events.ok()) {
+        spdlog::warn("event poll failed: {}", events.status().ToString());
+        metrics_.Add("ufmr_ufm_errors_total{call=\"events\"}");
+        return;
+      }
+      int64_t newest = events->events.empty() ? 0 : events->events.back().id;
+      event_cursor_ = newest;
+      cursor_dirty_ = true;
+      spdlog::info("first start for fabric '{}': skipping {} historical events (up to id {})",
+                   config_.fabric, events->events.size(), newest);
+      return;
+    }
+    spdlog::info("resuming events after id {}", *event_cursor_);
+  }
+  auto events = ufm_.GetEvents();
+  if (!events.ok()) {
+    spdlog::warn("event poll failed: {}", events.status().ToString());
+    metrics_.Add("ufmr_ufm_errors_total{call=\"events\"}");
+    return;
+  }
+  for (const auto& err : events->errors) {
+    spdlog::warn("skipped a malformed UFM event: {}", err);
+    metrics_.Add("ufmr_input_errors_total{source=\"rest_events\"}");
+  }
+  const auto& list = events->events;
+  if (!list.empty() && list.back().id < *event_cursor_) {
+    // UFM's ids went backwards: a reinstall or a reset of its database. Report it and follow.
+    spdlog::error(
+        "UFM event ids restarted: newest id {} is below the cursor {}; following the "
+        "new sequence",
+        list.back().id, *event_cursor_);
+    metrics_.Add("ufmr_event_id_restarts_total");
+    event_cursor_ = 0;
+  }
+  TimePoint now = clock_.Now();
+  for (const auto& e : list) {
+    if (e.id <= *event_cursor_) continue;
+    metrics_.Add("ufmr_events_total");
+    Consider(ToObservation(e, now));
+    event_cursor_ = e.id;
+    cursor_dirty_ = true;
+  }
+}
+
+void Remediator::PollTelemetry() {
+  auto csv = ufm_.GetTelemetryCsv();
+  if (!csv.ok()) {
+    spdlog::warn("telemetry poll failed: {}", csv.status().ToString());
+    metrics_.Add("ufmr_ufm_errors_total{call=\"telemetry\"}");
+    return;
+  }
+  auto parsed = ParseTelemetryCsv(csv.value());
+  if (!parsed.ok()) {
+    spdlog::warn("telemetry: {}", parsed.status().ToString());
+    metrics_.Add("ufmr_input_errors_total{source=\"telemetry\"}");
+    return;
+  }
+  for (const auto& err : parsed->errors) {
+    spdlog::warn("telemetry: skipped {}", err);
+    metrics_.Add("ufmr_input_errors_total{source=\"telemetry\"}");
+  }
+  TimePoint now = clock_.Now();
+  for (const auto& sample : parsed->samples) {
+    for (const auto& o : counters_.Update(sample, now)) Consider(o);
+  }
+  metrics_.Add("ufmr_telemetry_samples_total", static_cast<double>(parsed->samples.size()));
+}
+
+void Remediator::Consider(const Observation& o) {
+  auto matching = engine_.Matching(o);
+  if (matching.empty()) return;  // nothing any rule cares about
+  std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
+  std::string key = LinkKey(ends);
+  if (verifying_links_.count(key)) {
+    // Under soak, any bad sign fails verification at once: no count, no hold.
+    Finding f;
+    f.rule = matching.front()->name;
+    f.action = matching.front()->action;
+    f.link_key = key;
+    f.ports = ends;
+    f.time = o.time;
+    f.reason = "during verification: " +
+               (o.kind == Observation::Kind::kEvent ? o.name : o.counter + " increased");
+    f.evidence = {{"observations", {ObservationToJson(o)}}, {"during_soak", true}};
+    queue_.push_back(std::move(f));
+    return;
+  }
+  for (auto& f : engine_.Observe(o)) queue_.push_back(std::move(f));
+}
+
+void Remediator::ApplyQueue() {
+  if (queue_.empty() && !cursor_dirty_) return;
+  auto tx = store_.Begin();
+  if (!tx.ok()) {
+    spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),
+                  tx.status().ToString());
+    metrics_.Add("ufmr_store_errors_total");
+    return;
+  }
+  try {
+    for (const auto& f : queue_) ApplyFinding(*tx.value(), f);
+    if (cursor_dirty_ && event_cursor_) tx.value()->SetCursor(kEventsCursor, *event_cursor_);
+    tx.value()->Commit();
+    queue_.clear();
+    cursor_dirty_ = false;
+  } catch (const std::exception& e) {
+    spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),
+                  e.what());
+    metrics_.Add("ufmr_store_errors_total");
+  }
+}
+
+std::string Remediator::ChooseActionPort(const std::vector<std::string>& ends) const {
+  // Act on the switch side: the switch port is what UFM can always reach, and disabling it takes
+  // the link out of the fabric whatever state the host is in.
+  std::string fallback;
+  for (const auto& p : ends) {
+    auto info = inventory_.Get(p);
+    if (!info || info->system_guid.empty()) continue;
+    if (info->is_switch()) return p;
+    if (fallback.empty()) fallback = p;
+  }
+  return fallback;
+}
+
+void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
+  metrics_.Add("ufmr_findings_total{rule=\"" + f.rule + "\"}");
+  auto existing = tx.OpenTicketForLink(f.link_key);
+  if (existing) {
+    if (existing->state == ticket_state::kVerifying) {
+      FailSoak(tx, *existing, f.reason, f.evidence);
+      return;
+    }
+    TimePoint now = clock_.Now();
+    auto last = last_evidence_.find(f.link_key);
+    if (last == last_evidence_.end() ||
+        std::chrono::duration<double>(now - last->second).count() >= kEvidenceThrottleS) {
+      tx.AddEvent(existing->id, "evidence", kService, "rule " + f.rule + ": " + f.reason,
+                  f.evidence);
+      last_evidence_[f.link_key] = now;
+    }
+    return;
+  }
+  Ticket t;
+  t.link_key = f.link_key;
+  t.port_a = f.ports.empty() ? f.link_key : f.ports[0];
+  t.port_b = f.ports.size() > 1 ? f.ports[1] : "";
+  t.rule = f.rule;
+  t.reason = f.reason;
+  t.action_port = ChooseActionPort(f.ports);
+  std::string skip;
+  if (f.action == RuleAction::kTicketOnly) {
+    skip = "rule '" + f.rule + "' asks for a ticket only";
+  } else if (t.action_port.empty()) {
+    skip = "no end of the link is in UFM's inventory with a system GUID";
+  } else if (config_.remediation.dry_run) {
+    skip = "dry run: would disable " + t.action_port;
+  } else if (tx.CountHeldDisabled() >= config_.remediation.max_disabled_ports) {
+    skip = "cap reached: this service already holds " +
+           std::to_string(config_.remediation.max_disabled_ports) + " ports disabled";
+    metrics_.Add("ufmr_guard_vetoes_total{guard=\"cap\"}");
+  }
+  t.state = skip.empty() ? ticket_state::kOpen : ticket_state::kTicketOnly;
+  t.id = tx.InsertTicket(t);
+  tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, f.evidence);
+  if (!t.action_port.empty() && f.action == RuleAction::kDisable) {
+    PortAction a;
+    a.ticket_id = t.id;
+    a.port = t.action_port;
+    auto info = inventory_.Get(t.action_port);
+    a.system_guid = info ? info->system_guid : "";
+    a.action = "disable";
+    a.state = skip.empty() ? action_state::kPending : action_state::kSkipped;
+    a.reason = skip.empty() ? "rule " + f.rule + ": " + f.reason : skip;
+    a.id = tx.InsertAction(a);
+  }
+  if (!skip.empty()) tx.AddEvent(t.id, "guard", kService, "no port action: " + skip);
+  engine_.Forget(f.link_key);
+  spdlog::info("ticket {} opened for link {} by rule {}{}", t.id, f.link_key, f.rule,
+               skip.empty() ? "; disabling " + t.action_port : "; " + skip);
+  metrics_.Add("ufmr_tickets_opened_total");
+}
+
+void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
+                          const nlohmann::json& details) {
+  t.attempts += 1;
+  t.soak_until.reset();
+  bool escalate = t.attempts >= config_.remediation.max_attempts;
+  tx.AddEvent(t.id, "soak_failed", kService,
+              "verification failed (attempt " + std::to_string(t.attempts) + " of " +
+                  std::to_string(config_.remediation.max_attempts) + "): " + why,
+              details);
+  metrics_.Add("ufmr_soak_failures_total");
+  auto info = inventory_.Get(t.action_port);
+  bool we_enabled = !t.action_port.empty() && info && !config_.remediation.dry_run;
+  // Re-disable only a port this service itself enabled for the soak.
+  bool was_ours = false;
+  auto history = store_.Actions(t.id);
+  if (history.ok()) {
+    for (const auto& a : history.value()) {
+      if (a.action == "enable" && a.state == action_state::kConfirmed) was_ours = true;
+    }
+  }
+  if (we_enabled && was_ours) {
+    PortAction a;
+    a.ticket_id = t.id;
+    a.port = t.action_port;
+    a.system_guid = info->system_guid;
+    a.action = "disable";
+    a.state = action_state::kPending;
+    a.reason = "verification failed: " + why;
+    a.id = tx.InsertAction(a);
+    t.state = ticket_state::kOpen;
+    tx.AddEvent(t.id, "reopened", kService,
+                "ticket reopened; disabling " + t.action_port + " again");
+  } else {
+    t.state = escalate ? ticket_state::kEscalated : ticket_state::kTicketOnly;
+    tx.AddEvent(t.id, "reopened", kService, "ticket reopened; the link is still not clean");
+  }
+  tx.UpdateTicket(t);
+  verifying_links_.erase(t.link_key);
+  spdlog::warn("ticket {}: verification failed ({}), attempt {}", t.id, why, t.attempts);
+}
+
+void Remediator::ExecuteActions() {
+  std::vector<PortAction> actions;
+  {
+    auto tx = store_.Begin();
+    if (!tx.ok()) return;
+    try {
+      actions = tx.value()->OpenActions();
+    } catch (const std::exception& e) {
+      spdlog::warn("cannot read open port actions: {}", e.what());
+      return;
+    }
+  }
+  for (auto& a : actions) ExecuteAction(std::move(a));
+}
+
+void Remediator::ExecuteAction(PortAction a) {
+  auto port = ufm_.GetPort(a.port);
+  if (!port.ok()) {
+    spdlog::warn("action {} ({} {}): cannot read the port from UFM: {}; will retry", a.id, a.action,
+                 a.port, port.status().ToString());
+    metrics_.Add("ufmr_ufm_errors_total{call=\"port\"}");
+    return;
+  }
+  inventory_.Upsert(port.value());
+  bool want_disabled = a.action == "disable";
+  if (a.state == action_state::kPending && port->disabled() == want_disabled) {
+    // Already in the wanted state before we touched it: a person did this. It is theirs.
+    return FinishAction(a, false,
+                        want_disabled ? "port was already disabled in UFM, not by this service"
+                                      : "port was already enabled in UFM, not by this service");
+  }
+  if (a.state == action_state::kSubmitted && a.job_id.empty()) {
+    // We crashed between recording the submission and hearing back. Reconcile with the port.
+    if (port->disabled() == want_disabled) return FinishAction(a, true, "reconciled after restart");
+  }
+  if (a.job_id.empty()) {
+    a.state = action_state::kSubmitted;
+    {
+      auto tx = store_.Begin();
+      if (!tx.ok()) return;
+      tx.value()->UpdateAction(a);
+      tx.value()->Commit();
+    }
+    if (a.system_guid.empty()) a.system_guid = port->system_guid;
+    PortInfo target = port.value();
+    target.system_guid = a.system_guid;
+    auto job = ufm_.SubmitPortAction(a.action, target,
+                                     "ufm-remediator: " + a.action + " for ticket " +
+                                         std::to_string(a.ticket_id) + ": " + a.reason);
+    if (!job.ok()) {
+      metrics_.Add("ufmr_ufm_errors_total{call=\"action\"}");
+      return FinishAction(a, false, "UFM refused the action: " + job.status().message());
+    }
+    a.job_id = job.value();
+    auto tx = store_.Begin();
+    if (tx.ok()) {
+      tx.value()->UpdateAction(a);
+      tx.value()->Commit();
+    }
+    spdlog::info("action {}: {} {} submitted as UFM job {}", a.id, a.action, a.port, a.job_id);
+  }
+  // Follow the job to its end, then check the port itself.
+  TimePoint deadline = After(clock_.Now(), config_.remediation.job_timeout_s);
+  JobStatus status;
+  while (true) {
+    auto s = ufm_.GetJob(a.job_id);
+    if (s.ok()) {
+      status = s.value();
+      if (status.done()) break;
+    } else {
+      spdlog::warn("job {}: {}", a.job_id, s.status().ToString());
+    }
+    if (clock_.Now() >= deadline) {
+      return FinishAction(a, false,
+                          "UFM job " + a.job_id + " did not complete within " +
+                              FormatDuration(config_.remediation.job_timeout_s));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(
+        static_cast<long>(config_.remediation.job_poll_interval_s * 1000)));
+  }
+  if (!status.ok()) {
+    return FinishAction(
+        a, false, "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
+  }
+  auto after = ufm_.GetPort(a.port);
+  if (!after.ok()) {
+    spdlog::warn("action {}: job done but the port cannot be read: {}; will re-check", a.id,
+                 after.status().ToString());
+    return;
+  }
+  inventory_.Upsert(after.value());
+  if (after->disabled() != want_disabled) {
+    return FinishAction(
+        a, false,
+        "UFM job completed but the port reports logical_state '" + after->logical_state + "'");
+  }
+  FinishAction(a, true, "UFM job " + a.job_id + " " + status.status);
+}
+
+void Remediator::FinishAction(PortAction& a, bool ok, const std::string& note) {
+  auto txr = store_.Begin();
+  if (!txr.ok()) {
+    spdlog::error("action {}: cannot record its outcome ({}); will re-check", a.id, note);
+    return;
+  }
+  auto& tx = *txr.value();
+  try {
+    a.state = ok ? action_state::kConfirmed : action_state::kFailed;
+    a.error = ok ? "" : note;
+    tx.UpdateAction(a);
+    metrics_.Add("ufmr_port_actions_total{action=\"" + a.action + "\",result=\"" +
+                 (ok ? "confirmed" : "failed") + "\"}");
+    auto t = tx.TicketById(a.ticket_id);
+    if (t) {
+      tx.AddEvent(t->id, "action", kService,
+                  a.action + " " + a.port + (ok ? " confirmed: " : " failed: ") + note,
+                  {{"action_id", a.id}, {"job_id", a.job_id}});
+      if (a.action == "disable") {
+        if (ok) {
+          t->disabled_by_us = true;
+          t->state = t->attempts >= config_.remediation.max_attempts ? ticket_state::kEscalated
+                                                                     : ticket_state::kPortDisabled;
+        } else {
+          t->state = ticket_state::kTicketOnly;
+        }
+      } else {
+        if (ok || note.find("already enabled") != std::string::npos) {
+          // The link is live again (by us, or by a person before us): verify it.
+          t->state = ticket_state::kVerifying;
+          t->soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
+          t->disabled_by_us = false;
+          tx.AddEvent(t->id, "soak_started", kService,
+                      "watching the link for " + FormatDuration(config_.remediation.soak_s));
+        } else {
+          t->state = ticket_state::kPortDisabled;
+        }
+      }
+      tx.UpdateTicket(*t);
+    }
+    tx.Commit();
+    if (ok) {
+      spdlog::info("action {}: {} {} confirmed", a.id, a.action, a.port);
+    } else {
+      spdlog::warn("action {}: {} {} failed: {}", a.id, a.action, a.port, note);
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("action {}: cannot record its outcome: {}", a.id, e.what());
+  }
+}
+
+void Remediator::CheckSoaks() {
+  std::vector<Ticket> due;
+  {
+    auto tickets = store_.ListTickets(ticket_state::kVerifying, 100000);
+    if (!tickets.ok()) return;
+    double now = ToEpochSeconds(clock_.Now());
+    for (const auto& t : tickets.value()) {
+      if (t.soak_until && *t.soak_until <= now) due.push_back(t);
+    }
+  }
+  for (const auto& candidate : due) {
+    // The end of the window: the link must be up at both ends.
+    std::string down;
+    nlohmann::json states = nlohmann::json::object();
+    for (const auto& p : {candidate.port_a, candidate.port_b}) {
+      if (p.empty()) continue;
+      auto info = ufm_.GetPort(p);
+      if (!info.ok()) {
+        down = "cannot read " + p + " from UFM: " + info.status().message();
+        break;
+      }
+      inventory_.Upsert(info.value());
+      states[p] = {{"logical_state", info->logical_state},
+                   {"physical_state", info->physical_state}};
+      if (!info->link_up()) down = p + " is " + info->logical_state + "/" + info->physical_state;
+    }
+    if (down.rfind("cannot read", 0) == 0) {
+      spdlog::warn("ticket {}: {}; soak verdict postponed", candidate.id, down);
+      continue;
+    }
+    auto txr = store_.Begin();
+    if (!txr.ok()) continue;
+    auto& tx = *txr.value();
+    try {
+      auto t = tx.TicketById(candidate.id);
+      if (!t || t->state != ticket_state::kVerifying) continue;
+      if (down.empty()) {
+        t->state = ticket_state::kClosed;
+        t->closed_at = ToEpochSeconds(clock_.Now());
+        t->soak_until.reset();
+        tx.AddEvent(t->id, "soak_passed", kService,
+                    "link stayed clean for " + FormatDuration(config_.remediation.soak_s) +
+                        "; ticket closed",
+                    states);
+        metrics_.Add("ufmr_tickets_closed_total");
+        spdlog::info("ticket {} closed: link {} verified clean", t->id, t->link_key);
+        tx.UpdateTicket(*t);
+      } else {
+        FailSoak(tx, *t, "link not up at the end of the soak: " + down, states);
+      }
+      tx.Commit();
+    } catch (const std::exception& e) {
+      spdlog::error("ticket {}: cannot record the soak verdict: {}", candidate.id, e.what());
+    }
+  }
+}
+
+Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by,
+                                        const std::string& note) {
+  auto txr = store_.Begin();
+  if (!txr.ok()) return txr.status();
+  auto& tx = *txr.value();
+  try {
+    auto t = tx.TicketById(id);
+    if (!t) return Status::NotFound("no ticket " + std::to_string(id));
+    if (!AcceptsRepairReport(t->state)) {
+      return Status::Conflict("ticket " + std::to_string(id) + " is " + t->state +
+                              "; a repair can be reported when it is port_disabled, "
+                              "ticket_only, acknowledged or escalated");
+    }
+    tx.AddEvent(t->id, "repair_reported", by,
+                note.empty() ? "repair reported" : "repair reported: " + note);
+    if (t->disabled_by_us && !t->action_port.empty()) {
+      auto info = inventory_.Get(t->action_port);
+      PortAction a;
+      a.ticket_id = t->id;
+      a.port = t->action_port;
+      a.system_guid = info ? info->system_guid : "";
+      a.action = "enable";
+      a.state = action_state::kPending;
+      a.reason = "repair reported by " + by;
+      a.id = tx.InsertAction(a);
+      t->state = ticket_state::kRepairReported;
+    } else {
+      // We hold nothing disabled: watch the link as it is.
+      t->state = ticket_state::kVerifying;
+      t->soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
+      tx.AddEvent(t->id, "soak_started", kService,
+                  "watching the link for " + FormatDuration(config_.remediation.soak_s));
+    }
+    tx.UpdateTicket(*t);
+    tx.Commit();
+    metrics_.Add("ufmr_repairs_reported_total");
+    spdlog::info("ticket {}: repair reported by {}", id, by);
+    Wake();
+    return *t;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<Ticket> Remediator::Acknowledge(int64_t id, const std::string& by) {
+  auto txr = store_.Begin();
+  if (!txr.ok()) return txr.status();
+  auto& tx = *txr.value();
+  try {
+    auto t = tx.TicketById(id);
+    if (!t) return Status::NotFound("no ticket " + std::to_string(id));
+    if (!AcceptsAcknowledge(t->state)) {
+      return Status::Conflict("ticket " + std::to_string(id) + " is " + t->state +
+                              " and cannot be acknowledged");
+    }
+    t->acknowledged_by = by;
+    if (t->state != ticket_state::kOpen) t->state = ticket_state::kAcknowledged;
+    tx.AddEvent(t->id, "acknowledged", by, "acknowledged by " + by);
+    tx.UpdateTicket(*t);
+    tx.Commit();
+    return *t;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+}  // namespace ufmr

@@ -1,0 +1,82 @@
+// Remediator: the service's loop. Each pass refreshes the inventory, polls UFM events and
+// telemetry, runs observations through the rules engine, records findings (tickets, port-action
+// intents, the event cursor) in one transaction, then carries out recorded intents against UFM
+// and judges links under soak. Nothing is done to the fabric that is not first recorded.
+// RunOnce/Run belong to one thread; ReportRepair/Acknowledge/Wake may be called from others.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/config.h"
+#include "core/finding.h"
+#include "core/inventory.h"
+#include "core/metrics.h"
+#include "core/rule_engine.h"
+#include "core/store.h"
+#include "core/telemetry.h"
+#include "core/ufm_client.h"
+
+namespace ufmr {
+
+class Remediator {
+ public:
+  Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
+             Metrics& metrics, const Clock& clock, std::shared_ptr<const RuleSet> rules);
+
+  // One pass of every stage that is due.
+  void RunOnce();
+  // Passes until `stop` is set; sleeps between passes unless woken.
+  void Run(const std::atomic<bool>& stop);
+  void Wake();
+
+  // Staff actions, from the API. They record; the loop acts.
+  Result<Ticket> ReportRepair(int64_t ticket_id, const std::string& by, const std::string& note);
+  Result<Ticket> Acknowledge(int64_t ticket_id, const std::string& by);
+
+ private:
+  bool Due(TimePoint& next, double interval_s);
+  void RefreshInventory();
+  void PollEvents();
+  void PollTelemetry();
+  void Consider(const Observation& o);
+  void ApplyQueue();
+  void ApplyFinding(Store::Tx& tx, const Finding& f);
+  void FailSoak(Store::Tx& tx, Ticket& t, const std::string& why, const nlohmann::json& details);
+  void ExecuteActions();
+  void ExecuteAction(PortAction a);
+  void FinishAction(PortAction& a, bool ok, const std::string& note);
+  void CheckSoaks();
+  void LoadVerifyingLinks();
+  std::string ChooseActionPort(const std::vector<std::string>& ends) const;
+
+  const Config& config_;
+  Store& store_;
+  UfmClient& ufm_;
+  Inventory& inventory_;
+  Metrics& metrics_;
+  const Clock& clock_;
+  RuleEngine engine_;
+  CounterTracker counters_;
+
+  std::optional<int64_t> event_cursor_;  // in memory; persisted with the findings it produced
+  bool cursor_dirty_ = false;
+  std::vector<Finding> queue_;  // findings not yet recorded
+  std::set<std::string> verifying_links_;
+  std::map<std::string, TimePoint> last_evidence_;
+
+  TimePoint next_inventory_{}, next_events_{}, next_telemetry_{};
+
+  std::mutex wake_mu_;
+  std::condition_variable wake_cv_;
+  bool woken_ = false;
+};
+
+}  // namespace ufmr

@@ -1,0 +1,374 @@
+#include "core/store.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <pqxx/pqxx>
+#include <sstream>
+
+namespace ufmr {
+
+namespace {
+
+constexpr const char* kTicketColumns =
+    "id, fabric, link_key, port_a, port_b, state, rule, reason, action_port, disabled_by_us, "
+    "attempts, coalesce(acknowledged_by, ''), extract(epoch from soak_until)::float8, "
+    "extract(epoch from created_at)::float8, extract(epoch from updated_at)::float8, "
+    "extract(epoch from closed_at)::float8";
+
+constexpr const char* kActionColumns =
+    "id, fabric, coalesce(ticket_id, 0), port, system_guid, action, state, reason, "
+    "coalesce(job_id, ''), coalesce(error, ''), extract(epoch from created_at)::float8, "
+    "extract(epoch from updated_at)::float8";
+
+std::optional<double> OptDouble(const pqxx::field& f) {
+  if (f.is_null()) return std::nullopt;
+  return f.as<double>();
+}
+
+Ticket ReadTicket(const pqxx::row& r) {
+  Ticket t;
+  t.id = r[0].as<int64_t>();
+  t.fabric = r[1].as<std::string>();
+  t.link_key = r[2].as<std::string>();
+  t.port_a = r[3].as<std::string>();
+  t.port_b = r[4].as<std::string>();
+  t.state = r[5].as<std::string>();
+  t.rule = r[6].as<std::string>();
+  t.reason = r[7].as<std::string>();
+  t.action_port = r[8].as<std::string>();
+  t.disabled_by_us = r[9].as<bool>();
+  t.attempts = r[10].as<int>();
+  t.acknowledged_by = r[11].as<std::string>();
+  t.soak_until = OptDouble(r[12]);
+  t.created_at = r[13].as<double>();
+  t.updated_at = r[14].as<double>();
+  t.closed_at = OptDouble(r[15]);
+  return t;
+}
+
+PortAction ReadAction(const pqxx::row& r) {
+  PortAction a;
+  a.id = r[0].as<int64_t>();
+  a.fabric = r[1].as<std::string>();
+  a.ticket_id = r[2].as<int64_t>();
+  a.port = r[3].as<std::string>();
+  a.system_guid = r[4].as<std::string>();
+  a.action = r[5].as<std::string>();
+  a.state = r[6].as<std::string>();
+  a.reason = r[7].as<std::string>();
+  a.job_id = r[8].as<std::string>();
+  a.error = r[9].as<std::string>();
+  a.created_at = r[10].as<double>();
+  a.updated_at = r[11].as<double>();
+  return a;
+}
+
+// NULL-able timestamps travel as text: "" means NULL.
+std::string EpochOrEmpty(const std::optional<double>& t) {
+  if (!t) return "";
+  std::ostringstream s;
+  s.precision(17);
+  s << *t;
+  return s.str();
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> Store::Open(const std::string& url, const std::string& fabric) {
+  std::unique_ptr<Store> store(new Store(url, fabric));
+  try {
+    auto conn = std::make_unique<pqxx::connection>(url);
+    store->Release(std::move(conn));
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("cannot connect to PostgreSQL: ") + e.what());
+  }
+  return store;
+}
+
+Store::~Store() = default;
+
+std::unique_ptr<pqxx::connection> Store::Acquire() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      auto c = std::move(idle_.back());
+      idle_.pop_back();
+      if (c->is_open()) return c;
+    }
+  }
+  return std::make_unique<pqxx::connection>(url_);
+}
+
+void Store::Release(std::unique_ptr<pqxx::connection> conn) {
+  if (!conn || !conn->is_open()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (idle_.size() < 8) idle_.push_back(std::move(conn));
+}
+
+Result<std::unique_ptr<Store::Tx>> Store::Begin() {
+  try {
+    return std::unique_ptr<Tx>(new Tx(this, Acquire()));
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database unavailable: ") + e.what());
+  }
+}
+
+Store::Tx::Tx(Store* store, std::unique_ptr<pqxx::connection> conn)
+    : store_(store), conn_(std::move(conn)), work_(std::make_unique<pqxx::work>(*conn_)) {}
+
+Store::Tx::~Tx() {
+  try {
+    work_.reset();  // aborts if not committed
+  } catch (...) {
+  }
+  store_->Release(std::move(conn_));
+}
+
+void Store::Tx::Commit() { work_->commit(); }
+
+std::optional<Ticket> Store::Tx::OpenTicketForLink(const std::string& link_key) {
+  auto r = work_->exec_params(std::string("SELECT ") + kTicketColumns +
+                                  " FROM tickets WHERE fabric = $1 AND link_key = $2 AND state "
+                                  "<> 'closed' FOR UPDATE",
+                              store_->fabric_, link_key);
+  if (r.empty()) return std::nullopt;
+  return ReadTicket(r[0]);
+}
+
+std::optional<Ticket> Store::Tx::TicketById(int64_t id) {
+  auto r = work_->exec_params(std::string("SELECT ") + kTicketColumns +
+                                  " FROM tickets WHERE id = $1 AND fabric = $2 FOR UPDATE",
+                              id, store_->fabric_);
+  if (r.empty()) return std::nullopt;
+  return ReadTicket(r[0]);
+}
+
+std::vector<Ticket> Store::Tx::TicketsInState(const std::string& state) {
+  auto r = work_->exec_params(std::string("SELECT ") + kTicketColumns +
+                                  " FROM tickets WHERE fabric = $1 AND state = $2 ORDER BY id "
+                                  "FOR UPDATE",
+                              store_->fabric_, state);
+  std::vector<Ticket> out;
+  for (const auto& row : r) out.push_back(ReadTicket(row));
+  return out;
+}
+
+int64_t Store::Tx::InsertTicket(const Ticket& t) {
+  auto r = work_->exec_params(
+      "INSERT INTO tickets (fabric, link_key, port_a, port_b, state, rule, reason, action_port, "
+      "disabled_by_us, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+      store_->fabric_, t.link_key, t.port_a, t.port_b, t.state, t.rule, t.reason, t.action_port,
+      t.disabled_by_us, t.attempts);
+  return r[0][0].as<int64_t>();
+}
+
+void Store::Tx::UpdateTicket(const Ticket& t) {
+  work_->exec_params(
+      "UPDATE tickets SET state = $2, attempts = $3, disabled_by_us = $4, action_port = $5, "
+      "acknowledged_by = NULLIF($6, ''), "
+      "soak_until = CASE WHEN $7 = '' THEN NULL ELSE to_timestamp($7::float8) END, "
+      "closed_at = CASE WHEN $8 = '' THEN NULL ELSE to_timestamp($8::float8) END, "
+      "updated_at = now() WHERE id = $1",
+      t.id, t.state, t.attempts, t.disabled_by_us, t.action_port, t.acknowledged_by,
+      EpochOrEmpty(t.soak_until), EpochOrEmpty(t.closed_at));
+}
+
+void Store::Tx::AddEvent(int64_t ticket_id, const std::string& kind, const std::string& actor,
+                         const std::string& message, const nlohmann::json& details) {
+  work_->exec_params(
+      "INSERT INTO ticket_events (ticket_id, kind, actor, message, details) VALUES ($1, $2, $3, "
+      "$4, $5::jsonb)",
+      ticket_id, kind, actor, message,
+      details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+int64_t Store::Tx::InsertAction(const PortAction& a) {
+  auto r = work_->exec_params(
+      "INSERT INTO port_actions (fabric, ticket_id, port, system_guid, action, state, reason, "
+      "error) VALUES ($1, NULLIF($2, 0), $3, $4, $5, $6, $7, NULLIF($8, '')) RETURNING id",
+      store_->fabric_, a.ticket_id, a.port, a.system_guid, a.action, a.state, a.reason, a.error);
+  return r[0][0].as<int64_t>();
+}
+
+void Store::Tx::UpdateAction(const PortAction& a) {
+  work_->exec_params(
+      "UPDATE port_actions SET state = $2, job_id = NULLIF($3, ''), error = NULLIF($4, ''), "
+      "updated_at = now() WHERE id = $1",
+      a.id, a.state, a.job_id, a.error);
+}
+
+std::vector<PortAction> Store::Tx::OpenActions() {
+  auto r = work_->exec_params(std::string("SELECT ") + kActionColumns +
+                                  " FROM port_actions WHERE fabric = $1 AND state IN "
+                                  "('pending', 'submitted') ORDER BY id",
+                              store_->fabric_);
+  std::vector<PortAction> out;
+  for (const auto& row : r) out.push_back(ReadAction(row));
+  return out;
+}
+
+int Store::Tx::CountHeldDisabled() {
+  auto r = work_->exec_params(
+      "SELECT count(*) FROM tickets WHERE fabric = $1 AND (disabled_by_us OR state = 'open') AND "
+      "state NOT IN "
+      "('closed', 'verifying')",
+      store_->fabric_);
+  return r[0][0].as<int>();
+}
+
+std::optional<int64_t> Store::Tx::Cursor(const std::string& source) {
+  auto r = work_->exec_params("SELECT position FROM cursors WHERE fabric = $1 AND source = $2",
+                              store_->fabric_, source);
+  if (r.empty()) return std::nullopt;
+  return r[0][0].as<int64_t>();
+}
+
+void Store::Tx::SetCursor(const std::string& source, int64_t position) {
+  work_->exec_params(
+      "INSERT INTO cursors (fabric, source, position) VALUES ($1, $2, $3) ON CONFLICT (fabric, "
+      "source) DO UPDATE SET position = EXCLUDED.position, updated_at = now()",
+      store_->fabric_, source, position);
+}
+
+Status Store::Migrate(const std::string& schema_dir) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(schema_dir, ec)) {
+    if (e.path().extension() == ".sql") files.push_back(e.path());
+  }
+  if (ec)
+    return Status::NotFound("cannot read schema directory " + schema_dir + ": " + ec.message());
+  if (files.empty()) return Status::NotFound("no *.sql migrations in " + schema_dir);
+  std::sort(files.begin(), files.end());
+  try {
+    auto conn = Acquire();
+    for (const auto& f : files) {
+      pqxx::work w(*conn);
+      w.exec("SELECT pg_advisory_xact_lock(7419001)");  // one migrator at a time
+      w.exec(
+          "CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at "
+          "timestamptz NOT NULL DEFAULT now())");
+      std::string version = f.filename().string();
+      if (!w.exec_params("SELECT 1 FROM schema_migrations WHERE version = $1", version).empty()) {
+        continue;
+      }
+      std::ifstream in(f);
+      std::stringstream sql;
+      sql << in.rdbuf();
+      w.exec(sql.str());
+      w.exec_params("INSERT INTO schema_migrations (version) VALUES ($1)", version);
+      w.commit();
+      spdlog::info("applied migration {}", version);
+    }
+    Release(std::move(conn));
+  } catch (const std::exception& e) {
+    return Status::Internal(std::string("migration failed: ") + e.what());
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<Ticket>> Store::ListTickets(const std::string& state, int limit) {
+  try {
+    auto conn = Acquire();
+    std::vector<Ticket> out;
+    {
+      pqxx::read_transaction w(*conn);
+      auto r = w.exec_params(std::string("SELECT ") + kTicketColumns +
+                                 " FROM tickets WHERE fabric = $1 AND ($3 = 'all' OR ($3 = "
+                                 "'open' AND state <> 'closed') OR state = $3) ORDER BY id DESC "
+                                 "LIMIT $2",
+                             fabric_, limit, state);
+      for (const auto& row : r) out.push_back(ReadTicket(row));
+    }
+    Release(std::move(conn));
+    return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<Ticket> Store::GetTicket(int64_t id) {
+  try {
+    auto conn = Acquire();
+    std::optional<Ticket> t;
+    {
+      pqxx::read_transaction w(*conn);
+      auto r = w.exec_params(
+          std::string("SELECT ") + kTicketColumns + " FROM tickets WHERE id = $1 AND fabric = $2",
+          id, fabric_);
+      if (!r.empty()) t = ReadTicket(r[0]);
+    }
+    Release(std::move(conn));
+    if (!t) return Status::NotFound("no ticket " + std::to_string(id));
+    return *t;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<std::vector<TicketEvent>> Store::Events(int64_t ticket_id) {
+  try {
+    auto conn = Acquire();
+    std::vector<TicketEvent> out;
+    {
+      pqxx::read_transaction w(*conn);
+      auto r = w.exec_params(
+          "SELECT id, ticket_id, extract(epoch from at)::float8, kind, actor, message, "
+          "details::text FROM ticket_events WHERE ticket_id = $1 ORDER BY id",
+          ticket_id);
+      for (const auto& row : r) {
+        TicketEvent e;
+        e.id = row[0].as<int64_t>();
+        e.ticket_id = row[1].as<int64_t>();
+        e.at = row[2].as<double>();
+        e.kind = row[3].as<std::string>();
+        e.actor = row[4].as<std::string>();
+        e.message = row[5].as<std::string>();
+        e.details = nlohmann::json::parse(row[6].as<std::string>(), nullptr, false);
+        out.push_back(std::move(e));
+      }
+    }
+    Release(std::move(conn));
+    return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<std::vector<PortAction>> Store::Actions(int64_t ticket_id) {
+  try {
+    auto conn = Acquire();
+    std::vector<PortAction> out;
+    {
+      pqxx::read_transaction w(*conn);
+      auto r = w.exec_params(std::string("SELECT ") + kActionColumns +
+                                 " FROM port_actions WHERE ticket_id = $1 ORDER BY id",
+                             ticket_id);
+      for (const auto& row : r) out.push_back(ReadAction(row));
+    }
+    Release(std::move(conn));
+    return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Status Store::Ping() {
+  try {
+    auto conn = Acquire();
+    {
+      pqxx::read_transaction w(*conn);
+      w.exec("SELECT 1");
+    }
+    Release(std::move(conn));
+    return Status::Ok();
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+}  // namespace ufmr

@@ -1,0 +1,83 @@
+// Store: the service's PostgreSQL state (tickets, their timelines, port actions, input cursors)
+// through libpqxx. Work happens in a Store::Tx, one database transaction on a pooled connection:
+// what a batch of inputs changes, the intents it records and the cursor it advances commit
+// together or not at all. Store and distinct Tx objects are safe to use from several threads; a
+// single Tx is not. Tx methods throw pqxx exceptions; Store's own methods return Status.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <pqxx/connection>
+#include <pqxx/transaction>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "core/ticket.h"
+
+namespace ufmr {
+
+class Store {
+ public:
+  class Tx {
+   public:
+    ~Tx();
+    Tx(const Tx&) = delete;
+    Tx& operator=(const Tx&) = delete;
+
+    std::optional<Ticket> OpenTicketForLink(const std::string& link_key);  // locks the row
+    std::optional<Ticket> TicketById(int64_t id);                          // locks the row
+    std::vector<Ticket> TicketsInState(const std::string& state);          // locks the rows
+    int64_t InsertTicket(const Ticket& t);
+    void UpdateTicket(const Ticket& t);  // state, attempts, flags, soak/closed times
+    void AddEvent(int64_t ticket_id, const std::string& kind, const std::string& actor,
+                  const std::string& message,
+                  const nlohmann::json& details = nlohmann::json::object());
+    int64_t InsertAction(const PortAction& a);
+    void UpdateAction(const PortAction& a);
+    std::vector<PortAction> OpenActions();  // pending or submitted, oldest first
+    // Ports this service currently holds disabled (for the cap guard).
+    int CountHeldDisabled();
+    std::optional<int64_t> Cursor(const std::string& source);
+    void SetCursor(const std::string& source, int64_t position);
+    void Commit();
+
+   private:
+    friend class Store;
+    Tx(Store* store, std::unique_ptr<pqxx::connection> conn);
+    Store* store_;
+    std::unique_ptr<pqxx::connection> conn_;
+    std::unique_ptr<pqxx::dbtransaction> work_;
+  };
+
+  // Connects once to check the database answers; later connections open on demand.
+  static Result<std::unique_ptr<Store>> Open(const std::string& url, const std::string& fabric);
+  ~Store();
+
+  // Applies schema/*.sql files not yet recorded in schema_migrations, in name order.
+  Status Migrate(const std::string& schema_dir);
+  Result<std::unique_ptr<Tx>> Begin();
+
+  // Read-only views for the API. state: a ticket state, "open" (all not closed) or "all".
+  Result<std::vector<Ticket>> ListTickets(const std::string& state, int limit);
+  Result<Ticket> GetTicket(int64_t id);
+  Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
+  Result<std::vector<PortAction>> Actions(int64_t ticket_id);
+  Status Ping();
+
+  const std::string& fabric() const { return fabric_; }
+
+ private:
+  Store(std::string url, std::string fabric) : url_(std::move(url)), fabric_(std::move(fabric)) {}
+  std::unique_ptr<pqxx::connection> Acquire();
+  void Release(std::unique_ptr<pqxx::connection> conn);
+
+  std::string url_;
+  std::string fabric_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<pqxx::connection>> idle_;
+};
+
+}  // namespace ufmr

@@ -1,0 +1,81 @@
+// Ticket, TicketEvent and PortAction: the rows datacenter staff and the service share, and the
+// ticket state machine (which transitions are allowed, and which states accept a repair report).
+// Plain data and pure functions; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace ufmr {
+
+namespace ticket_state {
+inline constexpr const char* kOpen = "open";                       // filed; action not yet done
+inline constexpr const char* kPortDisabled = "port_disabled";      // we hold the port disabled
+inline constexpr const char* kTicketOnly = "ticket_only";          // no action by us (guard/rule)
+inline constexpr const char* kAcknowledged = "acknowledged";       // staff took it
+inline constexpr const char* kRepairReported = "repair_reported";  // staff say it is fixed
+inline constexpr const char* kVerifying = "verifying";             // re-enabled; soaking
+inline constexpr const char* kClosed = "closed";
+inline constexpr const char* kEscalated = "escalated";  // failed verification too often
+}  // namespace ticket_state
+
+bool IsKnownTicketState(const std::string& s);
+// States in which staff may report the repair.
+bool AcceptsRepairReport(const std::string& state);
+bool AcceptsAcknowledge(const std::string& state);
+
+struct Ticket {
+  int64_t id = 0;
+  std::string fabric;
+  std::string link_key;
+  std::string port_a;
+  std::string port_b;
+  std::string state;
+  std::string rule;
+  std::string reason;
+  std::string action_port;
+  bool disabled_by_us = false;
+  int attempts = 0;
+  std::string acknowledged_by;
+  std::optional<double> soak_until;  // epoch seconds
+  double created_at = 0;
+  double updated_at = 0;
+  std::optional<double> closed_at;
+};
+
+struct TicketEvent {
+  int64_t id = 0;
+  int64_t ticket_id = 0;
+  double at = 0;
+  std::string kind;
+  std::string actor;
+  std::string message;
+  nlohmann::json details;
+};
+
+namespace action_state {
+inline constexpr const char* kPending = "pending";
+inline constexpr const char* kSubmitted = "submitted";
+inline constexpr const char* kConfirmed = "confirmed";
+inline constexpr const char* kFailed = "failed";
+inline constexpr const char* kSkipped = "skipped";
+}  // namespace action_state
+
+struct PortAction {
+  int64_t id = 0;
+  std::string fabric;
+  int64_t ticket_id = 0;
+  std::string port;
+  std::string system_guid;
+  std::string action;  // "disable" | "enable"
+  std::string state;
+  std::string reason;
+  std::string job_id;
+  std::string error;
+  double created_at = 0;
+  double updated_at = 0;
+};
+
+}  // namespace ufmr

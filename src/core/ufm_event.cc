@@ -1,0 +1,134 @@
+#include "core/ufm_event.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace ufmr {
+
+namespace {
+
+std::string StringField(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
+bool ParseInt(const std::string& s, int64_t* out) {
+  if (s.empty() || s.size() > 18) return false;
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  *out = std::stoll(s);
+  return true;
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+Result<UfmEvent> ParseUfmEvent(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::InvalidArgument("event is not a JSON object");
+  UfmEvent e;
+  auto id = j.find("id");
+  if (id == j.end()) return Status::InvalidArgument("event has no id");
+  if (id->is_number_integer()) {
+    e.id = id->get<int64_t>();
+  } else if (!id->is_string() || !ParseInt(id->get<std::string>(), &e.id)) {
+    return Status::InvalidArgument("event id is not an integer: " + id->dump());
+  }
+  int64_t type_id = 0;
+  if (j.contains("event_type")) {
+    // 6.17+: event_type is the event id, type is the object type.
+    auto et = j["event_type"];
+    if (et.is_number_integer()) {
+      type_id = et.get<int64_t>();
+    } else if (!et.is_string() || !ParseInt(et.get<std::string>(), &type_id)) {
+      return Status::InvalidArgument("event " + std::to_string(e.id) +
+                                     ": event_type is not an integer: " + et.dump());
+    }
+    e.object_type = StringField(j, "type");
+  } else {
+    // Up to 6.16: type holds the event id as a string.
+    std::string t = StringField(j, "type");
+    if (!ParseInt(t, &type_id)) {
+      return Status::InvalidArgument("event " + std::to_string(e.id) +
+                                     ": no event_type and type is not an event id: '" + t + "'");
+    }
+  }
+  e.event_type = static_cast<int>(type_id);
+  e.name = StringField(j, "name");
+  e.severity = StringField(j, "severity");
+  e.timestamp = StringField(j, "timestamp");
+  e.category = StringField(j, "category");
+  e.object_name = StringField(j, "object_name");
+  e.object_path = StringField(j, "object_path");
+  e.description = StringField(j, "description");
+  return e;
+}
+
+Result<ParsedEvents> ParseUfmEvents(const std::string& body) {
+  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
+  if (doc.is_discarded()) return Status::InvalidArgument("events response is not valid JSON");
+  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
+  if (!doc.is_array()) return Status::InvalidArgument("events response is not a JSON array");
+  ParsedEvents out;
+  for (const auto& element : doc) {
+    auto e = ParseUfmEvent(element);
+    if (e.ok()) {
+      out.events.push_back(std::move(e.value()));
+    } else {
+      out.errors.push_back(e.status().message());
+    }
+  }
+  std::stable_sort(out.events.begin(), out.events.end(),
+                   [](const UfmEvent& a, const UfmEvent& b) { return a.id < b.id; });
+  return out;
+}
+
+std::vector<std::string> ExtractPortNames(const std::string& text) {
+  static const RE2 kName("([0-9a-fA-F]{16})_(\\d{1,4})\\b");
+  static const RE2 kColon("\\)(?:0x)?([0-9a-fA-F]{16}):(\\d{1,4})\\b");
+  static const RE2 kOldLog("\\b(?:0x)?([0-9a-fA-F]{16}) \\([^)]*\\) : (\\d{1,4})\\b");
+  std::vector<std::pair<size_t, std::string>> found;
+  for (const RE2* re : {&kName, &kColon, &kOldLog}) {
+    re2::StringPiece input(text);
+    std::string guid, num;
+    while (RE2::FindAndConsume(&input, *re, &guid, &num)) {
+      size_t pos = static_cast<size_t>(input.data() - text.data());
+      found.emplace_back(pos, Lower(guid) + "_" + std::to_string(std::stoi(num)));
+    }
+  }
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (auto& [pos, name] : found) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+Observation ToObservation(const UfmEvent& e, TimePoint received) {
+  Observation o;
+  o.kind = Observation::Kind::kEvent;
+  o.time = received;
+  o.source = "rest";
+  o.event_id = e.id;
+  o.event_type = e.event_type;
+  o.name = e.name;
+  o.severity = e.severity;
+  o.object_type = e.object_type;
+  o.object_name = e.object_name;
+  o.description = e.description;
+  o.ufm_timestamp = e.timestamp;
+  o.ports = ExtractPortNames(e.object_name + " " + e.object_path + " " + e.description);
+  return o;
+}
+
+}  // namespace ufmr

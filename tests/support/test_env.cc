@@ -1,0 +1,150 @@
+#include "test_env.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <pqxx/pqxx>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace ufmr::testing {
+
+std::string SourceDir() { return UFMR_SOURCE_DIR; }
+std::string BinaryDir() { return UFMR_BINARY_DIR; }
+
+std::string MakeTempDir(const std::string& prefix) {
+  std::string tmpl = "/tmp/" + prefix + ".XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
+  return buf.data();
+}
+
+void RemoveTree(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+namespace {
+
+std::string RunCapture(const std::string& cmd) {
+  std::array<char, 4096> buf{};
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) throw std::runtime_error("popen failed: " + cmd);
+  while (fgets(buf.data(), buf.size(), p)) out += buf.data();
+  int rc = pclose(p);
+  if (rc != 0) throw std::runtime_error("command failed (" + std::to_string(rc) + "): " + cmd);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+TestPostgres& TestPostgres::Get() {
+  static TestPostgres instance;
+  return instance;
+}
+
+TestPostgres::TestPostgres() {
+  dir_ = MakeTempDir("ufmr-test");
+  admin_url_ = RunCapture(SourceDir() + "/scripts/pg-temp.sh start " + dir_ + "/pg");
+}
+
+TestPostgres::~TestPostgres() {
+  std::string cmd = SourceDir() + "/scripts/pg-temp.sh stop " + dir_ + "/pg >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "pg-temp stop failed\n");
+  RemoveTree(dir_);
+}
+
+std::string TestPostgres::CreateDatabase() {
+  std::string name = "t" + std::to_string(getpid()) + "_" + std::to_string(next_++);
+  pqxx::connection c(admin_url_);
+  pqxx::nontransaction w(c);
+  w.exec("CREATE DATABASE " + name);
+  std::string url = admin_url_;
+  auto pos = url.find("dbname=postgres");
+  url.replace(pos, std::string("dbname=postgres").size(), "dbname=" + name);
+  return url;
+}
+
+ChildProcess::ChildProcess(std::vector<std::string> argv, std::string log_path)
+    : log_path_(std::move(log_path)) {
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    FILE* log = std::fopen(log_path_.c_str(), "w");
+    if (log) {
+      dup2(fileno(log), 1);
+      dup2(fileno(log), 2);
+    }
+    setpgid(0, 0);
+    std::vector<char*> args;
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    std::perror("execv");
+    _exit(127);
+  }
+}
+
+ChildProcess::~ChildProcess() { Stop(); }
+
+bool ChildProcess::running() {
+  if (pid_ <= 0) return false;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) == pid_) {
+    pid_ = -1;
+    return false;
+  }
+  return true;
+}
+
+void ChildProcess::Stop() {
+  if (!running()) return;
+  kill(pid_, SIGTERM);
+  for (int i = 0; i < 50; ++i) {
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  kill(pid_, SIGKILL);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+std::string ChildProcess::Log() const { return ReadFile(log_path_); }
+
+bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
+               std::chrono::milliseconds every) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    if (condition()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(every);
+  }
+}
+
+}  // namespace ufmr::testing

@@ -1,0 +1,59 @@
+// Test support: real parts for tests. TestPostgres starts a throwaway PostgreSQL (through
+// scripts/pg-temp.sh) once per test binary and hands out fresh databases; ChildProcess runs a
+// built executable with its output in a log file and kills it on destruction; WaitUntil polls a
+// condition with a deadline. Use from the test's main thread.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ufmr::testing {
+
+std::string SourceDir();
+std::string BinaryDir();
+// A new folder under /tmp, removed by RemoveTree.
+std::string MakeTempDir(const std::string& prefix);
+void RemoveTree(const std::string& dir);
+std::string ReadFile(const std::string& path);
+void WriteFile(const std::string& path, const std::string& text);
+
+class TestPostgres {
+ public:
+  // The server shared by this binary's tests; started on first use, stopped at exit.
+  static TestPostgres& Get();
+  // A new, empty database; returns its libpq connection string.
+  std::string CreateDatabase();
+  const std::string& admin_url() const { return admin_url_; }
+
+ private:
+  TestPostgres();
+  ~TestPostgres();
+  std::string dir_;
+  std::string admin_url_;
+  int next_ = 0;
+};
+
+class ChildProcess {
+ public:
+  ChildProcess(std::vector<std::string> argv, std::string log_path);
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  bool running();
+  void Stop();  // SIGTERM, then SIGKILL after 5 s
+  std::string Log() const;
+
+ private:
+  pid_t pid_ = -1;
+  std::string log_path_;
+};
+
+bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
+               std::chrono::milliseconds every = std::chrono::milliseconds(100));
+
+}  // namespace ufmr::testing
