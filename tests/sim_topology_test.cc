@@ -1,0 +1,215 @@
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <string>
+
+#include "sim/topology.h"
+
+namespace ufmr::sim {
+namespace {
+
+TEST(SimTopologyTest, ParsesSpec) {
+  Result<TopologySpec> spec = ParseTopologySpec("fat-tree:leaves=4,spines=2,hosts_per_leaf=8");
+  ASSERT_TRUE(spec.ok()) << spec.status().ToString();
+  EXPECT_EQ(spec->leaves, 4);
+  EXPECT_EQ(spec->spines, 2);
+  EXPECT_EQ(spec->hosts_per_leaf, 8);
+  // Order and surrounding spaces do not matter.
+  Result<TopologySpec> reordered =
+      ParseTopologySpec(" fat-tree:hosts_per_leaf=1, spines=3 ,leaves=2 ");
+  ASSERT_TRUE(reordered.ok()) << reordered.status().ToString();
+  EXPECT_EQ(reordered->leaves, 2);
+  EXPECT_EQ(reordered->spines, 3);
+  EXPECT_EQ(reordered->hosts_per_leaf, 1);
+}
+
+TEST(SimTopologyTest, RejectsBadSpecsWithMessages) {
+  const char* bad[] = {
+      "",
+      "fat-tree",
+      "fat-tree:",
+      "ring:leaves=1,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=0,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=-1,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=4x,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=1.5,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=99999999999999,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=257,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=1,spines=65,hosts_per_leaf=1",
+      "fat-tree:leaves=1,spines=1,hosts_per_leaf=129",
+      "fat-tree:leaves=1,spines=1",
+      "fat-tree:leaves=1,spines=1,hosts_per_leaf=1,leaves=2",
+      "fat-tree:leaves=1,spines=1,hosts_per_leaf=1,cores=2",
+      "fat-tree:leaves=1,,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves1,spines=1,hosts_per_leaf=1",
+  };
+  for (const char* text : bad) {
+    Result<TopologySpec> spec = ParseTopologySpec(text);
+    EXPECT_FALSE(spec.ok()) << "accepted '" << text << "'";
+    EXPECT_EQ(spec.status().code(), Status::Code::kInvalidArgument) << text;
+    EXPECT_FALSE(spec.status().message().empty()) << text;
+    EXPECT_FALSE(Topology::FromString(text, 1).ok()) << text;
+  }
+}
+
+TEST(SimTopologyTest, CountsMatchTheSpec) {
+  struct Case {
+    int leaves, spines, hosts;
+  };
+  for (const Case& c : {Case{1, 1, 1}, Case{4, 2, 4}, Case{3, 5, 2}, Case{8, 4, 32}}) {
+    Result<Topology> t = Topology::Generate(TopologySpec{c.leaves, c.spines, c.hosts}, 1);
+    ASSERT_TRUE(t.ok());
+    const int hosts = c.leaves * c.hosts;
+    EXPECT_EQ(t->nodes().size(), static_cast<size_t>(c.leaves + c.spines + hosts));
+    EXPECT_EQ(t->ports().size(),
+              static_cast<size_t>(c.leaves * (c.hosts + c.spines) + c.spines * c.leaves + hosts));
+    EXPECT_EQ(t->links().size(), static_cast<size_t>(hosts + c.leaves * c.spines));
+    int leaves = 0, spines = 0, host_nodes = 0;
+    for (const Node& n : t->nodes()) {
+      switch (n.kind) {
+        case NodeKind::kLeaf:
+          ++leaves;
+          EXPECT_EQ(n.tier, 1);
+          EXPECT_EQ(n.ports.size(), static_cast<size_t>(c.hosts + c.spines));
+          break;
+        case NodeKind::kSpine:
+          ++spines;
+          EXPECT_EQ(n.tier, 2);
+          EXPECT_EQ(n.ports.size(), static_cast<size_t>(c.leaves));
+          break;
+        case NodeKind::kHost:
+          ++host_nodes;
+          EXPECT_EQ(n.tier, 0);
+          EXPECT_EQ(n.ports.size(), 1u);
+          break;
+      }
+    }
+    EXPECT_EQ(leaves, c.leaves);
+    EXPECT_EQ(spines, c.spines);
+    EXPECT_EQ(host_nodes, hosts);
+  }
+}
+
+TEST(SimTopologyTest, SwitchPortLabels) {
+  struct Case {
+    int number;
+    const char* label;
+  };
+  for (const Case& c : {Case{1, "1/1/1"}, Case{2, "1/1/2"}, Case{3, "1/2/1"}, Case{5, "1/3/1"},
+                        Case{33, "1/17/1"}, Case{34, "1/17/2"}, Case{64, "1/32/2"}}) {
+    EXPECT_EQ(SwitchPortLabel(c.number), c.label) << c.number;
+  }
+}
+
+TEST(SimTopologyTest, NamesGuidsAndLabels) {
+  Result<Topology> t = Topology::FromString("fat-tree:leaves=2,spines=2,hosts_per_leaf=32", 42);
+  ASSERT_TRUE(t.ok());
+  const std::regex switch_guid("^fc6a1c0300[0-9a-f]{6}$");
+  const std::regex hca_guid("^e41d2d0300[0-9a-f]{6}$");
+  const std::regex cable("^MT[0-9]{4}FT[0-9]{5}$");
+  EXPECT_EQ(t->nodes()[0].name, "ib-leaf-01");
+  EXPECT_EQ(t->nodes()[1].name, "ib-leaf-02");
+  EXPECT_EQ(t->nodes()[2].name, "ib-spine-01");
+  EXPECT_EQ(t->nodes()[4].name, "gpu-node-001");
+  EXPECT_EQ(t->nodes().back().name, "gpu-node-064");
+
+  std::set<std::string> names;
+  std::set<std::string> system_guids;
+  for (const Node& n : t->nodes()) {
+    EXPECT_TRUE(system_guids.insert(n.system_guid).second) << n.system_guid;
+    if (n.kind == NodeKind::kHost) {
+      EXPECT_TRUE(std::regex_match(n.system_guid, hca_guid)) << n.system_guid;
+    } else {
+      EXPECT_TRUE(std::regex_match(n.system_guid, switch_guid)) << n.system_guid;
+    }
+  }
+  for (const Port& p : t->ports()) {
+    EXPECT_TRUE(names.insert(p.name).second) << p.name;
+    EXPECT_EQ(p.name, p.guid + "_" + std::to_string(p.number));
+    EXPECT_EQ(t->FindPort(p.name), std::optional<int>(static_cast<int>(&p - &t->ports()[0])));
+    if (p.is_switch) {
+      EXPECT_EQ(p.guid, p.system_guid);
+      EXPECT_EQ(p.label, SwitchPortLabel(p.number));
+      EXPECT_EQ(p.node_description, p.system_name + ":" + p.label);
+    } else {
+      EXPECT_TRUE(std::regex_match(p.guid, hca_guid)) << p.guid;
+      EXPECT_NE(p.guid, p.system_guid);
+      EXPECT_FALSE(system_guids.count(p.guid)) << "HCA port GUID reused as a system GUID";
+      EXPECT_EQ(p.number, 1);
+      EXPECT_EQ(p.label, "1");
+      EXPECT_EQ(p.node_description, p.system_name + " HCA-1");
+    }
+  }
+  // Leaf port 33 is the first uplink when hosts_per_leaf is 32.
+  const Port& uplink = t->ports()[t->nodes()[0].ports[32]];
+  EXPECT_EQ(uplink.number, 33);
+  EXPECT_EQ(uplink.label, "1/17/1");
+  EXPECT_EQ(uplink.node_description, "ib-leaf-01:1/17/1");
+  std::set<std::string> cables;
+  for (const Link& l : t->links()) {
+    EXPECT_TRUE(std::regex_match(l.cable_serial, cable)) << l.cable_serial;
+    EXPECT_TRUE(cables.insert(l.cable_serial).second) << l.cable_serial;
+  }
+  EXPECT_FALSE(t->FindPort("0000000000000000_1").has_value());
+  const std::string upper = [&] {
+    std::string s = uplink.name;
+    for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  }();
+  EXPECT_TRUE(t->FindPort(upper).has_value());
+}
+
+TEST(SimTopologyTest, WiringAndPeersAreSymmetric) {
+  const int leaves = 3, spines = 2, hosts = 4;
+  Result<Topology> t = Topology::Generate(TopologySpec{leaves, spines, hosts}, 7);
+  ASSERT_TRUE(t.ok());
+  const auto& ports = t->ports();
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const Port& p = ports[i];
+    ASSERT_GE(p.peer, 0) << p.name;
+    EXPECT_EQ(ports[p.peer].peer, static_cast<int>(i)) << p.name;
+    EXPECT_EQ(ports[p.peer].link, p.link) << p.name;
+    const Link& l = t->links()[p.link];
+    EXPECT_TRUE(l.a == static_cast<int>(i) || l.b == static_cast<int>(i));
+  }
+  for (const Link& l : t->links()) {
+    EXPECT_TRUE(ports[l.a].is_switch) << "side A of a link is the switch side";
+    if (ports[l.b].is_switch) {
+      EXPECT_EQ(ports[l.a].tier, 1) << "side A is the leaf side";
+    }
+  }
+  for (int li = 0; li < leaves; ++li) {
+    const Node& leaf = t->nodes()[li];
+    for (int n = 1; n <= hosts; ++n) {
+      const Port& peer = ports[ports[leaf.ports[n - 1]].peer];
+      EXPECT_FALSE(peer.is_switch);
+      EXPECT_EQ(peer.system_name, t->nodes()[leaves + spines + li * hosts + n - 1].name);
+    }
+    for (int s = 0; s < spines; ++s) {
+      const Port& up = ports[leaf.ports[hosts + s]];
+      const Port& peer = ports[up.peer];
+      EXPECT_EQ(peer.system_name, t->nodes()[leaves + s].name);
+      EXPECT_EQ(peer.number, li + 1) << "spine port i goes to leaf i";
+      EXPECT_EQ(up.number, hosts + s + 1);
+    }
+  }
+}
+
+TEST(SimTopologyTest, SeedMakesItDeterministic) {
+  Result<Topology> a = Topology::FromString("fat-tree:leaves=2,spines=1,hosts_per_leaf=3", 5);
+  Result<Topology> b = Topology::FromString("fat-tree:leaves=2,spines=1,hosts_per_leaf=3", 5);
+  Result<Topology> c = Topology::FromString("fat-tree:leaves=2,spines=1,hosts_per_leaf=3", 6);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  for (size_t i = 0; i < a->ports().size(); ++i) {
+    EXPECT_EQ(a->ports()[i].name, b->ports()[i].name);
+  }
+  for (size_t i = 0; i < a->links().size(); ++i) {
+    EXPECT_EQ(a->links()[i].cable_serial, b->links()[i].cable_serial);
+  }
+  EXPECT_NE(a->ports()[0].name, c->ports()[0].name);
+}
+
+}  // namespace
+}  // namespace ufmr::sim
