@@ -130,6 +130,12 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 curl -fsS --max-time 2 "$api/healthz" >/dev/null 2>&1 || die "ufm-remediator not healthy within 30 s (see .demo/serve.log)"
+# The service skips the fabric's past events on its first start: break links only after its first pass.
+for _ in $(seq 100); do
+  curl -fsS --max-time 2 "$api/metrics" 2>/dev/null |
+    grep -Eq '^ufmr_last_pass_timestamp_seconds(\{[^}]*\})? +[1-9]' && break
+  sleep 0.2
+done
 
 say "Breaking a few links in the simulator"
 curl -fsS --max-time 10 "$sim/sim/links" >"$demo/links.json" || die "GET /sim/links failed"

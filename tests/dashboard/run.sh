@@ -90,14 +90,6 @@ sim_port=$(json_get 'd["port"]' <"$tmp/sim-ready.json")
 tel_port=$(json_get 'd["telemetry_port"]' <"$tmp/sim-ready.json")
 sim="http://127.0.0.1:$sim_port"
 
-# Break the first leaf-host link, at its switch-side port.
-curl -fsS --max-time 10 "$sim/sim/links" >"$tmp/links.json" || die "GET /sim/links failed"
-fault_port=$(python3 "$here/jsonq.py" leaf-host-port <"$tmp/links.json") || die "no leaf-host link in /sim/links"
-log "injecting link_down on $fault_port"
-curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
-  -d "{\"kind\":\"link_down\",\"port\":\"$fault_port\"}" "$sim/sim/faults" >/dev/null ||
-  die "POST /sim/faults failed"
-
 http_port=$(free_port)
 cat >"$tmp/config.yaml" <<EOF
 fabric: e2e
@@ -141,6 +133,22 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 curl -fsS --max-time 2 "$base/healthz" >/dev/null 2>&1 || die "service not healthy within 30 s"
+
+# The service skips the fabric's past events on its first start, so break the link only once it has
+# made its first pass over UFM.
+for _ in $(seq 100); do
+  curl -fsS --max-time 2 "$base/metrics" 2>/dev/null |
+    grep -Eq '^ufmr_last_pass_timestamp_seconds(\{[^}]*\})? +[1-9]' && break
+  sleep 0.2
+done
+
+# Break the first leaf-host link, at its switch-side port.
+curl -fsS --max-time 10 "$sim/sim/links" >"$tmp/links.json" || die "GET /sim/links failed"
+fault_port=$(python3 "$here/jsonq.py" leaf-host-port <"$tmp/links.json") || die "no leaf-host link in /sim/links"
+log "injecting link_down on $fault_port"
+curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
+  -d "{\"kind\":\"link_down\",\"port\":\"$fault_port\"}" "$sim/sim/faults" >/dev/null ||
+  die "POST /sim/faults failed"
 
 log "waiting for a ticket with a disabled port"
 ticket_id=""
