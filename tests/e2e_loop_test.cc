@@ -1,0 +1,249 @@
+// End to end: a real PostgreSQL, the real ufm-sim and the real ufm-remediator over loopback.
+// A link goes down; exactly one disable reaches the simulator and one ticket opens; staff report
+// the repair through the API; the port is enabled and the ticket closes after the soak. Second
+// case: the link is still bad after the "repair", so the port is disabled again and the ticket
+// is reopened.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "core/http_client.h"
+#include "core/http_server.h"
+#include "support/test_env.h"
+
+namespace ufmr {
+namespace {
+
+using json = nlohmann::json;
+using std::chrono::seconds;
+using testing::BinaryDir;
+using testing::ChildProcess;
+using testing::SourceDir;
+using testing::WaitUntil;
+
+int FreePort() {
+  // The kernel picks; the small race before the service binds is acceptable in tests.
+  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
+  if (!probe.Start().ok()) return 0;
+  int port = probe.port();
+  probe.Stop();
+  return port;
+}
+
+class LoopTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::MakeTempDir("ufmr-e2e");
+    db_url_ = testing::TestPostgres::Get().CreateDatabase();
+    sim_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
+                                 "--topology", "fat-tree:leaves=2,spines=2,hosts_per_leaf=2",
+                                 "--job-delay-ms", "200", "--ready-file", dir_ + "/sim.json"},
+        dir_ + "/sim.log");
+    ASSERT_TRUE(
+        WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
+        << sim_->Log();
+    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
+    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
+    telemetry_url_ =
+        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+
+    // The shipped rules, with the hold shortened so the test runs in seconds.
+    std::filesystem::create_directories(dir_ + "/rules");
+    std::string rules = testing::ReadFile(SourceDir() + "/rules/links.yaml");
+    auto pos = rules.find("hold: 30s");
+    ASSERT_NE(pos, std::string::npos);
+    rules.replace(pos, 9, "hold: 1s");
+    testing::WriteFile(dir_ + "/rules/links.yaml", rules);
+
+    api_port_ = FreePort();
+    api_ = "http://127.0.0.1:" + std::to_string(api_port_);
+    testing::WriteFile(
+        dir_ + "/config.yaml",
+        "fabric: e2e\n"
+        "ufm:\n  url: " +
+            sim_url_ +
+            "\n  user: admin\n  password: \"123456\"\n"
+            "telemetry:\n  url: " +
+            telemetry_url_ +
+            "\n  interval_s: 0.5\n"
+            "database:\n  url: \"" +
+            db_url_ + "\"\n  schema_dir: " + SourceDir() +
+            "/schema\n"
+            "rules:\n  dir: " +
+            dir_ +
+            "/rules\n"
+            "events:\n  poll_interval_s: 0.3\n"
+            "http:\n  listen: 127.0.0.1\n  port: " +
+            std::to_string(api_port_) +
+            "\n"
+            "remediation:\n  soak_s: 3\n  max_attempts: 3\n  job_poll_interval_s: 0.1\n");
+    ChildProcess migrate(
+        {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", dir_ + "/config.yaml"},
+        dir_ + "/migrate.log");
+    ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
+    ASSERT_NE(testing::ReadFile(dir_ + "/migrate.log").find("up to date"), std::string::npos)
+        << testing::ReadFile(dir_ + "/migrate.log");
+    service_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config",
+                                 dir_ + "/config.yaml", "--log-level", "debug"},
+        dir_ + "/service.log");
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          auto r = http_.Get(api_ + "/healthz");
+          return r.ok() && r->status == 200 && json::parse(r->body)["inventory_ports"] > 0;
+        },
+        seconds(20)))
+        << service_->Log();
+    // Let the service take its starting cursor before the fault, as a running service would.
+    ASSERT_TRUE(WaitUntil([&] { return service_->Log().find("skipping") != std::string::npos; },
+                          seconds(10)))
+        << service_->Log();
+  }
+
+  void TearDown() override {
+    if (HasFailure()) {
+      std::cerr << "---- service log ----\n" << (service_ ? service_->Log() : "") << "\n";
+      std::cerr << "---- sim log ----\n" << (sim_ ? sim_->Log() : "") << "\n";
+    }
+    service_.reset();
+    sim_.reset();
+    testing::RemoveTree(dir_);
+  }
+
+  json Get(const std::string& url) {
+    auto r = http_.Get(url);
+    if (!r.ok()) return json();
+    return json::parse(r->body, nullptr, false);
+  }
+
+  HttpResult Post(const std::string& url, const json& body) {
+    auto r = http_.Post(url, body.dump());
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r.value() : HttpResult();
+  }
+
+  // A leaf port facing a host: the link this test breaks.
+  json HostLink() {
+    json links = Get(sim_url_ + "/sim/links");
+    for (const auto& l : links) {
+      std::string s = l.dump();
+      if (s.find("Computer") != std::string::npos || s.find("gpu-node") != std::string::npos) {
+        return l;
+      }
+    }
+    return json();
+  }
+
+  std::vector<json> ActionsFor(const std::string& port, const std::string& action) {
+    std::vector<json> out;
+    for (const auto& a : Get(sim_url_ + "/sim/actions")) {
+      if (a["port"] == port && a["action"] == action) out.push_back(a);
+    }
+    return out;
+  }
+
+  json OpenTickets() { return Get(api_ + "/api/tickets?state=open")["tickets"]; }
+
+  json Ticket(int64_t id) { return Get(api_ + "/api/tickets/" + std::to_string(id)); }
+
+  // Breaks a host link and waits for its switch-side port to be disabled and ticketed.
+  void BreakLinkAndAwaitTicket(std::string* switch_port, std::string* host_port, int64_t* id) {
+    json link = HostLink();
+    ASSERT_FALSE(link.is_null()) << Get(sim_url_ + "/sim/links").dump();
+    std::vector<std::string> ends;
+    for (const auto& [k, v] : link.items()) {
+      if (v.is_object() && v.contains("port")) ends.push_back(v["port"]);
+    }
+    ASSERT_EQ(ends.size(), 2u) << link.dump();
+    auto r = Post(sim_url_ + "/sim/faults", {{"kind", "link_down"}, {"port", ends[1]}});
+    ASSERT_EQ(r.status, 201) << r.body;
+
+    ASSERT_TRUE(WaitUntil([&] { return OpenTickets().size() == 1; }, seconds(20)));
+    json t = OpenTickets()[0];
+    *id = t["id"];
+    *switch_port = t["action_port"];
+    *host_port = *switch_port == ends[0] ? ends[1] : ends[0];
+    ASSERT_TRUE(*switch_port == ends[0] || *switch_port == ends[1]) << t.dump();
+    ASSERT_TRUE(WaitUntil([&] { return Ticket(*id)["state"] == "port_disabled"; }, seconds(20)))
+        << Ticket(*id).dump(2);
+    // Both ends are named on the ticket, with the switch port's label.
+    json ports = Ticket(*id)["ports"];
+    ASSERT_EQ(ports.size(), 2u);
+    bool has_label = false;
+    for (const auto& p : ports) has_label = has_label || !p.value("label", "").empty();
+    EXPECT_TRUE(has_label) << ports.dump();
+  }
+
+  std::string dir_, db_url_, sim_url_, telemetry_url_, api_;
+  int api_port_ = 0;
+  HttpClient http_;
+  std::unique_ptr<ChildProcess> sim_, service_;
+};
+
+TEST_F(LoopTest, LinkDownIsDisabledTicketedRepairedAndClosed) {
+  std::string sw, host;
+  int64_t id = 0;
+  ASSERT_NO_FATAL_FAILURE(BreakLinkAndAwaitTicket(&sw, &host, &id));
+
+  // More polls and telemetry passes go by: still exactly one disable, one ticket.
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u) << Get(sim_url_ + "/sim/actions").dump();
+  EXPECT_TRUE(ActionsFor(host, "disable").empty());
+  EXPECT_EQ(OpenTickets().size(), 1u);
+  json port = Get(sim_url_ + "/sim/links");
+  EXPECT_NE(port.dump().find("Disabled"), std::string::npos);
+
+  // The technician replaces the cable, then reports the repair.
+  ASSERT_EQ(Post(sim_url_ + "/sim/repair", {{"port", host}}).status, 200);
+  auto r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired",
+                {{"by", "tech-on-shift"}, {"note", "replaced cable"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+
+  ASSERT_TRUE(WaitUntil([&] { return Ticket(id)["state"] == "closed"; }, seconds(30)))
+      << Ticket(id).dump(2);
+  EXPECT_EQ(ActionsFor(sw, "enable").size(), 1u);
+  EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u);
+  json t = Ticket(id);
+  EXPECT_EQ(t["attempts"], 0);
+  std::string timeline = t["events"].dump();
+  for (const char* kind : {"opened", "repair_reported", "soak_started", "soak_passed"}) {
+    EXPECT_NE(timeline.find(kind), std::string::npos) << kind << " missing from " << timeline;
+  }
+  EXPECT_TRUE(OpenTickets().empty());
+
+  // A second report on a closed ticket is refused with a message.
+  r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired", {{"by", "x"}});
+  EXPECT_EQ(r.status, 409) << r.body;
+}
+
+TEST_F(LoopTest, StillBadAfterRepairIsDisabledAgainAndReopened) {
+  std::string sw, host;
+  int64_t id = 0;
+  ASSERT_NO_FATAL_FAILURE(BreakLinkAndAwaitTicket(&sw, &host, &id));
+
+  // The repair is reported, but the cable was not actually fixed.
+  auto r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired", {{"by", "tech"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        json t = Ticket(id);
+        return t["attempts"] == 1 && t["state"] == "port_disabled";
+      },
+      seconds(30)))
+      << Ticket(id).dump(2);
+  EXPECT_EQ(ActionsFor(sw, "enable").size(), 1u);
+  EXPECT_EQ(ActionsFor(sw, "disable").size(), 2u) << Get(sim_url_ + "/sim/actions").dump();
+  std::string timeline = Ticket(id)["events"].dump();
+  EXPECT_NE(timeline.find("soak_failed"), std::string::npos) << timeline;
+  EXPECT_NE(timeline.find("reopened"), std::string::npos) << timeline;
+  // Still one ticket for the link: reopened, not duplicated.
+  EXPECT_EQ(OpenTickets().size(), 1u);
+  EXPECT_EQ(Get(api_ + "/api/tickets?state=all")["tickets"].size(), 1u);
+}
+
+}  // namespace
+}  // namespace ufmr
