@@ -183,7 +183,11 @@ void Remediator::PollTelemetry() {
 
 void Remediator::Consider(const Observation& o) {
   auto matching = engine_.Matching(o);
-  if (matching.empty()) return;  // nothing any rule cares about
+  if (matching.empty()) {
+    // Nothing fires on it, but an event may still clear a held finding ("link went up").
+    if (o.kind == Observation::Kind::kEvent) engine_.Observe(o);
+    return;
+  }
   std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
   std::string key = LinkKey(ends);
   if (verifying_links_.count(key)) {

@@ -1,0 +1,361 @@
+// Remediator against a real PostgreSQL and a fake UFM (behind the UfmClient interface), with a
+// fake clock: the guards (dry run, cap, a port a person disabled), the store being unavailable
+// (no record, no action; the finding is kept and acted on later), the event cursor surviving a
+// restart, and crash recovery of an action whose submission was recorded but not confirmed.
+#include "core/remediator.h"
+
+#include <gtest/gtest.h>
+
+#include <pqxx/pqxx>
+
+#include "support/test_env.h"
+
+namespace ufmr {
+namespace {
+
+using std::chrono::seconds;
+
+class FakeUfm : public UfmClient {
+ public:
+  FakeUfm() {
+    // One leaf switch port facing one host port, and a second such link.
+    AddLink("fc6a1c0300000001_1", "e41d2d0300000001_1", "gpu-node-001");
+    AddLink("fc6a1c0300000001_2", "e41d2d0300000002_1", "gpu-node-002");
+  }
+
+  void AddLink(const std::string& sw, const std::string& host, const std::string& host_name) {
+    PortInfo s{sw,
+               sw.substr(0, 16),
+               "fc6a1c0300000001",
+               "ib-leaf-01",
+               "ib-leaf-01:1/1/1",
+               "Switch IB Port",
+               "1/1/1",
+               1,
+               "Active",
+               "Link Up",
+               host};
+    PortInfo h{host,
+               host.substr(0, 16),
+               "aa00000000000001",
+               host_name,
+               host_name + " HCA-1",
+               "Computer IB Port",
+               "1",
+               1,
+               "Active",
+               "Link Up",
+               sw};
+    ports[sw] = s;
+    ports[host] = h;
+  }
+
+  void LinkDown(const std::string& a, const std::string& b) {
+    UfmEvent e;
+    e.id = ++last_id;
+    e.event_type = 329;
+    e.name = "Link went down";
+    e.object_type = "Link";
+    e.object_name = a + ":" + b;
+    e.description = "Link went down: (Switch:ib-leaf-01:1/1/1)" + a.substr(0, 16) + ":" +
+                    a.substr(17) + " - (Computer:host HCA-1)" + b.substr(0, 16) + ":1";
+    events.push_back(e);
+  }
+
+  Result<ParsedEvents> GetEvents() override {
+    ParsedEvents p;
+    p.events = events;
+    return p;
+  }
+  Result<std::vector<PortInfo>> GetPorts() override {
+    std::vector<PortInfo> out;
+    for (auto& [k, v] : ports) out.push_back(v);
+    return out;
+  }
+  Result<PortInfo> GetPort(const std::string& name) override {
+    if (!ports.count(name)) return Status::NotFound(name);
+    return ports[name];
+  }
+  Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,
+                                       const std::string&) override {
+    submitted.push_back(action + " " + port.name);
+    auto& p = ports[port.name];
+    p.logical_state = action == "disable" ? "Disabled" : "Active";
+    p.physical_state = action == "disable" || link_broken ? "Link Down" : "Link Up";
+    if (action == "enable" && link_broken) p.logical_state = "Inactive";
+    return std::to_string(submitted.size());
+  }
+  Result<JobStatus> GetJob(const std::string&) override { return JobStatus{"Completed", ""}; }
+  Result<std::string> GetTelemetryCsv() override { return Status::NotFound("none"); }
+
+  std::map<std::string, PortInfo> ports;
+  std::vector<UfmEvent> events;
+  std::vector<std::string> submitted;
+  int64_t last_id = 100;
+  bool link_broken = true;
+};
+
+constexpr const char* kRules = R"(rules:
+  - name: link_down
+    when: {event_type: [329]}
+    hold: 30s
+    clear_event_type: [328]
+    action: disable
+)";
+
+class RemediatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_url_ = testing::TestPostgres::Get().CreateDatabase();
+    auto store = Store::Open(db_url_, "test");
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(store.value());
+    ASSERT_TRUE(store_->Migrate(testing::SourceDir() + "/schema").ok());
+    config_.ufm.url = "http://fake";
+    config_.events.poll_interval_s = 1;
+    config_.remediation.soak_s = 60;
+    config_.remediation.job_poll_interval_s = 0.01;
+    auto rules = LoadRulesText(kRules, "test.yaml");
+    ASSERT_TRUE(rules.ok()) << rules.Report();
+    rules_ = std::move(rules.rules);
+  }
+
+  std::unique_ptr<Remediator> Make() {
+    return std::make_unique<Remediator>(config_, *store_, ufm_, inventory_, metrics_, clock_,
+                                        rules_);
+  }
+
+  // Runs passes, moving the fake clock on by `step` each time.
+  void Run(Remediator& r, int passes, seconds step = seconds(2)) {
+    for (int i = 0; i < passes; ++i) {
+      r.RunOnce();
+      clock_.Advance(step);
+    }
+  }
+
+  std::vector<Ticket> Tickets() {
+    auto t = store_->ListTickets("all", 100);
+    EXPECT_TRUE(t.ok());
+    return t.ok() ? t.value() : std::vector<Ticket>{};
+  }
+
+  std::string Timeline(int64_t id) {
+    std::string s;
+    auto events = store_->Events(id);
+    if (!events.ok()) return events.status().ToString();
+    for (const auto& e : events.value()) s += e.kind + ": " + e.message + "\n";
+    return s;
+  }
+
+  std::string db_url_;
+  std::unique_ptr<Store> store_;
+  Config config_;
+  FakeUfm ufm_;
+  Inventory inventory_;
+  Metrics metrics_;
+  FakeClock clock_;
+  std::shared_ptr<const RuleSet> rules_;
+};
+
+TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {
+  auto r = Make();
+  Run(*r, 1);  // first start: takes the cursor
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 5);  // 10 s: still within the 30 s hold
+  EXPECT_TRUE(Tickets().empty());
+  EXPECT_TRUE(ufm_.submitted.empty());
+  Run(*r, 15);
+  ASSERT_EQ(Tickets().size(), 1u);
+  Ticket t = Tickets()[0];
+  EXPECT_EQ(t.state, "port_disabled") << Timeline(t.id);
+  EXPECT_EQ(t.action_port, "fc6a1c0300000001_1");  // the switch side
+  EXPECT_TRUE(t.disabled_by_us);
+  ASSERT_EQ(ufm_.submitted, std::vector<std::string>{"disable fc6a1c0300000001_1"});
+
+  ufm_.link_broken = false;
+  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "new cable").ok());
+  Run(*r, 1);
+  EXPECT_EQ(store_->GetTicket(t.id)->state, "verifying");
+  Run(*r, 40);  // 80 s > 60 s soak
+  EXPECT_EQ(store_->GetTicket(t.id)->state, "closed") << Timeline(t.id);
+  EXPECT_EQ(ufm_.submitted.size(), 2u);
+  EXPECT_EQ(ufm_.submitted[1], "enable fc6a1c0300000001_1");
+}
+
+TEST_F(RemediatorTest, ClearEventWithinHoldMeansNoTicket) {
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 3);
+  UfmEvent up = ufm_.events.back();
+  up.id = ++ufm_.last_id;
+  up.event_type = 328;
+  up.name = "Link went up";
+  ufm_.events.push_back(up);
+  Run(*r, 30);
+  EXPECT_TRUE(Tickets().empty());
+  EXPECT_TRUE(ufm_.submitted.empty());
+}
+
+TEST_F(RemediatorTest, DryRunFilesTicketOnly) {
+  config_.remediation.dry_run = true;
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  EXPECT_EQ(Tickets()[0].state, "ticket_only");
+  EXPECT_NE(Timeline(Tickets()[0].id).find("dry run"), std::string::npos);
+  EXPECT_TRUE(ufm_.submitted.empty());
+  auto actions = store_->Actions(Tickets()[0].id).value();
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].state, "skipped");
+}
+
+TEST_F(RemediatorTest, CapLimitsPortsHeldDisabled) {
+  config_.remediation.max_disabled_ports = 1;
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  ufm_.LinkDown("fc6a1c0300000001_2", "e41d2d0300000002_1");
+  Run(*r, 20);
+  auto tickets = Tickets();
+  ASSERT_EQ(tickets.size(), 2u);
+  int disabled = 0, ticket_only = 0;
+  for (const auto& t : tickets) {
+    disabled += t.state == "port_disabled";
+    ticket_only += t.state == "ticket_only";
+  }
+  EXPECT_EQ(disabled, 1);
+  EXPECT_EQ(ticket_only, 1);
+  EXPECT_EQ(ufm_.submitted.size(), 1u);
+  EXPECT_EQ(metrics_.Get("ufmr_guard_vetoes_total{guard=\"cap\"}"), 1);
+}
+
+TEST_F(RemediatorTest, PortDisabledByAPersonIsNeverTouched) {
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.ports["fc6a1c0300000001_1"].logical_state = "Disabled";  // done by hand in UFM
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  Ticket t = Tickets()[0];
+  EXPECT_EQ(t.state, "ticket_only") << Timeline(t.id);
+  EXPECT_FALSE(t.disabled_by_us);
+  EXPECT_NE(Timeline(t.id).find("not by this service"), std::string::npos);
+  // Reporting the repair does not enable a port this service did not disable.
+  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "").ok());
+  Run(*r, 5);
+  EXPECT_TRUE(ufm_.submitted.empty());
+}
+
+TEST_F(RemediatorTest, NoRecordNoActionAndTheFindingIsKept) {
+  auto r = Make();
+  Run(*r, 1);
+  // Take the database away: rename it after closing its connections.
+  std::string name = db_url_.substr(db_url_.find("dbname=") + 7);
+  name = name.substr(0, name.find(' '));
+  auto admin = [&](const std::string& sql) {
+    pqxx::connection c(testing::TestPostgres::Get().admin_url());
+    pqxx::nontransaction w(c);
+    w.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname IN ('" + name +
+           "', '" + name + "_away')");
+    w.exec(sql);
+  };
+  admin("ALTER DATABASE " + name + " RENAME TO " + name + "_away");
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  EXPECT_TRUE(ufm_.submitted.empty()) << "acted without a record";
+  EXPECT_GT(metrics_.Get("ufmr_store_errors_total"), 0);
+
+  admin("ALTER DATABASE " + name + "_away RENAME TO " + name);
+  Run(*r, 3);
+  ASSERT_EQ(Tickets().size(), 1u);
+  EXPECT_EQ(ufm_.submitted, std::vector<std::string>{"disable fc6a1c0300000001_1"});
+}
+
+TEST_F(RemediatorTest, CursorSurvivesRestart) {
+  {
+    auto r = Make();
+    Run(*r, 1);
+    ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+    Run(*r, 20);
+    ASSERT_EQ(Tickets().size(), 1u);
+  }
+  // Close the ticket out of band so a reprocessed event would show as a new ticket.
+  {
+    pqxx::connection c(db_url_);
+    pqxx::work w(c);
+    w.exec("UPDATE tickets SET state = 'closed', closed_at = now()");
+    w.commit();
+  }
+  auto r = Make();
+  Run(*r, 20);
+  EXPECT_EQ(Tickets().size(), 1u) << "an event before the cursor was processed again";
+}
+
+TEST_F(RemediatorTest, SubmittedButUnconfirmedActionIsReconciledNotRepeated) {
+  auto r = Make();
+  Run(*r, 1);
+  // A crash right after recording the submission and UFM carrying it out.
+  int64_t ticket_id = 0;
+  {
+    auto tx = store_->Begin();
+    ASSERT_TRUE(tx.ok());
+    Ticket t;
+    t.link_key = "e41d2d0300000001_1|fc6a1c0300000001_1";
+    t.port_a = "e41d2d0300000001_1";
+    t.port_b = "fc6a1c0300000001_1";
+    t.state = "open";
+    t.rule = "link_down";
+    t.reason = "test";
+    t.action_port = "fc6a1c0300000001_1";
+    ticket_id = tx.value()->InsertTicket(t);
+    PortAction a;
+    a.ticket_id = ticket_id;
+    a.port = t.action_port;
+    a.system_guid = "fc6a1c0300000001";
+    a.action = "disable";
+    a.state = "submitted";
+    a.reason = "test";
+    tx.value()->InsertAction(a);
+    tx.value()->Commit();
+  }
+  ufm_.ports["fc6a1c0300000001_1"].logical_state = "Disabled";
+  Run(*r, 2);
+  EXPECT_TRUE(ufm_.submitted.empty());
+  EXPECT_EQ(store_->GetTicket(ticket_id)->state, "port_disabled");
+  EXPECT_TRUE(store_->GetTicket(ticket_id)->disabled_by_us);
+}
+
+TEST_F(RemediatorTest, OneOpenTicketPerLinkIsEnforcedByTheDatabase) {
+  auto tx = store_->Begin();
+  ASSERT_TRUE(tx.ok());
+  Ticket t;
+  t.link_key = "a|b";
+  t.port_a = "a";
+  t.state = "open";
+  t.rule = "r";
+  t.reason = "x";
+  tx.value()->InsertTicket(t);
+  EXPECT_THROW(tx.value()->InsertTicket(t), pqxx::unique_violation);
+}
+
+TEST_F(RemediatorTest, RepairReportOnWrongStateIsAConflict) {
+  auto r = Make();
+  EXPECT_EQ(r->ReportRepair(999, "tech", "").status().code(), Status::Code::kNotFound);
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  ASSERT_TRUE(r->ReportRepair(Tickets()[0].id, "tech", "").ok());
+  EXPECT_EQ(r->ReportRepair(Tickets()[0].id, "tech", "").status().code(), Status::Code::kConflict);
+}
+
+TEST_F(RemediatorTest, MigrateIsIdempotent) {
+  EXPECT_TRUE(store_->Migrate(testing::SourceDir() + "/schema").ok());
+  EXPECT_FALSE(store_->Migrate("/nonexistent-schema-dir").ok());
+}
+
+}  // namespace
+}  // namespace ufmr
