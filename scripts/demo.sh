@@ -37,7 +37,7 @@ fi
 [[ -x "$build/ufm-sim" && -x "$build/ufm-remediator" ]] || die "build/ufm-sim or build/ufm-remediator is missing"
 
 for p in "$sim_port" "$tel_port" "$http_port"; do
-  python3 -c 'import socket,sys; s=socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1])))' "$p" 2>/dev/null ||
+  python3 -c 'import socket,sys; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", int(sys.argv[1])))' "$p" 2>/dev/null ||
     die "port $p is in use; pick others with UFM_SIM_PORT, UFM_TELEMETRY_PORT, DASHBOARD_PORT"
 done
 
@@ -106,6 +106,8 @@ rules:
   dir: $root/rules
 events:
   poll_interval_s: 1
+inventory:
+  refresh_interval_s: 5
 http:
   listen: $http_listen
   port: $http_port
@@ -140,16 +142,18 @@ done
 say "Breaking a few links in the simulator"
 curl -fsS --max-time 10 "$sim/sim/links" >"$demo/links.json" || die "GET /sim/links failed"
 q() { python3 tests/dashboard/jsonq.py "$@" <"$demo/links.json"; }
+# One fault per leaf switch, so the tickets are easy to tell apart on the dashboard.
 down_port=$(q leaf-host-port 0)
-symerr_port=$(q leaf-host-port 1)
-flap_port=$(q switch-port 0)
-spare_port=$(q leaf-host-port 2)
-post "$sim/sim/faults" "{\"kind\":\"link_down\",\"port\":\"$down_port\"}" >/dev/null &&
-  echo "  link_down     on $down_port"
-post "$sim/sim/faults" "{\"kind\":\"symbol_errors\",\"port\":\"$symerr_port\",\"rate\":50}" >/dev/null &&
-  echo "  symbol_errors on $symerr_port"
-post "$sim/sim/faults" "{\"kind\":\"flap\",\"port\":\"$flap_port\",\"interval_s\":4}" >/dev/null &&
-  echo "  flap          on $flap_port"
+symerr_port=$(q leaf-host-port 6)
+flap_port=$(q switch-port 5)
+spare_port=$(q leaf-host-port 12)
+inject() {  # inject KIND PORT [EXTRA_JSON]
+  post "$sim/sim/faults" "{\"kind\":\"$1\",\"port\":\"$2\"${3:+,$3}}" >/dev/null || die "could not inject $1 on $2"
+  printf '  %-13s %s (port %s)\n' "$1" "$(q describe "$2")" "$2"
+}
+inject link_down "$down_port"
+inject symbol_errors "$symerr_port" '"rate":50'
+inject flap "$flap_port" '"interval_s":4'
 
 shown=$http_listen
 remote="(listening on all addresses)"
@@ -163,7 +167,7 @@ cat <<EOF
   Dashboard:  http://$shown:$http_port/
   $remote
 
-  Tickets appear within seconds. Things to try (paste into another terminal):
+  Tickets appear within about 30 s. Things to try (paste into another terminal):
 
   # Break another link (all port names: curl -s $sim/sim/links)
   curl -s -X POST $sim/sim/faults -H 'Content-Type: application/json' \\

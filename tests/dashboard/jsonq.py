@@ -4,6 +4,7 @@
   jsonq.py leaf-host-port [N]   /sim/links -> a port name on the switch side of the N-th (default 0)
                                 link between a leaf switch and a host
   jsonq.py switch-port [N]      /sim/links -> a port name on the N-th leaf-spine link
+  jsonq.py describe PORT        /sim/links -> "switch label <-> peer label" of PORT's link
   jsonq.py ticket PORT          /api/tickets -> "<id> <state>" of the newest ticket on PORT's link
 """
 import json
@@ -58,6 +59,14 @@ def main():
         print(pick(doc, False, int(sys.argv[2]) if len(sys.argv) > 2 else 0))
     elif cmd == "switch-port":
         print(pick(doc, True, int(sys.argv[2]) if len(sys.argv) > 2 else 0))
+    elif cmd == "describe":
+        port = sys.argv[2].lower()
+        for link in links(doc):
+            if port in [n.lower() for n in port_names(link)]:
+                ends = [link.get(k) or {} for k in ("a", "b")] if isinstance(link, dict) else []
+                print(" <-> ".join(f"{e.get('system_name', '?')} {e.get('label', '')}".strip() for e in ends))
+                return
+        sys.exit(1)
     elif cmd == "ticket":
         port = sys.argv[2].lower()
         tickets = doc.get("tickets", []) if isinstance(doc, dict) else []

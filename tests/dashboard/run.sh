@@ -109,6 +109,8 @@ rules:
   dir: $src/rules
 events:
   poll_interval_s: 1
+inventory:
+  refresh_interval_s: 2
 http:
   listen: 127.0.0.1
   port: $http_port
