@@ -294,6 +294,20 @@ TEST_F(RemediatorTest, CursorSurvivesRestart) {
   EXPECT_EQ(Tickets().size(), 1u) << "an event before the cursor was processed again";
 }
 
+TEST_F(RemediatorTest, RestartDuringAHoldDoesNotLoseTheEvent) {
+  {
+    auto r = Make();
+    Run(*r, 1);
+    ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+    Run(*r, 3);  // the event is held, not yet a ticket
+    ASSERT_TRUE(Tickets().empty());
+  }
+  auto r = Make();  // a new process: nothing in memory
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  EXPECT_EQ(ufm_.submitted, std::vector<std::string>{"disable fc6a1c0300000001_1"});
+}
+
 TEST_F(RemediatorTest, SubmittedButUnconfirmedActionIsReconciledNotRepeated) {
   auto r = Make();
   Run(*r, 1);

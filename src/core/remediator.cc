@@ -110,6 +110,7 @@ void Remediator::PollEvents() {
       return;
     }
     event_cursor_ = tx.value()->Cursor(kEventsCursor);
+    written_cursor_ = event_cursor_;
     if (!event_cursor_) {
       // First start: the history UFM holds predates this service. Begin at its newest event.
       auto events = ufm_.GetEvents();
@@ -120,7 +121,6 @@ void Remediator::PollEvents() {
       }
       int64_t newest = events->events.empty() ? 0 : events->events.back().id;
       event_cursor_ = newest;
-      cursor_dirty_ = true;
       spdlog::info("first start for fabric '{}': skipping {} historical events (up to id {})",
                    config_.fabric, events->events.size(), newest);
       return;
@@ -153,7 +153,6 @@ void Remediator::PollEvents() {
     metrics_.Add("ufmr_events_total");
     Consider(ToObservation(e, now));
     event_cursor_ = e.id;
-    cursor_dirty_ = true;
   }
 }
 
@@ -208,7 +207,12 @@ void Remediator::Consider(const Observation& o) {
 }
 
 void Remediator::ApplyQueue() {
-  if (queue_.empty() && !cursor_dirty_) return;
+  // Never persist past an event that only memory still holds (a hold or a count window): after a
+  // restart it is read again.
+  std::optional<int64_t> safe = event_cursor_;
+  if (auto oldest = engine_.OldestEventInUse(); safe && oldest) safe = std::min(*safe, *oldest - 1);
+  bool cursor_moved = safe && safe != written_cursor_;
+  if (queue_.empty() && !cursor_moved) return;
   auto tx = store_.Begin();
   if (!tx.ok()) {
     spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),
@@ -218,10 +222,10 @@ void Remediator::ApplyQueue() {
   }
   try {
     for (const auto& f : queue_) ApplyFinding(*tx.value(), f);
-    if (cursor_dirty_ && event_cursor_) tx.value()->SetCursor(kEventsCursor, *event_cursor_);
+    if (cursor_moved) tx.value()->SetCursor(kEventsCursor, *safe);
     tx.value()->Commit();
     queue_.clear();
-    cursor_dirty_ = false;
+    if (cursor_moved) written_cursor_ = safe;
   } catch (const std::exception& e) {
     spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),
                   e.what());

@@ -66,8 +66,9 @@ class Remediator {
   RuleEngine engine_;
   CounterTracker counters_;
 
-  std::optional<int64_t> event_cursor_;  // in memory; persisted with the findings it produced
-  bool cursor_dirty_ = false;
+  std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory
+  std::optional<int64_t> written_cursor_;  // what the database holds
+
   std::vector<Finding> queue_;  // findings not yet recorded
   std::set<std::string> verifying_links_;
   std::map<std::string, TimePoint> last_evidence_;

@@ -34,7 +34,25 @@ nlohmann::json ObservationToJson(const Observation& o) {
 }
 
 RuleEngine::RuleEngine(std::shared_ptr<const RuleSet> rules, LinkResolver resolver)
-    : rules_(std::move(rules)), resolver_(std::move(resolver)) {}
+    : rules_(std::move(rules)), resolver_(std::move(resolver)) {
+  for (const auto& r : rules_->rules) by_name_[r.name] = &r;
+}
+
+std::optional<int64_t> RuleEngine::OldestEventInUse() const {
+  std::optional<int64_t> oldest;
+  auto consider = [&oldest](const nlohmann::json& o) {
+    if (!o.contains("event_id")) return;
+    int64_t id = o["event_id"].get<int64_t>();
+    if (!oldest || id < *oldest) oldest = id;
+  };
+  for (const auto& [key, window] : windows_) {
+    for (const auto& [t, o] : window) consider(o);
+  }
+  for (const auto& [key, p] : pending_) {
+    for (const auto& o : p.evidence["observations"]) consider(o);
+  }
+  return oldest;
+}
 
 bool RuleEngine::Matches(const Rule& r, const Observation& o) const {
   if (o.ports.empty()) return false;
@@ -135,6 +153,16 @@ std::vector<Finding> RuleEngine::Observe(const Observation& o) {
 
 std::vector<Finding> RuleEngine::Tick(TimePoint now) {
   std::vector<Finding> out;
+  // Forget counted observations that have left their rule's window.
+  for (auto it = windows_.begin(); it != windows_.end();) {
+    auto rule = by_name_.find(it->first.first);
+    double window_s = rule == by_name_.end() ? 0 : rule->second->window_s;
+    auto& w = it->second;
+    while (!w.empty() && std::chrono::duration<double>(now - w.front().first).count() > window_s) {
+      w.pop_front();
+    }
+    it = w.empty() ? windows_.erase(it) : std::next(it);
+  }
   for (auto it = pending_.begin(); it != pending_.end();) {
     if (it->second.fire_at <= now) {
       out.push_back(

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ class RuleEngine {
   // Drops counting state for a link, e.g. once it has a ticket.
   void Forget(const std::string& link_key);
 
+  // The smallest UFM event id that counting or holding state still depends on, if any. The
+  // persisted event cursor must stay below it, so a restart replays what memory held.
+  std::optional<int64_t> OldestEventInUse() const;
+
   size_t pending() const { return pending_.size(); }
   const RuleSet& rules() const { return *rules_; }
 
@@ -49,6 +54,7 @@ class RuleEngine {
     nlohmann::json evidence;
   };
   std::shared_ptr<const RuleSet> rules_;
+  std::map<std::string, const Rule*> by_name_;
   LinkResolver resolver_;
   std::map<std::pair<std::string, std::string>, std::deque<std::pair<TimePoint, nlohmann::json>>>
       windows_;  // (rule, link) -> matching observations in the window

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Builds and runs the benchmarks; prints figures (time per telemetry poll at fabric scale, event
+# parsing, peak memory). Usage: bench/run.sh [PORTS] [POLLS]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build_dir=${BUILD_DIR:-build}
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build_dir" -j"$(nproc)" --target pipeline_bench >/dev/null
+/usr/bin/time -f "peak RSS: %M KiB" "$build_dir/pipeline_bench" "${1:-20000}" "${2:-10}" rules
