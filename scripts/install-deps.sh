@@ -28,8 +28,9 @@ packages=(
   libgtest-dev libgmock-dev
 )
 # Run, demo and tests: a throwaway PostgreSQL server (scripts/pg-temp.sh), curl for the scripts,
-# python3 for picking free ports and reading JSON in shell scripts, runuser (util-linux).
-packages+=(postgresql curl python3 util-linux procps)
+# python3 for picking free ports and reading JSON in shell scripts, runuser (util-linux),
+# /usr/bin/time for bench/run.sh.
+packages+=(postgresql curl python3 util-linux procps time)
 # Browser test of the dashboard: Debian's Chromium driven by playwright-core from npm.
 if [[ $browser -eq 1 ]]; then
   packages+=(chromium fonts-dejavu-core)
