@@ -150,7 +150,8 @@ class LoopTest : public ::testing::Test {
   json Ticket(int64_t id) { return Get(api_ + "/api/tickets/" + std::to_string(id)); }
 
   // Breaks a host link and waits for its switch-side port to be disabled and ticketed.
-  void BreakLinkAndAwaitTicket(std::string* switch_port, std::string* host_port, int64_t* id) {
+  void BreakLinkAndAwaitTicket(std::string* switch_port, std::string* host_port, int64_t* id,
+                               json fault = {{"kind", "link_down"}}) {
     json link = HostLink();
     ASSERT_FALSE(link.is_null()) << Get(sim_url_ + "/sim/links").dump();
     std::vector<std::string> ends;
@@ -158,7 +159,8 @@ class LoopTest : public ::testing::Test {
       if (v.is_object() && v.contains("port")) ends.push_back(v["port"]);
     }
     ASSERT_EQ(ends.size(), 2u) << link.dump();
-    auto r = Post(sim_url_ + "/sim/faults", {{"kind", "link_down"}, {"port", ends[1]}});
+    fault["port"] = ends[1];
+    auto r = Post(sim_url_ + "/sim/faults", fault);
     ASSERT_EQ(r.status, 201) << r.body;
 
     ASSERT_TRUE(WaitUntil([&] { return OpenTickets().size() == 1; }, seconds(20)));
@@ -243,6 +245,69 @@ TEST_F(LoopTest, StillBadAfterRepairIsDisabledAgainAndReopened) {
   // Still one ticket for the link: reopened, not duplicated.
   EXPECT_EQ(OpenTickets().size(), 1u);
   EXPECT_EQ(Get(api_ + "/api/tickets?state=all")["tickets"].size(), 1u);
+}
+
+TEST_F(LoopTest, SymbolErrorsTripTheCounterRule) {
+  std::string sw, host;
+  int64_t id = 0;
+  ASSERT_NO_FATAL_FAILURE(
+      BreakLinkAndAwaitTicket(&sw, &host, &id, {{"kind", "symbol_errors"}, {"rate", 200}}));
+  json t = Ticket(id);
+  EXPECT_EQ(t["rule"], "symbol_errors");
+  EXPECT_NE(t["events"].dump().find("SymbolErrorCounterExtended"), std::string::npos);
+  EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u);
+
+  // Reported repaired while the errors go on: the soak sees them and the port goes down again.
+  ASSERT_EQ(
+      Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired", {{"by", "tech"}}).status,
+      200);
+  ASSERT_TRUE(WaitUntil([&] { return Ticket(id)["attempts"] == 1; }, seconds(30)))
+      << Ticket(id).dump(2);
+  ASSERT_TRUE(WaitUntil([&] { return ActionsFor(sw, "disable").size() == 2; }, seconds(20)));
+}
+
+TEST_F(LoopTest, FlappingLinkIsDisabledOnce) {
+  std::string sw, host;
+  int64_t id = 0;
+  ASSERT_NO_FATAL_FAILURE(
+      BreakLinkAndAwaitTicket(&sw, &host, &id, {{"kind", "flap"}, {"interval_s", 0.4}}));
+  EXPECT_EQ(Ticket(id)["rule"], "link_flapping");
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u);
+  EXPECT_EQ(Get(api_ + "/api/tickets?state=all")["tickets"].size(), 1u);
+}
+
+TEST_F(LoopTest, ApiAnswersBadRequestsWithMessages) {
+  struct Case {
+    std::string path;
+    std::string body;
+    long status;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"/api/tickets/1/repaired", "{not json", 400},
+           {"/api/tickets/1/repaired", "{}", 400},  // "by" is required
+           {"/api/tickets/1/repaired", R"({"by": 7})", 400},
+           {"/api/tickets/abc/repaired", R"({"by": "x"})", 400},
+           {"/api/tickets/999/repaired", R"({"by": "x"})", 404},
+           {"/api/tickets/999/acknowledge", R"({"by": "x"})", 404},
+       }) {
+    auto r = http_.Post(api_ + c.path, c.body);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->status, c.status) << c.path << " " << c.body << " -> " << r->body;
+    json body = json::parse(r->body, nullptr, false);
+    EXPECT_TRUE(body.is_object() && body.contains("error")) << r->body;
+  }
+  auto r = http_.Get(api_ + "/api/tickets?state=bogus");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 400);
+  r = http_.Get(api_ + "/api/nothing");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 404);
+  // The service is still healthy after all that, and says what it has seen.
+  r = http_.Get(api_ + "/metrics");
+  ASSERT_TRUE(r.ok());
+  EXPECT_NE(r->body.find("ufmr_inventory_ports"), std::string::npos) << r->body;
+  EXPECT_EQ(http_.Get(api_ + "/healthz")->status, 200);
 }
 
 }  // namespace

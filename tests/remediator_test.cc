@@ -85,7 +85,7 @@ class FakeUfm : public UfmClient {
     if (action == "enable" && link_broken) p.logical_state = "Inactive";
     return std::to_string(submitted.size());
   }
-  Result<JobStatus> GetJob(const std::string&) override { return JobStatus{"Completed", ""}; }
+  Result<JobStatus> GetJob(const std::string&) override { return JobStatus{job_status, ""}; }
   Result<std::string> GetTelemetryCsv() override { return Status::NotFound("none"); }
 
   std::map<std::string, PortInfo> ports;
@@ -93,6 +93,7 @@ class FakeUfm : public UfmClient {
   std::vector<std::string> submitted;
   int64_t last_id = 100;
   bool link_broken = true;
+  std::string job_status = "Completed";
 };
 
 constexpr const char* kRules = R"(rules:
@@ -364,6 +365,24 @@ TEST_F(RemediatorTest, RepairReportOnWrongStateIsAConflict) {
   ASSERT_EQ(Tickets().size(), 1u);
   ASSERT_TRUE(r->ReportRepair(Tickets()[0].id, "tech", "").ok());
   EXPECT_EQ(r->ReportRepair(Tickets()[0].id, "tech", "").status().code(), Status::Code::kConflict);
+}
+
+TEST_F(RemediatorTest, JobThatNeverCompletesFailsTheActionAndSaysSo) {
+  config_.remediation.job_timeout_s = 1;
+  ufm_.job_status = "Running";
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  Ticket t = Tickets()[0];
+  EXPECT_EQ(t.state, "ticket_only");
+  EXPECT_FALSE(t.disabled_by_us);
+  EXPECT_NE(Timeline(t.id).find("did not complete"), std::string::npos) << Timeline(t.id);
+  auto actions = store_->Actions(t.id).value();
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].state, "failed");
+  EXPECT_EQ(ufm_.submitted.size(), 1u) << "a failed action is not retried blindly";
 }
 
 TEST_F(RemediatorTest, MigrateIsIdempotent) {

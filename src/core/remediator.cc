@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <thread>
 
 #include "core/duration.h"
@@ -407,9 +408,11 @@ void Remediator::ExecuteAction(PortAction a) {
     spdlog::info("action {}: {} {} submitted as UFM job {}", a.id, a.action, a.port, a.job_id);
   }
   // Follow the job to its end, then check the port itself.
-  TimePoint deadline = After(clock_.Now(), config_.remediation.job_timeout_s);
+  // Bounded by a count of polls rather than the clock, so a stalled clock cannot hang the loop.
+  const double interval = config_.remediation.job_poll_interval_s;
+  const long max_polls = std::max(1L, std::lround(config_.remediation.job_timeout_s / interval));
   JobStatus status;
-  while (true) {
+  for (long poll = 0;; ++poll) {
     auto s = ufm_.GetJob(a.job_id);
     if (s.ok()) {
       status = s.value();
@@ -417,13 +420,12 @@ void Remediator::ExecuteAction(PortAction a) {
     } else {
       spdlog::warn("job {}: {}", a.job_id, s.status().ToString());
     }
-    if (clock_.Now() >= deadline) {
+    if (poll + 1 >= max_polls) {
       return FinishAction(a, false,
                           "UFM job " + a.job_id + " did not complete within " +
                               FormatDuration(config_.remediation.job_timeout_s));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(
-        static_cast<long>(config_.remediation.job_poll_interval_s * 1000)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long>(interval * 1000)));
   }
   if (!status.ok()) {
     return FinishAction(
