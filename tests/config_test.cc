@@ -1,0 +1,250 @@
+// Covers src/core/config.h: LoadConfigText with the minimal valid file (documented defaults),
+// every key set, seconds keys given as numbers or duration strings, unknown keys, required keys,
+// bad values (with name:line:column), password_env, and the trailing slash of ufm.url; and
+// LoadConfigFile on a missing path.
+#include "core/config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace ufmr {
+namespace {
+
+constexpr const char* kMinimal =
+    "ufm:\n"
+    "  url: https://ufm.example:443\n"
+    "database:\n"
+    "  url: postgresql://ufmr@localhost/ufmr\n";
+
+// Expects `text` to fail; returns the message.
+std::string Error(const std::string& text) {
+  auto c = LoadConfigText(text, "cfg.yaml");
+  EXPECT_FALSE(c.ok()) << text;
+  if (c.ok()) return "";
+  EXPECT_EQ(c.status().code(), Status::Code::kInvalidArgument);
+  return c.status().message();
+}
+
+TEST(LoadConfigTextTest, MinimalFileGivesDocumentedDefaults) {
+  auto c = LoadConfigText(kMinimal, "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  const Config& cfg = c.value();
+  EXPECT_EQ(cfg.fabric, "default");
+  EXPECT_EQ(cfg.ufm.url, "https://ufm.example:443");
+  EXPECT_EQ(cfg.ufm.auth, "basic");
+  EXPECT_EQ(cfg.ufm.user, "admin");
+  EXPECT_EQ(cfg.ufm.password, "");
+  EXPECT_EQ(cfg.ufm.password_env, "");
+  EXPECT_FALSE(cfg.ufm.insecure_tls);
+  EXPECT_EQ(cfg.ufm.ca_bundle, "");
+  EXPECT_DOUBLE_EQ(cfg.ufm.timeout_s, 10);
+  EXPECT_EQ(cfg.telemetry.url, "");
+  EXPECT_DOUBLE_EQ(cfg.telemetry.interval_s, 60);
+  EXPECT_EQ(cfg.database.url, "postgresql://ufmr@localhost/ufmr");
+  EXPECT_EQ(cfg.database.schema_dir, "");
+  EXPECT_EQ(cfg.rules.dir, "rules");
+  EXPECT_DOUBLE_EQ(cfg.events.poll_interval_s, 10);
+  EXPECT_DOUBLE_EQ(cfg.inventory.refresh_interval_s, 300);
+  EXPECT_EQ(cfg.http.listen, "127.0.0.1");
+  EXPECT_EQ(cfg.http.port, 8080);
+  EXPECT_FALSE(cfg.remediation.dry_run);
+  EXPECT_EQ(cfg.remediation.max_disabled_ports, 20);
+  EXPECT_DOUBLE_EQ(cfg.remediation.soak_s, 1800);
+  EXPECT_EQ(cfg.remediation.max_attempts, 3);
+  EXPECT_DOUBLE_EQ(cfg.remediation.job_timeout_s, 120);
+  EXPECT_DOUBLE_EQ(cfg.remediation.job_poll_interval_s, 1);
+}
+
+TEST(LoadConfigTextTest, AllKeysSet) {
+  auto c = LoadConfigText(R"y(fabric: lab-a
+ufm:
+  url: https://ufm.lab:8443
+  auth: basic
+  user: ops
+  password: hunter2
+  insecure_tls: true
+  ca_bundle: /etc/ssl/ufm.pem
+  timeout_s: 15
+telemetry:
+  url: http://ufm.lab:9001/csv/metrics
+  interval_s: 30
+database:
+  url: host=db dbname=ufmr
+  schema_dir: /opt/ufmr/schema
+rules:
+  dir: /etc/ufmr/rules
+events:
+  poll_interval_s: 5
+inventory:
+  refresh_interval_s: 600
+http:
+  listen: 0.0.0.0
+  port: 9090
+remediation:
+  dry_run: true
+  max_disabled_ports: 5
+  soak_s: 3600
+  max_attempts: 2
+  job_timeout_s: 300
+  job_poll_interval_s: 0.5
+)y",
+                          "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  const Config& cfg = c.value();
+  EXPECT_EQ(cfg.fabric, "lab-a");
+  EXPECT_EQ(cfg.ufm.url, "https://ufm.lab:8443");
+  EXPECT_EQ(cfg.ufm.auth, "basic");
+  EXPECT_EQ(cfg.ufm.user, "ops");
+  EXPECT_EQ(cfg.ufm.password, "hunter2");
+  EXPECT_TRUE(cfg.ufm.insecure_tls);
+  EXPECT_EQ(cfg.ufm.ca_bundle, "/etc/ssl/ufm.pem");
+  EXPECT_DOUBLE_EQ(cfg.ufm.timeout_s, 15);
+  EXPECT_EQ(cfg.telemetry.url, "http://ufm.lab:9001/csv/metrics");
+  EXPECT_DOUBLE_EQ(cfg.telemetry.interval_s, 30);
+  EXPECT_EQ(cfg.database.url, "host=db dbname=ufmr");
+  EXPECT_EQ(cfg.database.schema_dir, "/opt/ufmr/schema");
+  EXPECT_EQ(cfg.rules.dir, "/etc/ufmr/rules");
+  EXPECT_DOUBLE_EQ(cfg.events.poll_interval_s, 5);
+  EXPECT_DOUBLE_EQ(cfg.inventory.refresh_interval_s, 600);
+  EXPECT_EQ(cfg.http.listen, "0.0.0.0");
+  EXPECT_EQ(cfg.http.port, 9090);
+  EXPECT_TRUE(cfg.remediation.dry_run);
+  EXPECT_EQ(cfg.remediation.max_disabled_ports, 5);
+  EXPECT_DOUBLE_EQ(cfg.remediation.soak_s, 3600);
+  EXPECT_EQ(cfg.remediation.max_attempts, 2);
+  EXPECT_DOUBLE_EQ(cfg.remediation.job_timeout_s, 300);
+  EXPECT_DOUBLE_EQ(cfg.remediation.job_poll_interval_s, 0.5);
+}
+
+struct SecsCase {
+  std::string value;
+  double seconds;
+};
+
+class SecondsKeyTest : public ::testing::TestWithParam<SecsCase> {};
+
+TEST_P(SecondsKeyTest, NumberOrDurationString) {
+  const std::string text = std::string(kMinimal) +
+                           "events:\n  poll_interval_s: " + GetParam().value +
+                           "\nremediation:\n  soak_s: " + GetParam().value + "\n";
+  auto c = LoadConfigText(text, "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_DOUBLE_EQ(c->events.poll_interval_s, GetParam().seconds);
+  EXPECT_DOUBLE_EQ(c->remediation.soak_s, GetParam().seconds);
+}
+
+INSTANTIATE_TEST_SUITE_P(Values, SecondsKeyTest,
+                         ::testing::Values(SecsCase{"30", 30}, SecsCase{"2.5", 2.5},
+                                           SecsCase{"30s", 30}, SecsCase{"2m", 120},
+                                           SecsCase{"\"2m\"", 120}, SecsCase{"1h", 3600},
+                                           SecsCase{"500ms", 0.5}));
+
+TEST(LoadConfigTextTest, SoakMayBeZero) {
+  auto c = LoadConfigText(std::string(kMinimal) + "remediation:\n  soak_s: 0\n", "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_DOUBLE_EQ(c->remediation.soak_s, 0);
+}
+
+struct BadCase {
+  std::string label;
+  std::string extra;   // appended to kMinimal
+  std::string expect;  // substring of the message
+};
+
+class BadConfigTest : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadConfigTest, ErrorNamesTheKeyAndWhere) {
+  const std::string message = Error(std::string(kMinimal) + GetParam().extra);
+  EXPECT_NE(message.find(GetParam().expect), std::string::npos) << message;
+  EXPECT_EQ(message.rfind("cfg.yaml", 0), 0u) << message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Values, BadConfigTest,
+    ::testing::Values(
+        BadCase{"UnknownTopKey", "fabrik: x\n", "cfg.yaml:5:1: fabrik: unknown key"},
+        BadCase{"UnknownNestedKey", "http:\n  prot: 80\n", "cfg.yaml:6:3: http.prot: unknown key"},
+        BadCase{"PortNotANumber", "http:\n  port: abc\n",
+                "cfg.yaml:6:9: http.port: expected an integer"},
+        BadCase{"PortOutOfRange", "http:\n  port: 70000\n", "cfg.yaml:6:9: http.port: must be"},
+        BadCase{"DryRunMaybe", "remediation:\n  dry_run: maybe\n",
+                "cfg.yaml:6:12: remediation.dry_run: expected true or false"},
+        BadCase{"IntervalNotDuration", "telemetry:\n  url: x\n  interval_s: soon\n",
+                "cfg.yaml:7:15: telemetry.interval_s:"},
+        BadCase{"DurationUnknownUnit", "events:\n  poll_interval_s: 10x\n",
+                "cfg.yaml:6:20: events.poll_interval_s: '10x' has unknown unit"},
+        BadCase{"DurationNegative", "remediation:\n  soak_s: -5s\n",
+                "cfg.yaml:6:11: remediation.soak_s:"},
+        BadCase{"DurationBelowMinimum", "inventory:\n  refresh_interval_s: 500ms\n",
+                "cfg.yaml:6:23: inventory.refresh_interval_s: must be at least 1s"},
+        BadCase{"DurationNotScalar", "events:\n  poll_interval_s: [1, 2]\n",
+                "events.poll_interval_s: expected a duration"},
+        BadCase{"MaxAttemptsZero", "remediation:\n  max_attempts: 0\n",
+                "remediation.max_attempts: must be between 1 and 100"},
+        BadCase{"SectionNotMapping", "http: [1, 2]\n", "cfg.yaml:5:7: http: expected a mapping"},
+        BadCase{"StringNotScalar", "rules:\n  dir: [a, b]\n", "rules.dir: expected a string"}),
+    [](const ::testing::TestParamInfo<BadCase>& param) { return param.param.label; });
+
+TEST(LoadConfigTextTest, AuthOtherThanBasicIsAnError) {
+  const std::string message = Error("ufm:\n  url: https://u\n  auth: token\ndatabase:\n  url: x\n");
+  EXPECT_NE(message.find("cfg.yaml:3:9: ufm.auth: only 'basic' is supported"), std::string::npos)
+      << message;
+}
+
+TEST(LoadConfigTextTest, MissingUfmUrl) {
+  EXPECT_NE(Error("database:\n  url: x\n").find("ufm.url: is required"), std::string::npos);
+  EXPECT_NE(Error("ufm:\n  user: a\ndatabase:\n  url: x\n").find("ufm.url: is required"),
+            std::string::npos);
+}
+
+TEST(LoadConfigTextTest, MissingDatabaseUrl) {
+  EXPECT_NE(Error("ufm:\n  url: https://u\n").find("database.url: is required"), std::string::npos);
+  EXPECT_NE(Error("ufm:\n  url: https://u\ndatabase:\n  schema_dir: s\n")
+                .find("database.url: is required"),
+            std::string::npos);
+}
+
+TEST(LoadConfigTextTest, NotAMappingOrNotYaml) {
+  EXPECT_NE(Error("").find("must be a YAML mapping"), std::string::npos);
+  EXPECT_NE(Error("- a\n- b\n").find("must be a YAML mapping"), std::string::npos);
+  EXPECT_EQ(Error("ufm: {url: [\n").rfind("cfg.yaml:", 0), 0u);
+}
+
+TEST(LoadConfigTextTest, PasswordEnvReadsTheVariable) {
+  ASSERT_EQ(setenv("UFMR_CONFIG_TEST_PASSWORD", "s3cret", 1), 0);
+  auto c = LoadConfigText(
+      "ufm:\n  url: https://u\n  password: ignored\n  password_env: UFMR_CONFIG_TEST_PASSWORD\n"
+      "database:\n  url: x\n",
+      "cfg.yaml");
+  unsetenv("UFMR_CONFIG_TEST_PASSWORD");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->ufm.password, "s3cret");
+  EXPECT_EQ(c->ufm.password_env, "UFMR_CONFIG_TEST_PASSWORD");
+}
+
+TEST(LoadConfigTextTest, PasswordEnvUnsetIsAnError) {
+  unsetenv("UFMR_CONFIG_TEST_UNSET");
+  const std::string message = Error(
+      "ufm:\n  url: https://u\n  password_env: UFMR_CONFIG_TEST_UNSET\ndatabase:\n  url: x\n");
+  EXPECT_NE(message.find("ufm.password_env"), std::string::npos) << message;
+  EXPECT_NE(message.find("UFMR_CONFIG_TEST_UNSET is not set"), std::string::npos) << message;
+}
+
+TEST(LoadConfigTextTest, TrailingSlashesStrippedFromUfmUrl) {
+  for (const char* url : {"https://ufm.example/", "https://ufm.example//"}) {
+    auto c = LoadConfigText(std::string("ufm:\n  url: ") + url + "\ndatabase:\n  url: x\n", "c");
+    ASSERT_TRUE(c.ok()) << c.status().message();
+    EXPECT_EQ(c->ufm.url, "https://ufm.example") << url;
+  }
+}
+
+TEST(LoadConfigFileTest, MissingFileIsNotFound) {
+  auto c = LoadConfigFile(std::string(::testing::TempDir()) + "/config_test_no_such.yaml");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), Status::Code::kNotFound);
+}
+
+}  // namespace
+}  // namespace ufmr

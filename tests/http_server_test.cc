@@ -1,0 +1,397 @@
+// Covers src/core/http_server.h and http_client.h over loopback (127.0.0.1, port 0): router path
+// parameters, 404 and 405, query-string decoding, a throwing handler (500 JSON, server keeps
+// serving), the 4 MiB body limit (413), keep-alive; plus HttpRouter::Dispatch, ParseQueryString
+// and PercentDecode called directly.
+#include "core/http_server.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "core/http_client.h"
+
+namespace ufmr {
+namespace {
+
+using Json = nlohmann::json;
+
+HttpResponse Echo(const HttpRequest& r) {
+  return HttpResponse::Json(200, Json{{"method", r.method},
+                                      {"path", r.path},
+                                      {"target", r.target},
+                                      {"params", r.params},
+                                      {"query", r.query},
+                                      {"body_size", r.body.size()},
+                                      {"x_test", r.Header("x-test")}});
+}
+
+class HttpServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    router_.Add("GET", "/ports/{name}", Echo);
+    router_.Add("GET", "/ports/{name}/links/{n}", Echo);
+    router_.Add("POST", "/ports/{name}/disable", Echo);
+    router_.Add("GET", "/echo", Echo);
+    router_.Add("POST", "/echo", Echo);
+    router_.Add("GET", "/boom",
+                [](const HttpRequest&) -> HttpResponse { throw std::runtime_error("kaboom"); });
+    router_.Add("GET", "/count", [this](const HttpRequest&) {
+      return HttpResponse::Text(200, std::to_string(++hits_));
+    });
+    router_.AddPrefix("GET", "/static/", [](const HttpRequest& r) {
+      return HttpResponse::Text(200, "static:" + r.path, "text/html");
+    });
+    server_ = std::make_unique<HttpServer>("127.0.0.1", 0, [this](const HttpRequest& r) {
+      HttpRequest copy = r;
+      return router_.Dispatch(copy);
+    });
+    ASSERT_TRUE(server_->Start().ok());
+    ASSERT_NE(server_->port(), 0);
+    base_ = "http://127.0.0.1:" + std::to_string(server_->port());
+  }
+
+  void TearDown() override { server_->Stop(); }
+
+  Result<HttpResult> Get(const std::string& path) { return client_.Get(base_ + path); }
+
+  static Json Body(const Result<HttpResult>& r) { return Json::parse(r->body); }
+
+  HttpRouter router_;
+  std::atomic<int> hits_{0};
+  std::unique_ptr<HttpServer> server_;
+  std::string base_;
+  HttpClient client_;
+};
+
+TEST_F(HttpServerTest, RouterFillsPathParams) {
+  auto r = Get("/ports/e41d2d0300a4f482_1/links/3");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->Header("content-type"), "application/json");
+  Json body = Body(r);
+  EXPECT_EQ(body["params"]["name"], "e41d2d0300a4f482_1");
+  EXPECT_EQ(body["params"]["n"], "3");
+  EXPECT_EQ(body["path"], "/ports/e41d2d0300a4f482_1/links/3");
+
+  auto one = Get("/ports/abc");
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(Body(one)["params"], (Json{{"name", "abc"}}));
+}
+
+TEST_F(HttpServerTest, PercentEncodedPathParamIsDecoded) {
+  auto r = Get("/ports/a%5Fb");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Body(r)["params"]["name"], "a_b");
+}
+
+TEST_F(HttpServerTest, UnknownPathIs404Json) {
+  for (const char* path : {"/nope", "/ports", "/ports/a/links", "/ports/a/links/1/x"}) {
+    auto r = Get(path);
+    ASSERT_TRUE(r.ok()) << path;
+    EXPECT_EQ(r->status, 404) << path;
+    EXPECT_TRUE(Body(r).contains("error")) << r->body;
+  }
+}
+
+TEST_F(HttpServerTest, WrongMethodIs405) {
+  auto post = client_.Post(base_ + "/ports/abc", "{}");
+  ASSERT_TRUE(post.ok());
+  EXPECT_EQ(post->status, 405);
+  EXPECT_TRUE(Body(post).contains("error"));
+  auto get = Get("/ports/abc/disable");
+  ASSERT_TRUE(get.ok());
+  EXPECT_EQ(get->status, 405);
+  auto put = client_.Put(base_ + "/static/app.js", "{}");
+  ASSERT_TRUE(put.ok());
+  EXPECT_EQ(put->status, 405);
+}
+
+TEST_F(HttpServerTest, MethodIsDispatchedAndBodyDelivered) {
+  auto r = client_.Post(base_ + "/ports/abc/disable", R"({"reason":"test"})");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200);
+  Json body = Body(r);
+  EXPECT_EQ(body["method"], "POST");
+  EXPECT_EQ(body["body_size"], 17);
+}
+
+TEST_F(HttpServerTest, PrefixRouteServesEverythingUnderIt) {
+  auto r = Get("/static/css/site.css");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->body, "static:/static/css/site.css");
+  EXPECT_EQ(r->Header("content-type"), "text/html");
+}
+
+TEST_F(HttpServerTest, QueryStringIsDecoded) {
+  auto r = Get("/echo?name=a%20b&note=c+d&plus=%2B&empty=&flag&eq=x%3Dy");
+  ASSERT_TRUE(r.ok());
+  Json q = Body(r)["query"];
+  EXPECT_EQ(q["name"], "a b");
+  EXPECT_EQ(q["note"], "c d");
+  EXPECT_EQ(q["plus"], "+");
+  EXPECT_EQ(q["empty"], "");
+  EXPECT_EQ(q["flag"], "");
+  EXPECT_EQ(q["eq"], "x=y");
+  EXPECT_EQ(Body(r)["path"], "/echo");
+  EXPECT_EQ(Body(r)["target"], "/echo?name=a%20b&note=c+d&plus=%2B&empty=&flag&eq=x%3Dy");
+}
+
+TEST_F(HttpServerTest, HeadersAreLowerCased) {
+  HttpClientOptions options;
+  options.headers["X-Test"] = "hello";
+  HttpClient client(options);
+  auto r = client.Get(base_ + "/echo");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(Body(r)["x_test"], "hello");
+}
+
+TEST_F(HttpServerTest, ThrowingHandlerIs500JsonAndServerKeepsServing) {
+  auto r = Get("/boom");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, 500);
+  Json body = Body(r);
+  ASSERT_TRUE(body.contains("error"));
+  EXPECT_NE(body["error"].get<std::string>().find("kaboom"), std::string::npos);
+  for (int i = 0; i < 3; ++i) {
+    auto again = Get("/boom");
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->status, 500);
+  }
+  auto ok = Get("/ports/x");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->status, 200);
+  HttpClient fresh;
+  auto other = fresh.Get(base_ + "/ports/y");
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->status, 200);
+}
+
+TEST_F(HttpServerTest, BodyOverFourMiBIs413) {
+  const std::string big(4 * 1024 * 1024 + 1, 'x');
+  auto r = client_.Post(base_ + "/echo", big);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, 413);
+  EXPECT_TRUE(Body(r).contains("error"));
+  // The server is still there.
+  HttpClient fresh;
+  auto after = fresh.Get(base_ + "/ports/x");
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->status, 200);
+}
+
+TEST_F(HttpServerTest, BodyOfExactlyFourMiBIsAccepted) {
+  const std::string body(4 * 1024 * 1024, 'x');
+  // No "Expect: 100-continue" (the server does not answer it; curl would wait a second).
+  HttpClientOptions options;
+  options.headers["Expect"] = "";
+  HttpClient client(options);
+  auto r = client.Post(base_ + "/echo", body);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(Body(r)["body_size"], body.size());
+}
+
+TEST_F(HttpServerTest, SeveralRequestsOnOneClient) {
+  for (int i = 1; i <= 20; ++i) {
+    auto r = Get("/count");
+    ASSERT_TRUE(r.ok()) << i << ": " << r.status().message();
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->body, std::to_string(i));
+  }
+  EXPECT_EQ(hits_.load(), 20);
+}
+
+// Keep-alive proven on the wire: two requests on one TCP connection, both answered.
+class RawConnection {
+ public:
+  explicit RawConnection(uint16_t port) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = fd_ >= 0 && connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+    timeval tv{5, 0};
+    if (fd_ >= 0) setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  }
+  ~RawConnection() {
+    if (fd_ >= 0) close(fd_);
+  }
+  bool connected() const { return connected_; }
+  bool Send(const std::string& s) { return write(fd_, s.data(), s.size()) == ssize_t(s.size()); }
+  // Reads one response with a Content-Length body; "" on EOF or error.
+  std::string ReadResponse() {
+    while (true) {
+      size_t end = buffer_.find("\r\n\r\n");
+      if (end != std::string::npos) {
+        size_t cl = buffer_.find("Content-Length: ");
+        size_t length = cl < end ? std::stoul(buffer_.substr(cl + 16)) : 0;
+        if (buffer_.size() >= end + 4 + length) {
+          std::string response = buffer_.substr(0, end + 4 + length);
+          buffer_.erase(0, end + 4 + length);
+          return response;
+        }
+      }
+      char chunk[4096];
+      ssize_t n = read(fd_, chunk, sizeof(chunk));
+      if (n <= 0) return "";
+      buffer_.append(chunk, static_cast<size_t>(n));
+    }
+  }
+  // True when the server closed the connection (read returns 0).
+  bool ClosedByPeer() {
+    char c;
+    return buffer_.empty() && read(fd_, &c, 1) == 0;
+  }
+
+ private:
+  int fd_ = -1;
+  bool connected_ = false;
+  std::string buffer_;
+};
+
+TEST_F(HttpServerTest, KeepAliveServesSeveralRequestsOnOneConnection) {
+  RawConnection conn(server_->port());
+  ASSERT_TRUE(conn.connected());
+  for (int i = 1; i <= 3; ++i) {
+    ASSERT_TRUE(conn.Send("GET /count HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+    std::string response = conn.ReadResponse();
+    ASSERT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << i << ": " << response;
+    EXPECT_EQ(response.substr(response.size() - std::to_string(i).size()), std::to_string(i));
+  }
+}
+
+TEST_F(HttpServerTest, ConnectionCloseIsHonoured) {
+  RawConnection conn(server_->port());
+  ASSERT_TRUE(conn.connected());
+  ASSERT_TRUE(conn.Send("GET /count HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+  std::string response = conn.ReadResponse();
+  ASSERT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
+  EXPECT_TRUE(conn.ClosedByPeer());
+}
+
+TEST_F(HttpServerTest, HeadIsServedByGetRouteWithoutBody) {
+  RawConnection conn(server_->port());
+  ASSERT_TRUE(conn.connected());
+  ASSERT_TRUE(conn.Send("HEAD /ports/x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+  std::string response = conn.ReadResponse();
+  ASSERT_GE(response.size(), 4u);
+  EXPECT_EQ(response.substr(response.size() - 4), "\r\n\r\n") << response;  // no body
+  EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
+}
+
+TEST(HttpServerStartTest, BadListenAddressIsAnError) {
+  HttpServer server("not-an-address", 0, [](const HttpRequest&) { return HttpResponse{}; });
+  Status s = server.Start();
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Status::Code::kInvalidArgument);
+}
+
+TEST(HttpServerStartTest, PortInUseIsUnavailable) {
+  HttpServer first("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse{}; });
+  ASSERT_TRUE(first.Start().ok());
+  HttpServer second("127.0.0.1", first.port(), [](const HttpRequest&) { return HttpResponse{}; });
+  Status s = second.Start();
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Status::Code::kUnavailable);
+}
+
+TEST(HttpClientTest, RefusedConnectionIsATransportError) {
+  uint16_t port = 0;
+  {
+    HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse{}; });
+    ASSERT_TRUE(probe.Start().ok());
+    port = probe.port();
+  }  // stopped: nothing listens on `port` now
+  HttpClient client;
+  auto r = client.Get("http://127.0.0.1:" + std::to_string(port) + "/");
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kUnavailable);
+}
+
+// HttpRouter without a server.
+
+TEST(HttpRouterTest, DispatchMatchesFirstRouteAndFillsParams) {
+  HttpRouter router;
+  router.Add("GET", "/a/{x}", [](const HttpRequest& r) {
+    return HttpResponse::Text(200, "first:" + r.params.at("x"));
+  });
+  router.Add("GET", "/a/b", [](const HttpRequest&) { return HttpResponse::Text(200, "second"); });
+  HttpRequest req;
+  req.method = "GET";
+  req.path = "/a/b";
+  EXPECT_EQ(router.Dispatch(req).body, "first:b");
+  req.path = "/a/b/";  // trailing slash: same segments
+  EXPECT_EQ(router.Dispatch(req).body, "first:b");
+  req.method = "DELETE";
+  EXPECT_EQ(router.Dispatch(req).status, 405);
+  req.path = "/z";
+  EXPECT_EQ(router.Dispatch(req).status, 404);
+}
+
+TEST(HttpRouterTest, ExactRoutesWinOverPrefixRoutes) {
+  HttpRouter router;
+  router.AddPrefix("GET", "/", [](const HttpRequest&) { return HttpResponse::Text(200, "any"); });
+  router.Add("GET", "/api/x", [](const HttpRequest&) { return HttpResponse::Text(200, "x"); });
+  HttpRequest req;
+  req.method = "GET";
+  req.path = "/api/x";
+  EXPECT_EQ(router.Dispatch(req).body, "x");
+  req.path = "/index.html";
+  EXPECT_EQ(router.Dispatch(req).body, "any");
+}
+
+TEST(HttpResponseTest, ErrorIsJsonWithErrorField) {
+  HttpResponse r = HttpResponse::Error(418, "teapot");
+  EXPECT_EQ(r.status, 418);
+  EXPECT_EQ(r.content_type, "application/json");
+  EXPECT_EQ(Json::parse(r.body), (Json{{"error", "teapot"}}));
+}
+
+// ParseQueryString and PercentDecode.
+
+struct DecodeCase {
+  std::string in;
+  std::string out;
+};
+
+class PercentDecodeTest : public ::testing::TestWithParam<DecodeCase> {};
+
+TEST_P(PercentDecodeTest, Decodes) {
+  EXPECT_EQ(PercentDecode(GetParam().in), GetParam().out) << GetParam().in;
+}
+
+INSTANTIATE_TEST_SUITE_P(Values, PercentDecodeTest,
+                         ::testing::Values(DecodeCase{"", ""}, DecodeCase{"plain", "plain"},
+                                           DecodeCase{"a%20b", "a b"}, DecodeCase{"a+b", "a b"},
+                                           DecodeCase{"%2B", "+"}, DecodeCase{"%41%42c", "ABc"},
+                                           DecodeCase{"%e2%9c%93", "\xe2\x9c\x93"},
+                                           DecodeCase{"100%", "100%"}, DecodeCase{"%4", "%4"},
+                                           DecodeCase{"%zz", "%zz"}, DecodeCase{"a%2", "a%2"},
+                                           DecodeCase{"%%41", "%A"}));
+
+TEST(ParseQueryStringTest, SplitsAndDecodesBothSides) {
+  using Map = std::map<std::string, std::string>;
+  EXPECT_EQ(ParseQueryString(""), Map{});
+  EXPECT_EQ(ParseQueryString("a=1&b=x%20y"), (Map{{"a", "1"}, {"b", "x y"}}));
+  EXPECT_EQ(ParseQueryString("q=c+d"), (Map{{"q", "c d"}}));
+  EXPECT_EQ(ParseQueryString("my%20key=v"), (Map{{"my key", "v"}}));
+  EXPECT_EQ(ParseQueryString("flag&x="), (Map{{"flag", ""}, {"x", ""}}));
+  EXPECT_EQ(ParseQueryString("&&a=1&&"), (Map{{"a", "1"}}));
+  EXPECT_EQ(ParseQueryString("a=1&a=2"), (Map{{"a", "2"}}));
+  EXPECT_EQ(ParseQueryString("e=x=y"), (Map{{"e", "x=y"}}));
+  EXPECT_EQ(ParseQueryString("amp=%26&eq=%3D"), (Map{{"amp", "&"}, {"eq", "="}}));
+}
+
+}  // namespace
+}  // namespace ufmr
