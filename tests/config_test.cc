@@ -184,7 +184,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"MaxAttemptsZero", "remediation:\n  max_attempts: 0\n",
                 "remediation.max_attempts: must be between 1 and 100"},
         BadCase{"SectionNotMapping", "http: [1, 2]\n", "cfg.yaml:5:7: http: expected a mapping"},
-        BadCase{"StringNotScalar", "rules:\n  dir: [a, b]\n", "rules.dir: expected a string"}),
+        BadCase{"StringNotScalar", "rules:\n  dir: [a, b]\n", "rules.dir: expected a string"},
+        BadCase{"SectionIsAScalar", "telemetry: 5\n",
+                "cfg.yaml:5:12: telemetry: expected a mapping of settings"},
+        BadCase{"SectionIsAString", "remediation: on\n", "remediation: expected a mapping"}),
     [](const ::testing::TestParamInfo<BadCase>& param) { return param.param.label; });
 
 TEST(LoadConfigTextTest, AuthOtherThanBasicIsAnError) {

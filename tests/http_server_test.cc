@@ -93,6 +93,16 @@ TEST_F(HttpServerTest, PercentEncodedPathParamIsDecoded) {
   EXPECT_EQ(Body(r)["params"]["name"], "a_b");
 }
 
+TEST_F(HttpServerTest, PathSegmentsKeepPlusAndEncodedSlash) {
+  auto plus = Get("/ports/a+b");
+  ASSERT_TRUE(plus.ok());
+  EXPECT_EQ(Body(plus)["params"]["name"], "a+b");
+  auto slash = Get("/ports/a%2Fb");
+  ASSERT_TRUE(slash.ok());
+  EXPECT_EQ(slash->status, 200) << slash->body;
+  EXPECT_EQ(Body(slash)["params"]["name"], "a/b");
+}
+
 TEST_F(HttpServerTest, UnknownPathIs404Json) {
   for (const char* path : {"/nope", "/ports", "/ports/a/links", "/ports/a/links/1/x"}) {
     auto r = Get(path);

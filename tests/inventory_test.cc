@@ -258,6 +258,8 @@ INSTANTIATE_TEST_SUITE_P(
                       LinkEndsCase{"KnownPortWithoutPeer", {"c_1"}, {"c_1"}},
                       LinkEndsCase{"DuplicateInput", {"b_1", "b_1"}, {"a_2", "b_1"}},
                       LinkEndsCase{"UnknownThenKnownStopsAtTwo", {"x_1", "b_1"}, {"b_1", "x_1"}},
+                      // A link event names both ends: they win over the inventory's peer.
+                      LinkEndsCase{"BothNamedBeatInventoryPeer", {"b_1", "z_9"}, {"b_1", "z_9"}},
                       LinkEndsCase{"Empty", {}, {}}),
     [](const ::testing::TestParamInfo<LinkEndsCase>& param) { return param.param.label; });
 

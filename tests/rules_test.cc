@@ -115,6 +115,23 @@ TEST(LoadRulesTextTest, CounterRuleWithEveryField) {
   EXPECT_EQ(b.action, RuleAction::kDisable);
 }
 
+TEST(LoadRulesTextTest, EnabledAcceptsYamlBooleans) {
+  for (const char* off : {"false", "no", "off", "False", "FALSE"}) {
+    auto r = LoadRulesText(std::string("rules:\n  - name: x\n    enabled: ") + off +
+                               "\n    when:\n      event_type: [329]\n    action: disable\n",
+                           "f.yaml");
+    ASSERT_TRUE(r.ok()) << off << ": " << r.Report();
+    EXPECT_TRUE(r.rules->rules.empty()) << off;
+  }
+}
+
+TEST(LoadRulesTextTest, UnknownTopLevelKeyPathHasNoLeadingDot) {
+  auto r = LoadRulesText("rules: []\nextra: 1\n", "f.yaml");
+  ASSERT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].path, "extra");
+}
+
 TEST(LoadRulesTextTest, EnabledFalseDropsTheRule) {
   auto r = LoadRulesText(R"y(rules:
   - name: off
@@ -229,6 +246,22 @@ INSTANTIATE_TEST_SUITE_P(
                 kGood + "  - name: x\n    when:\n      event_type: [329]\n    count: 0\n"
                         "    action: disable\n",
                 "bad-count", "rules[1].count", 9, 12},
+        BadCase{"CountTooLarge",
+                kGood + "  - name: x\n    when:\n      event_type: [329]\n    count: 1e10\n"
+                        "    window: 1m\n    action: disable\n",
+                "bad-count", "rules[1].count", 9, 12},
+        BadCase{"MessageNotAString",
+                kGood + "  - name: x\n    when:\n      event_type: [329]\n      message: [a]\n"
+                        "    action: disable\n",
+                "bad-pattern", "rules[1].when.message", 9, 16},
+        BadCase{"RateIsNan",
+                kGood + "  - name: x\n    when:\n      counter: C\n      rate_above: .nan\n"
+                        "    action: disable\n",
+                "bad-number", "rules[1].when.rate_above", 9, 19},
+        BadCase{"EnabledNotABool",
+                kGood + "  - name: x\n    enabled: maybe\n    when:\n      event_type: [329]\n"
+                        "    action: disable\n",
+                "bad-bool", "rules[1].enabled", 7, 14},
         BadCase{"BadWindow",
                 kGood + "  - name: x\n    when:\n      event_type: [329]\n    count: 3\n"
                         "    window: 10x\n    action: disable\n",

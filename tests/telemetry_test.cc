@@ -99,7 +99,10 @@ INSTANTIATE_TEST_SUITE_P(
                       BadRowCase{"GuidTooLong", "1,s,,0x1,0xe41d2d0300a4f48200,3,5,0"},
                       BadRowCase{"PortNumberNotNumber", "1,s,,0x1,0xe41d2d0300a4f482,x,5,0"},
                       BadRowCase{"PortNumberEmpty", "1,s,,0x1,0xe41d2d0300a4f482,,5,0"},
-                      BadRowCase{"PortNumberNegative", "1,s,,0x1,0xe41d2d0300a4f482,-1,5,0"}),
+                      BadRowCase{"PortNumberNegative", "1,s,,0x1,0xe41d2d0300a4f482,-1,5,0"},
+                      BadRowCase{"PortNumberFraction", "1,s,,0x1,0xe41d2d0300a4f482,1.5,5,0"},
+                      BadRowCase{"GuidEmpty", "1,s,,0x1,,3,5,0"},
+                      BadRowCase{"GuidOnlyPrefix", "1,s,,0x1,0x,3,5,0"}),
     [](const ::testing::TestParamInfo<BadRowCase>& param) { return param.param.label; });
 
 TEST(ParseTelemetryCsvTest, LineNumbersCountBlankLines) {

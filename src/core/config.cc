@@ -70,6 +70,17 @@ struct Reader {
     *out = d.value();
   }
 
+  // The named section if it is a mapping; otherwise an error and an undefined node.
+  YAML::Node Section(const YAML::Node& root, const char* key) {
+    YAML::Node n = root[key];
+    if (!n) return n;
+    if (!n.IsMap()) {
+      Fail(n, key, "expected a mapping of settings");
+      return YAML::Node(YAML::NodeType::Undefined);
+    }
+    return n;
+  }
+
   void Keys(const YAML::Node& map, const std::string& path, std::initializer_list<const char*> ok) {
     if (!map.IsMap()) return Fail(map, path.empty() ? "(top)" : path, "expected a mapping");
     for (const auto& kv : map) {
@@ -81,9 +92,7 @@ struct Reader {
   }
 };
 
-}  // namespace
-
-Result<Config> LoadConfigText(const std::string& text, const std::string& name) {
+Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::string& name) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -98,7 +107,7 @@ Result<Config> LoadConfigText(const std::string& text, const std::string& name) 
          {"fabric", "ufm", "telemetry", "database", "rules", "events", "inventory", "http",
           "remediation"});
   r.Str(root, "fabric", "fabric", &c.fabric);
-  if (auto u = root["ufm"]) {
+  if (auto u = r.Section(root, "ufm")) {
     r.Keys(u, "ufm",
            {"url", "auth", "user", "password", "password_env", "insecure_tls", "ca_bundle",
             "timeout_s"});
@@ -112,35 +121,35 @@ Result<Config> LoadConfigText(const std::string& text, const std::string& name) 
     r.Secs(u, "timeout_s", "ufm.timeout_s", &c.ufm.timeout_s, 0.1);
     if (c.ufm.auth != "basic") r.Fail(u["auth"], "ufm.auth", "only 'basic' is supported");
   }
-  if (auto t = root["telemetry"]) {
+  if (auto t = r.Section(root, "telemetry")) {
     r.Keys(t, "telemetry", {"url", "interval_s"});
     r.Str(t, "url", "telemetry.url", &c.telemetry.url);
     r.Secs(t, "interval_s", "telemetry.interval_s", &c.telemetry.interval_s, 0.1);
   }
-  if (auto d = root["database"]) {
+  if (auto d = r.Section(root, "database")) {
     r.Keys(d, "database", {"url", "schema_dir"});
     r.Str(d, "url", "database.url", &c.database.url);
     r.Str(d, "schema_dir", "database.schema_dir", &c.database.schema_dir);
   }
-  if (auto x = root["rules"]) {
+  if (auto x = r.Section(root, "rules")) {
     r.Keys(x, "rules", {"dir"});
     r.Str(x, "dir", "rules.dir", &c.rules.dir);
   }
-  if (auto e = root["events"]) {
+  if (auto e = r.Section(root, "events")) {
     r.Keys(e, "events", {"poll_interval_s"});
     r.Secs(e, "poll_interval_s", "events.poll_interval_s", &c.events.poll_interval_s, 0.1);
   }
-  if (auto i = root["inventory"]) {
+  if (auto i = r.Section(root, "inventory")) {
     r.Keys(i, "inventory", {"refresh_interval_s"});
     r.Secs(i, "refresh_interval_s", "inventory.refresh_interval_s", &c.inventory.refresh_interval_s,
            1);
   }
-  if (auto h = root["http"]) {
+  if (auto h = r.Section(root, "http")) {
     r.Keys(h, "http", {"listen", "port"});
     r.Str(h, "listen", "http.listen", &c.http.listen);
     r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
   }
-  if (auto m = root["remediation"]) {
+  if (auto m = r.Section(root, "remediation")) {
     r.Keys(m, "remediation",
            {"dry_run", "max_disabled_ports", "soak_s", "max_attempts", "job_timeout_s",
             "job_poll_interval_s"});
@@ -166,6 +175,17 @@ Result<Config> LoadConfigText(const std::string& text, const std::string& name) 
   }
   while (!c.ufm.url.empty() && c.ufm.url.back() == '/') c.ufm.url.pop_back();
   return c;
+}
+
+}  // namespace
+
+Result<Config> LoadConfigText(const std::string& text, const std::string& name) {
+  try {
+    return LoadConfigTextUnchecked(text, name);
+  } catch (const YAML::Exception& e) {
+    // A shape the reader did not foresee is still a config error, never a crash.
+    return Status::InvalidArgument(name + ": " + e.what());
+  }
 }
 
 Result<Config> LoadConfigFile(const std::string& path) {

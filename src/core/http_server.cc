@@ -45,7 +45,7 @@ HttpResponse HttpResponse::Text(int status, std::string body, std::string conten
   return r;
 }
 
-std::string PercentDecode(const std::string& s) {
+std::string PercentDecode(const std::string& s, bool plus_as_space) {
   std::string out;
   out.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
@@ -53,7 +53,7 @@ std::string PercentDecode(const std::string& s) {
         std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
       out.push_back(static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16)));
       i += 2;
-    } else if (s[i] == '+') {
+    } else if (plus_as_space && s[i] == '+') {
       out.push_back(' ');
     } else {
       out.push_back(s[i]);
@@ -108,7 +108,10 @@ void HttpRouter::AddPrefix(const std::string& method, const std::string& prefix,
 }
 
 HttpResponse HttpRouter::Dispatch(HttpRequest& request) const {
-  const std::vector<std::string> parts = SplitPath(request.path);
+  // Split the raw path, then decode each segment, so "%2F" inside a segment stays inside it.
+  std::vector<std::string> parts = SplitPath(
+      request.target.empty() ? request.path : request.target.substr(0, request.target.find('?')));
+  for (auto& part : parts) part = PercentDecode(part, false);
   bool path_matched = false;
   for (int pass = 0; pass < 2; ++pass) {
     for (const Route& route : routes_) {
@@ -190,7 +193,7 @@ class Session : public std::enable_shared_from_this<Session> {
     in.method = std::string(req.method_string());
     in.target = std::string(req.target());
     size_t q = in.target.find('?');
-    in.path = PercentDecode(in.target.substr(0, q));
+    in.path = PercentDecode(in.target.substr(0, q), false);
     if (q != std::string::npos) in.query = ParseQueryString(in.target.substr(q + 1));
     for (const auto& field : req) {
       std::string name(field.name_string());

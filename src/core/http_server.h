@@ -81,6 +81,7 @@ class HttpServer {
 
 // Splits "a=1&b=x%20y" into a map, percent-decoding both sides.
 std::map<std::string, std::string> ParseQueryString(const std::string& query);
-std::string PercentDecode(const std::string& s);
+// '+' means a space in a query string only; pass false for path segments.
+std::string PercentDecode(const std::string& s, bool plus_as_space = true);
 
 }  // namespace ufmr

@@ -99,6 +99,16 @@ std::optional<PortInfo> Inventory::Get(const std::string& name) const {
 
 std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& ports) const {
   std::vector<std::string> ends;
+  for (const auto& p : ports) {
+    if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);
+  }
+  if (ends.size() >= 2) {
+    // The observation names both ends itself (a link event): trust it over the inventory.
+    ends.resize(2);
+    std::sort(ends.begin(), ends.end());
+    return ends;
+  }
+  ends.clear();
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& p : ports) {
     if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);

@@ -63,7 +63,7 @@ bool RuleEngine::Matches(const Rule& r, const Observation& o) const {
   if (o.kind != Observation::Kind::kCounter || o.counter != r.counter || o.interval_s <= 0) {
     return false;
   }
-  return o.delta / o.interval_s * r.per_s > r.rate_above;
+  return o.delta * r.per_s > r.rate_above * o.interval_s;  // rate > threshold, without division
 }
 
 std::vector<const Rule*> RuleEngine::Matching(const Observation& o) const {

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -70,7 +71,7 @@ class Loader {
       if (!allowed.count(key)) {
         std::string list;
         for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        Error(kv.first, path + "." + key, "unknown-key",
+        Error(kv.first, path.empty() ? key : path + "." + key, "unknown-key",
               "unknown key '" + key + "' (expected one of: " + list + ")");
       }
     }
@@ -135,8 +136,15 @@ class Loader {
     Rule r;
     r.file = file_;
     r.line = node.Mark().line + 1;
-    if (node["enabled"] && node["enabled"].IsScalar() && node["enabled"].Scalar() == "false") {
-      return;
+    if (node["enabled"]) {
+      bool enabled = true;
+      try {
+        enabled = node["enabled"].as<bool>();
+      } catch (const YAML::Exception&) {
+        Error(node["enabled"], path + ".enabled", "bad-bool", "enabled must be true or false");
+        return;
+      }
+      if (!enabled) return;
     }
     if (!node["name"] || !node["name"].IsScalar() || node["name"].Scalar().empty()) {
       Error(node, path + ".name", "missing-name", "every rule needs a name");
@@ -170,7 +178,10 @@ class Loader {
     if (is_event) {
       r.kind = Rule::Kind::kEvent;
       IntList(when["event_type"], path + ".when.event_type", &r.event_types);
-      if (when["message"]) {
+      if (when["message"] && !when["message"].IsScalar()) {
+        Error(when["message"], path + ".when.message", "bad-pattern",
+              "message must be one RE2 pattern (a string)");
+      } else if (when["message"]) {
         auto re = std::make_shared<RE2>(when["message"].as<std::string>(""), RE2::Quiet);
         if (!re->ok()) {
           Error(when["message"], path + ".when.message", "bad-pattern",
@@ -182,10 +193,12 @@ class Loader {
       if (node["count"]) {
         double c = 0;
         if (Number(node["count"], path + ".count", &c)) {
-          if (c < 1 || c != static_cast<int>(c)) {
-            Error(node["count"], path + ".count", "bad-count", "count must be an integer >= 1");
+          if (!(c >= 1 && c <= 1'000'000) || c != std::floor(c)) {
+            Error(node["count"], path + ".count", "bad-count",
+                  "count must be an integer from 1 to 1000000");
+          } else {
+            r.count = static_cast<int>(c);
           }
-          r.count = static_cast<int>(c);
         }
       }
       if (node["window"]) Duration(node["window"], path + ".window", &r.window_s);
@@ -208,8 +221,9 @@ class Loader {
         Error(when, path + ".when.rate_above", "missing-rate",
               "a counter rule needs rate_above (errors per 'per')");
       } else if (Number(when["rate_above"], path + ".when.rate_above", &r.rate_above) &&
-                 r.rate_above < 0) {
-        Error(when["rate_above"], path + ".when.rate_above", "bad-number", "must be >= 0");
+                 !(r.rate_above >= 0 && std::isfinite(r.rate_above))) {
+        Error(when["rate_above"], path + ".when.rate_above", "bad-number",
+              "must be a finite number >= 0");
       }
       if (when["per"] && Duration(when["per"], path + ".when.per", &r.per_s) && r.per_s <= 0) {
         Error(when["per"], path + ".when.per", "bad-duration", "per must be > 0");

@@ -46,6 +46,7 @@ bool ParseDouble(const std::string& s, double* out) {
 
 std::string NormalizeGuid(std::string g) {
   if (g.rfind("0x", 0) == 0 || g.rfind("0X", 0) == 0) g = g.substr(2);
+  if (g.empty()) return g;  // stays invalid
   std::transform(g.begin(), g.end(), g.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (g.size() < 16) g.insert(0, 16 - g.size(), '0');
@@ -93,7 +94,8 @@ Result<ParsedTelemetry> ParseTelemetryCsv(const std::string& text) {
     }
     std::string guid = NormalizeGuid(cells[guid_col]);
     double num = 0;
-    if (!IsHex(guid) || !ParseDouble(cells[num_col], &num) || num < 0 || num > 4096) {
+    if (!IsHex(guid) || !ParseDouble(cells[num_col], &num) || num < 0 || num > 4096 ||
+        num != static_cast<int>(num)) {
       out.errors.push_back("line " + std::to_string(line_no) + ": bad port_guid/Port_Number");
       continue;
     }
@@ -103,8 +105,9 @@ Result<ParsedTelemetry> ParseTelemetryCsv(const std::string& text) {
     if (ts_col >= 0 && ParseDouble(cells[ts_col], &ts)) s.timestamp_us = static_cast<int64_t>(ts);
     for (size_t i = 0; i < header.size(); ++i) {
       if (static_cast<int>(i) == guid_col || static_cast<int>(i) == num_col ||
-          static_cast<int>(i) == ts_col) {
-        continue;
+          static_cast<int>(i) == ts_col || header[i] == "Node_GUID" || header[i] == "source_id" ||
+          header[i] == "tag") {
+        continue;  // identifiers, not counters
       }
       double v = 0;
       if (ParseDouble(cells[i], &v)) s.counters[header[i]] = v;
