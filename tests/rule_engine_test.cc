@@ -293,7 +293,7 @@ TEST(RuleEngineTest, CounterFindingReasonAndEvidence) {
   EXPECT_EQ(f.rule, "symbol_errors");
   EXPECT_EQ(f.action, RuleAction::kDisable);
   EXPECT_EQ(f.link_key, kSwitchPort);
-  EXPECT_NE(f.reason.find("SymbolErrorCounterExtended at 101 per 1m (threshold 100)"),
+  EXPECT_NE(f.reason.find("SymbolErrorCounterExtended at 101 per 1m, threshold 100"),
             std::string::npos)
       << f.reason;
   EXPECT_NE(f.reason.find("Symbol errors above threshold"), std::string::npos) << f.reason;

@@ -82,20 +82,20 @@ Finding RuleEngine::MakeFinding(const Rule& r, const std::vector<std::string>& e
   f.ports = ends;
   f.link_key = LinkKey(ends);
   f.time = t;
+  std::string detail;
   if (r.kind == Rule::Kind::kCounter) {
     const auto& o = evidence["observations"].back();
     double rate = o["delta"].get<double>() / o["interval_s"].get<double>() * r.per_s;
-    f.reason = r.counter + " at " + std::to_string(static_cast<long long>(rate)) + " per " +
-               FormatDuration(r.per_s) + " (threshold " +
-               std::to_string(static_cast<long long>(r.rate_above)) + ")";
+    detail = r.counter + " at " + std::to_string(static_cast<long long>(rate)) + " per " +
+             FormatDuration(r.per_s) + ", threshold " +
+             std::to_string(static_cast<long long>(r.rate_above));
   } else if (r.count > 1) {
-    f.reason = r.name + ": " + std::to_string(r.count) + " matching events within " +
-               FormatDuration(r.window_s);
+    detail = std::to_string(r.count) + " matching events within " + FormatDuration(r.window_s);
   } else {
-    f.reason = evidence["observations"].back().value("name", r.name);
-    if (r.hold_s > 0) f.reason += " and stayed so for " + FormatDuration(r.hold_s);
+    detail = evidence["observations"].back().value("name", r.name);
+    if (r.hold_s > 0) detail += ", not cleared within " + FormatDuration(r.hold_s);
   }
-  if (!r.description.empty()) f.reason = r.description + " (" + f.reason + ")";
+  f.reason = r.description.empty() ? detail : r.description + " (" + detail + ")";
   evidence["rule"] = {{"name", r.name}, {"file", r.file}, {"line", r.line}};
   evidence["rules_hash"] = rules_->hash;
   if (r.kind == Rule::Kind::kCounter) {
