@@ -25,6 +25,8 @@ build="$root/build"
 
 say() { printf '\033[1m== %s\033[0m\n' "$*"; }
 die() { echo "demo: $*" >&2; exit 1; }
+# shellcheck source=scripts/service-wait.sh
+. "$(dirname "${BASH_SOURCE[0]}")/service-wait.sh"
 
 say "Checking packages"
 scripts/install-deps.sh --no-browser
@@ -126,18 +128,8 @@ say "Starting ufm-remediator serve on $http_listen:$http_port"
 start_bg "$demo/serve.log" "$build/ufm-remediator" serve --config "$demo/config.yaml"
 serve_pid=${pids[-1]}
 api="http://127.0.0.1:$http_port"
-for _ in $(seq 150); do
-  curl -fsS --max-time 2 "$api/healthz" >/dev/null 2>&1 && break
-  kill -0 "$serve_pid" 2>/dev/null || { tail -n 20 "$demo/serve.log" >&2; die "ufm-remediator exited"; }
-  sleep 0.2
-done
-curl -fsS --max-time 2 "$api/healthz" >/dev/null 2>&1 || die "ufm-remediator not healthy within 30 s (see .demo/serve.log)"
-# The service skips the fabric's past events on its first start: break links only after its first pass.
-for _ in $(seq 100); do
-  curl -fsS --max-time 2 "$api/metrics" 2>/dev/null |
-    grep -Eq '^ufmr_last_pass_timestamp_seconds(\{[^}]*\})? +[1-9]' && break
-  sleep 0.2
-done
+wait_healthy "$api" "$serve_pid"
+wait_first_pass "$api"
 
 say "Breaking a few links in the simulator"
 curl -fsS --max-time 10 "$sim/sim/links" >"$demo/links.json" || die "GET /sim/links failed"

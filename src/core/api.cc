@@ -15,21 +15,6 @@ nlohmann::json OptTime(const std::optional<double>& t) {
   return FormatIsoTime(FromEpochSeconds(*t));
 }
 
-HttpResponse FromStatus(const Status& s) {
-  switch (s.code()) {
-    case Status::Code::kInvalidArgument:
-      return HttpResponse::Error(400, s.message());
-    case Status::Code::kNotFound:
-      return HttpResponse::Error(404, s.message());
-    case Status::Code::kConflict:
-      return HttpResponse::Error(409, s.message());
-    case Status::Code::kUnavailable:
-      return HttpResponse::Error(503, s.message());
-    default:
-      return HttpResponse::Error(500, s.message());
-  }
-}
-
 Result<int64_t> TicketId(const HttpRequest& req) {
   const std::string& s = req.params.at("id");
   if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos) {
@@ -134,7 +119,7 @@ HttpResponse Api::ListTickets(const HttpRequest& req) {
     limit = std::min(std::stoi(l), 5000);
   }
   auto tickets = store_.ListTickets(state, limit);
-  if (!tickets.ok()) return FromStatus(tickets.status());
+  if (!tickets.ok()) return HttpResponse::FromStatus(tickets.status());
   nlohmann::json list = nlohmann::json::array();
   for (const auto& t : tickets.value()) list.push_back(TicketJson(t));
   return HttpResponse::Json(200, {{"tickets", list}});
@@ -142,13 +127,13 @@ HttpResponse Api::ListTickets(const HttpRequest& req) {
 
 HttpResponse Api::GetTicket(const HttpRequest& req) {
   auto id = TicketId(req);
-  if (!id.ok()) return FromStatus(id.status());
+  if (!id.ok()) return HttpResponse::FromStatus(id.status());
   auto t = store_.GetTicket(id.value());
-  if (!t.ok()) return FromStatus(t.status());
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
   auto events = store_.Events(id.value());
-  if (!events.ok()) return FromStatus(events.status());
+  if (!events.ok()) return HttpResponse::FromStatus(events.status());
   auto actions = store_.Actions(id.value());
-  if (!actions.ok()) return FromStatus(actions.status());
+  if (!actions.ok()) return HttpResponse::FromStatus(actions.status());
   nlohmann::json j = TicketJson(t.value());
   j["events"] = nlohmann::json::array();
   for (const auto& e : events.value()) {
@@ -175,23 +160,23 @@ HttpResponse Api::GetTicket(const HttpRequest& req) {
 
 HttpResponse Api::Repaired(const HttpRequest& req) {
   auto id = TicketId(req);
-  if (!id.ok()) return FromStatus(id.status());
+  if (!id.ok()) return HttpResponse::FromStatus(id.status());
   std::string by, note;
   Status s = ReadActor(req, &by, &note);
-  if (!s.ok()) return FromStatus(s);
+  if (!s.ok()) return HttpResponse::FromStatus(s);
   auto t = remediator_.ReportRepair(id.value(), by, note);
-  if (!t.ok()) return FromStatus(t.status());
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
   return HttpResponse::Json(200, TicketJson(t.value()));
 }
 
 HttpResponse Api::Acknowledge(const HttpRequest& req) {
   auto id = TicketId(req);
-  if (!id.ok()) return FromStatus(id.status());
+  if (!id.ok()) return HttpResponse::FromStatus(id.status());
   std::string by, note;
   Status s = ReadActor(req, &by, &note);
-  if (!s.ok()) return FromStatus(s);
+  if (!s.ok()) return HttpResponse::FromStatus(s);
   auto t = remediator_.Acknowledge(id.value(), by);
-  if (!t.ok()) return FromStatus(t.status());
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
   return HttpResponse::Json(200, TicketJson(t.value()));
 }
 

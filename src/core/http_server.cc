@@ -37,6 +37,21 @@ HttpResponse HttpResponse::Error(int status, const std::string& message) {
   return Json(status, nlohmann::json{{"error", message}});
 }
 
+HttpResponse HttpResponse::FromStatus(const Status& s) {
+  switch (s.code()) {
+    case Status::Code::kInvalidArgument:
+      return Error(400, s.message());
+    case Status::Code::kNotFound:
+      return Error(404, s.message());
+    case Status::Code::kConflict:
+      return Error(409, s.message());
+    case Status::Code::kUnavailable:
+      return Error(503, s.message());
+    default:
+      return Error(500, s.message());
+  }
+}
+
 HttpResponse HttpResponse::Text(int status, std::string body, std::string content_type) {
   HttpResponse r;
   r.status = status;

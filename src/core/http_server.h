@@ -37,6 +37,9 @@ struct HttpResponse {
 
   static HttpResponse Json(int status, const nlohmann::json& body);
   static HttpResponse Error(int status, const std::string& message);
+  // A non-ok Status as an error answer: InvalidArgument 400, NotFound 404, Conflict 409,
+  // Unavailable 503, anything else 500.
+  static HttpResponse FromStatus(const Status& status);
   static HttpResponse Text(int status, std::string body, std::string content_type = "text/plain");
 };
 

@@ -19,19 +19,6 @@ HttpResponse Ordered(int status, const OrderedJson& body) {
                             "application/json");
 }
 
-HttpResponse FromStatus(const Status& s) {
-  switch (s.code()) {
-    case Status::Code::kInvalidArgument:
-      return HttpResponse::Error(400, s.message());
-    case Status::Code::kNotFound:
-      return HttpResponse::Error(404, s.message());
-    case Status::Code::kConflict:
-      return HttpResponse::Error(409, s.message());
-    default:
-      return HttpResponse::Error(500, s.message());
-  }
-}
-
 Result<Json> ParseBody(const HttpRequest& request) {
   Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (body.is_discarded()) return Status::InvalidArgument("malformed JSON body");
@@ -368,11 +355,11 @@ HttpResponse SimServer::GetLinks(const HttpRequest& request) {
 
 HttpResponse SimServer::PostAction(const HttpRequest& request) {
   Result<Json> body = ParseBody(request);
-  if (!body.ok()) return FromStatus(body.status());
+  if (!body.ok()) return HttpResponse::FromStatus(body.status());
   Result<Job> job = state_.SubmitAction(body.value(), clock_.Now());
   if (!job.ok()) {
     spdlog::warn("rejected action: {}", job.status().message());
-    return FromStatus(job.status());
+    return HttpResponse::FromStatus(job.status());
   }
   HttpResponse out = HttpResponse::Text(202, "{}", "application/json");
   out.headers.emplace_back("Location", "/ufmRest/jobs/" + std::to_string(job->id));
@@ -389,9 +376,9 @@ HttpResponse SimServer::GetJob(const HttpRequest& request) {
 
 HttpResponse SimServer::PostFault(const HttpRequest& request) {
   Result<Json> body = ParseBody(request);
-  if (!body.ok()) return FromStatus(body.status());
+  if (!body.ok()) return HttpResponse::FromStatus(body.status());
   Result<Fault> fault = state_.AddFault(body.value(), clock_.Now());
-  if (!fault.ok()) return FromStatus(fault.status());
+  if (!fault.ok()) return HttpResponse::FromStatus(fault.status());
   OrderedJson out;
   out["id"] = fault->id;
   out["kind"] = FaultKindName(fault->kind);
@@ -407,7 +394,7 @@ HttpResponse SimServer::GetFaults(const HttpRequest&) {
 
 HttpResponse SimServer::PostRepair(const HttpRequest& request) {
   Result<Json> body = ParseBody(request);
-  if (!body.ok()) return FromStatus(body.status());
+  if (!body.ok()) return HttpResponse::FromStatus(body.status());
   const Json& b = body.value();
   for (const auto& [key, value] : b.items()) {
     if (key != "port") return HttpResponse::Error(400, "unknown field '" + key + "'");
@@ -417,7 +404,7 @@ HttpResponse SimServer::PostRepair(const HttpRequest& request) {
     return HttpResponse::Error(400, "field 'port' (a port name) is required");
   }
   Result<int> link = state_.Repair(port->get<std::string>(), clock_.Now());
-  if (!link.ok()) return FromStatus(link.status());
+  if (!link.ok()) return HttpResponse::FromStatus(link.status());
   OrderedJson out;
   out["repaired"] = LinkEnds(state_.topology(), link.value());
   return Ordered(200, out);

@@ -11,6 +11,8 @@
 set -euo pipefail
 
 die() { echo "e2e_dashboard: FAIL: $*" >&2; exit 1; }
+# shellcheck source=scripts/service-wait.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/service-wait.sh"
 log() { echo "e2e_dashboard: $*"; }
 
 [[ $# -eq 1 ]] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
@@ -129,20 +131,8 @@ log "starting ufm-remediator serve on port $http_port"
 start_bg "$tmp/serve.log" "$build/ufm-remediator" serve --config "$tmp/config.yaml"
 serve_pid=${pids[-1]}
 base="http://127.0.0.1:$http_port"
-for _ in $(seq 150); do
-  curl -fsS --max-time 2 "$base/healthz" >/dev/null 2>&1 && break
-  kill -0 "$serve_pid" 2>/dev/null || die "ufm-remediator serve exited early"
-  sleep 0.2
-done
-curl -fsS --max-time 2 "$base/healthz" >/dev/null 2>&1 || die "service not healthy within 30 s"
-
-# The service skips the fabric's past events on its first start, so break the link only once it has
-# made its first pass over UFM.
-for _ in $(seq 100); do
-  curl -fsS --max-time 2 "$base/metrics" 2>/dev/null |
-    grep -Eq '^ufmr_last_pass_timestamp_seconds(\{[^}]*\})? +[1-9]' && break
-  sleep 0.2
-done
+wait_healthy "$base" "$serve_pid"
+wait_first_pass "$base"
 
 # Break the first leaf-host link, at its switch-side port.
 curl -fsS --max-time 10 "$sim/sim/links" >"$tmp/links.json" || die "GET /sim/links failed"
