@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstdio>
 #include <set>
+#include <thread>
 
 namespace ufmr::sim {
 
@@ -177,7 +178,23 @@ void SimServer::AddRestRoutes() {
   r.Add("GET", "/ufmRest/resources/links", bind(&SimServer::GetLinks));
   r.Add("POST", "/ufmRest/actions", bind(&SimServer::PostAction));
   r.Add("GET", "/ufmRest/jobs/{id}", bind(&SimServer::GetJob));
+  r.Add("POST", "/ufmRest/app/tokens", bind(&SimServer::IssueToken));
   r.Add("POST", "/sim/faults", bind(&SimServer::PostFault));
+  r.Add("POST", "/sim/misbehave", bind(&SimServer::PostMisbehave));
+  r.Add("POST", "/sim/events/reset_ids", [this](const HttpRequest&) {
+    state_.ResetEventIds();
+    return HttpResponse::Json(200, Json{{"reset", true}});
+  });
+  r.Add("POST", "/sim/events/skip", [this](const HttpRequest& req) {
+    Result<Json> body = ParseBody(req);
+    if (!body.ok()) return HttpResponse::FromStatus(body.status());
+    if (!body.value().contains("count") || !body.value()["count"].is_number_integer() ||
+        body.value()["count"].get<int64_t>() < 1) {
+      return HttpResponse::Error(400, "\"count\" must be a positive integer");
+    }
+    state_.SkipEventIds(body.value()["count"].get<int64_t>());
+    return HttpResponse::Json(200, Json{{"skipped", body.value()["count"]}});
+  });
   r.Add("GET", "/sim/faults", bind(&SimServer::GetFaults));
   r.Add("POST", "/sim/repair", bind(&SimServer::PostRepair));
   r.Add("GET", "/sim/actions", bind(&SimServer::GetActions));
@@ -234,15 +251,122 @@ bool SimServer::Authorized(const HttpRequest& request) const {
 HttpResponse SimServer::HandleRest(const HttpRequest& request) {
   HttpRequest r = request;
   spdlog::debug("rest {} {}", r.method, r.target);
-  if (r.path == "/ufmRest" || r.path.rfind("/ufmRest/", 0) == 0) {
-    if (!Authorized(r)) {
+  if (r.method == "POST" && r.path == "/dologin") return Login(r);
+  // UFM's four ways in: basic auth on /ufmRest, a session cookie on /ufmRestV2, a token on
+  // /ufmRestV3, and X-Remote-User with no prefix on the UFM host itself. All reach one router.
+  std::string prefix;
+  for (const char* p : {"/ufmRestV2", "/ufmRestV3", "/ufmRest"}) {
+    std::string ps(p);
+    if (r.path == ps || r.path.rfind(ps + "/", 0) == 0) {
+      prefix = ps;
+      break;
+    }
+  }
+  bool local =
+      prefix.empty() && (r.path.rfind("/app/", 0) == 0 || r.path.rfind("/resources/", 0) == 0 ||
+                         r.path == "/actions" || r.path.rfind("/jobs/", 0) == 0);
+  if (!prefix.empty() || local) {
+    bool ok = false;
+    if (prefix == "/ufmRest") {
+      ok = Authorized(r);
+    } else if (local) {
+      ok = r.Header("x-remote-user") == "ufmsystem";
+    } else {
+      std::lock_guard<std::mutex> lock(auth_mu_);
+      if (prefix == "/ufmRestV2") {
+        std::string cookie = r.Header("cookie");
+        for (const auto& sid : sessions_)
+          ok = ok || cookie.find("sessionid=" + sid) != std::string::npos;
+      } else {
+        std::string header = r.Header("authorization");
+        ok = header.size() > 6 && Lower(header.substr(0, 6)) == "basic " &&
+             tokens_.count(header.substr(6)) > 0;
+      }
+    }
+    if (!ok) {
       HttpResponse out = HttpResponse::Error(401, "authentication required");
-      out.headers.emplace_back("WWW-Authenticate", "Basic realm=\"UFM\"");
+      if (prefix == "/ufmRest") out.headers.emplace_back("WWW-Authenticate", "Basic realm=\"UFM\"");
       return out;
+    }
+    if (auto bad = NextMisbehaviour()) return *bad;
+    if (prefix != "/ufmRest") {
+      r.path = "/ufmRest" + r.path.substr(prefix.size());
+      r.target = "/ufmRest" + r.target.substr(prefix.size());
     }
   }
   state_.Advance(clock_.Now());
   return rest_router_.Dispatch(r);
+}
+
+HttpResponse SimServer::Login(const HttpRequest& request) {
+  auto form = ParseQueryString(request.body);
+  if (form["httpd_username"] != options_.user || form["httpd_password"] != options_.password) {
+    return HttpResponse::Error(401, "bad user name or password");
+  }
+  std::lock_guard<std::mutex> lock(auth_mu_);
+  std::string sid = "s" + std::to_string(++next_secret_) + "x" +
+                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  sessions_.insert(sid);
+  HttpResponse out = HttpResponse::Text(200, "<html><body>logged in</body></html>", "text/html");
+  out.headers.emplace_back("Set-Cookie", "sessionid=" + sid + "; Path=/; HttpOnly");
+  return out;
+}
+
+HttpResponse SimServer::IssueToken(const HttpRequest&) {
+  // Reached only with basic auth on /ufmRest (checked in HandleRest).
+  std::lock_guard<std::mutex> lock(auth_mu_);
+  std::string token = "t" + std::to_string(++next_secret_) + "k" +
+                      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  tokens_.insert(token);
+  return HttpResponse::Json(200, Json{{"access_token", token}, {"revoked", false}});
+}
+
+HttpResponse SimServer::PostMisbehave(const HttpRequest& request) {
+  static const std::set<std::string> kModes = {"html_error", "html_login",     "status_500",
+                                               "status_401", "malformed_json", "slow"};
+  Result<Json> body = ParseBody(request);
+  if (!body.ok()) return HttpResponse::FromStatus(body.status());
+  const Json& b = body.value();
+  std::string mode = b.value("mode", "");
+  if (!kModes.count(mode)) {
+    return HttpResponse::Error(400,
+                               "mode must be one of html_error, html_login, status_500, "
+                               "status_401, malformed_json, slow");
+  }
+  int count = b.value("count", 1);
+  int delay_ms = b.value("delay_ms", 0);
+  if (count < 1 || count > 1000 || delay_ms < 0 || delay_ms > 120000) {
+    return HttpResponse::Error(400, "count must be 1..1000 and delay_ms 0..120000");
+  }
+  std::lock_guard<std::mutex> lock(auth_mu_);
+  for (int i = 0; i < count; ++i) misbehaviours_.push_back({mode, delay_ms});
+  return HttpResponse::Json(200, Json{{"queued", misbehaviours_.size()}});
+}
+
+std::optional<HttpResponse> SimServer::NextMisbehaviour() {
+  Misbehaviour m;
+  {
+    std::lock_guard<std::mutex> lock(auth_mu_);
+    if (misbehaviours_.empty()) return std::nullopt;
+    m = misbehaviours_.front();
+    misbehaviours_.pop_front();
+  }
+  if (m.mode == "slow") {
+    std::this_thread::sleep_for(std::chrono::milliseconds(m.delay_ms));
+    return std::nullopt;
+  }
+  if (m.mode == "html_error") {
+    return HttpResponse::Text(502, "<html><body><h1>502 Bad Gateway</h1></body></html>",
+                              "text/html");
+  }
+  if (m.mode == "html_login") {
+    // An expired session on a real UFM: a login page where JSON was expected.
+    return HttpResponse::Text(200, "<!DOCTYPE html><html><body><form action=\"/dologin\">",
+                              "text/html");
+  }
+  if (m.mode == "status_500") return HttpResponse::Error(500, "internal server error");
+  if (m.mode == "status_401") return HttpResponse::Error(401, "session expired");
+  return HttpResponse::Text(200, "[{\"id\": 1, \"name\": ", "application/json");
 }
 
 HttpResponse SimServer::HandleTelemetry(const HttpRequest& request) {

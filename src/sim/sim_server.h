@@ -7,8 +7,11 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "core/clock.h"
@@ -69,6 +72,23 @@ class SimServer {
   SimServerOptions options_;
   HttpRouter rest_router_;
   HttpRouter telemetry_router_;
+
+  // Authentication state for the session (/ufmRestV2) and token (/ufmRestV3) prefixes, and the
+  // scripted misbehaviours of POST /sim/misbehave; guarded by auth_mu_.
+  HttpResponse Login(const HttpRequest& request);
+  HttpResponse IssueToken(const HttpRequest& request);
+  HttpResponse PostMisbehave(const HttpRequest& request);
+  std::optional<HttpResponse> NextMisbehaviour();
+  struct Misbehaviour {
+    std::string mode;
+    int delay_ms = 0;
+  };
+  std::mutex auth_mu_;
+  std::set<std::string> sessions_;
+  std::set<std::string> tokens_;
+  std::deque<Misbehaviour> misbehaviours_;
+  uint64_t next_secret_ = 0;
+
   std::unique_ptr<HttpServer> rest_server_;
   std::unique_ptr<HttpServer> telemetry_server_;
 };

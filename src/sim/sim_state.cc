@@ -213,6 +213,17 @@ void SimState::UpdateLink(int link, TimePoint t) {
   EmitLinkEvent(link, up, t);
 }
 
+void SimState::ResetEventIds() {
+  std::lock_guard<std::mutex> lock(mu_);
+  events_.clear();
+  next_event_id_ = 1;
+}
+
+void SimState::SkipEventIds(int64_t count) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (count > 0) next_event_id_ += count;
+}
+
 void SimState::Emit(Event event) {
   event.id = next_event_id_++;
   spdlog::debug("event {} [{}] {}: {}", event.id, event.event_type, event.name, event.description);

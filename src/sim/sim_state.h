@@ -139,6 +139,10 @@ class SimState {
   std::optional<PortStatus> PortState(int port) const;
   bool LinkUp(int link) const;
   std::vector<Event> Events() const;
+  // As after a UFM reinstall: the retained events are gone and ids start again at 1.
+  void ResetEventIds();
+  // As when UFM's retention drops events: the next `count` ids are used up without an event.
+  void SkipEventIds(int64_t count);
   std::optional<Job> FindJob(int64_t id) const;
   std::vector<ActionRecord> Actions() const;
   std::vector<Fault> Faults() const;
