@@ -110,7 +110,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (auto u = r.Section(root, "ufm")) {
     r.Keys(u, "ufm",
            {"url", "auth", "user", "password", "password_env", "insecure_tls", "ca_bundle",
-            "timeout_s"});
+            "timeout_s", "token", "token_env", "retries", "retry_base_s", "retry_max_s"});
     r.Str(u, "url", "ufm.url", &c.ufm.url);
     r.Str(u, "auth", "ufm.auth", &c.ufm.auth);
     r.Str(u, "user", "ufm.user", &c.ufm.user);
@@ -119,7 +119,15 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Bool(u, "insecure_tls", "ufm.insecure_tls", &c.ufm.insecure_tls);
     r.Str(u, "ca_bundle", "ufm.ca_bundle", &c.ufm.ca_bundle);
     r.Secs(u, "timeout_s", "ufm.timeout_s", &c.ufm.timeout_s, 0.1);
-    if (c.ufm.auth != "basic") r.Fail(u["auth"], "ufm.auth", "only 'basic' is supported");
+    r.Str(u, "token", "ufm.token", &c.ufm.token);
+    r.Str(u, "token_env", "ufm.token_env", &c.ufm.token_env);
+    r.Int(u, "retries", "ufm.retries", &c.ufm.retries, 0, 20);
+    r.Secs(u, "retry_base_s", "ufm.retry_base_s", &c.ufm.retry_base_s, 0);
+    r.Secs(u, "retry_max_s", "ufm.retry_max_s", &c.ufm.retry_max_s, 0);
+    if (c.ufm.auth != "basic" && c.ufm.auth != "session" && c.ufm.auth != "token" &&
+        c.ufm.auth != "local") {
+      r.Fail(u["auth"], "ufm.auth", "must be basic, session, token or local");
+    }
   }
   if (auto t = r.Section(root, "telemetry")) {
     r.Keys(t, "telemetry", {"url", "interval_s"});
@@ -172,6 +180,17 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
                                      " is not set");
     }
     c.ufm.password = v;
+  }
+  if (!c.ufm.token_env.empty()) {
+    const char* v = std::getenv(c.ufm.token_env.c_str());
+    if (!v) {
+      return Status::InvalidArgument(name + ": ufm.token_env: variable " + c.ufm.token_env +
+                                     " is not set");
+    }
+    c.ufm.token = v;
+  }
+  if (c.ufm.auth == "token" && c.ufm.token.empty()) {
+    return Status::InvalidArgument(name + ": ufm.auth is token but no ufm.token or ufm.token_env");
   }
   while (!c.ufm.url.empty() && c.ufm.url.back() == '/') c.ufm.url.pop_back();
   return c;

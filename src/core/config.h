@@ -12,14 +12,22 @@ struct Config {
   std::string fabric = "default";
 
   struct Ufm {
-    std::string url;             // e.g. https://ufm.example:443; "/ufmRest" is appended
-    std::string auth = "basic";  // only basic for now
+    std::string url;  // e.g. https://ufm.example:443; the auth method's prefix is appended
+    // basic: user/password on /ufmRest; session: /dologin then a cookie on /ufmRestV2;
+    // token: "Authorization: Basic <token>" on /ufmRestV3; local: X-Remote-User, no prefix
+    // (plain HTTP to 127.0.0.1:8000 on the UFM host itself).
+    std::string auth = "basic";
     std::string user = "admin";
     std::string password;
     std::string password_env;  // read the password from this variable if set
+    std::string token;
+    std::string token_env;  // read the token from this variable if set
     bool insecure_tls = false;
     std::string ca_bundle;
     double timeout_s = 10;
+    int retries = 3;            // further attempts of a failed read (and of a refused connect)
+    double retry_base_s = 0.5;  // backoff: a random wait up to base * 2^attempt ...
+    double retry_max_s = 8;     // ... capped here
   } ufm;
 
   struct Telemetry {

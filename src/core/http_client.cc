@@ -56,24 +56,36 @@ HttpClient::~HttpClient() {
   if (curl_) curl_easy_cleanup(static_cast<CURL*>(curl_));
 }
 
-Result<HttpResult> HttpClient::Get(const std::string& url) { return Perform("GET", url, nullptr); }
+Result<HttpResult> HttpClient::Get(const std::string& url) {
+  return Perform("GET", url, nullptr, nullptr);
+}
 
 Result<HttpResult> HttpClient::Post(const std::string& url, const std::string& json_body) {
-  return Perform("POST", url, &json_body);
+  return Perform("POST", url, &json_body, "application/json");
 }
 
 Result<HttpResult> HttpClient::Put(const std::string& url, const std::string& json_body) {
-  return Perform("PUT", url, &json_body);
+  return Perform("PUT", url, &json_body, "application/json");
+}
+
+Result<HttpResult> HttpClient::PostForm(const std::string& url, const std::string& form) {
+  return Perform("POST", url, &form, "application/x-www-form-urlencoded");
+}
+
+void HttpClient::SetHeader(const std::string& name, const std::string& value) {
+  options_.headers[name] = value;
 }
 
 Result<HttpResult> HttpClient::Perform(const std::string& method, const std::string& url,
-                                       const std::string* body) {
+                                       const std::string* body, const char* content_type) {
+  last_failure_before_send_ = false;
   if (!curl_) return Status::Internal("curl handle could not be created");
   CURL* c = static_cast<CURL*>(curl_);
   curl_easy_reset(c);
   HttpResult result;
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_COOKIEFILE, "");  // the in-memory cookie jar (kept across resets)
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(options_.connect_timeout.count()));
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));
@@ -93,7 +105,8 @@ Result<HttpResult> HttpClient::Perform(const std::string& method, const std::str
   for (const auto& [k, v] : options_.headers)
     headers = curl_slist_append(headers, (k + ": " + v).c_str());
   if (body) {
-    headers = curl_slist_append(headers, "Content-Type: application/json");
+    headers = curl_slist_append(headers, (std::string("Content-Type: ") + content_type).c_str());
+    headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
     curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
     curl_easy_setopt(c, CURLOPT_POSTFIELDS, body->c_str());
     curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(body->size()));
@@ -102,6 +115,8 @@ Result<HttpResult> HttpClient::Perform(const std::string& method, const std::str
   CURLcode rc = curl_easy_perform(c);
   if (headers) curl_slist_free_all(headers);
   if (rc != CURLE_OK) {
+    last_failure_before_send_ = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
+                                rc == CURLE_COULDNT_RESOLVE_PROXY;
     return Status::Unavailable(method + " " + url + ": " + curl_easy_strerror(rc));
   }
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &result.status);

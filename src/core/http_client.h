@@ -1,5 +1,6 @@
 // HttpClient: a blocking libcurl client for UFM's REST and telemetry endpoints.
-// One instance per thread (it owns a curl handle, reused for keep-alive); not thread-safe.
+// One instance per thread (it owns a curl handle, reused for keep-alive, and an in-memory cookie
+// jar, so a session login carries over); not thread-safe.
 #pragma once
 
 #include <chrono>
@@ -39,12 +40,20 @@ class HttpClient {
   Result<HttpResult> Get(const std::string& url);
   Result<HttpResult> Post(const std::string& url, const std::string& json_body);
   Result<HttpResult> Put(const std::string& url, const std::string& json_body);
+  // application/x-www-form-urlencoded; `form` is already encoded ("a=1&b=2").
+  Result<HttpResult> PostForm(const std::string& url, const std::string& form);
+
+  // Whether the last failed request failed before anything was sent (refused, no route, DNS):
+  // only then is a non-idempotent request safe to send again.
+  bool last_failure_before_send() const { return last_failure_before_send_; }
+  void SetHeader(const std::string& name, const std::string& value);
 
  private:
   Result<HttpResult> Perform(const std::string& method, const std::string& url,
-                             const std::string* body);
+                             const std::string* body, const char* content_type);
   HttpClientOptions options_;
   void* curl_ = nullptr;
+  bool last_failure_before_send_ = false;
 };
 
 }  // namespace ufmr

@@ -2,7 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 namespace ufmr {
 
@@ -13,8 +17,14 @@ HttpClientOptions RestOptions(const Config& c) {
   o.timeout = std::chrono::milliseconds(static_cast<long>(c.ufm.timeout_s * 1000));
   o.verify_tls = !c.ufm.insecure_tls;
   o.ca_bundle = c.ufm.ca_bundle;
-  o.basic_user = c.ufm.user;
-  o.basic_password = c.ufm.password;
+  if (c.ufm.auth == "basic") {
+    o.basic_user = c.ufm.user;
+    o.basic_password = c.ufm.password;
+  } else if (c.ufm.auth == "token") {
+    o.headers["Authorization"] = "Basic " + c.ufm.token;  // the raw token: no base64, no Bearer
+  } else if (c.ufm.auth == "local") {
+    o.headers["X-Remote-User"] = "ufmsystem";
+  }
   if (c.ufm.insecure_tls && c.ufm.url.rfind("https", 0) == 0) {
     spdlog::warn("ufm.insecure_tls is set: the UFM certificate is NOT verified");
   }
@@ -29,13 +39,125 @@ HttpClientOptions TelemetryOptions(const Config& c) {
   return o;
 }
 
+std::string Prefix(const std::string& auth) {
+  if (auth == "session") return "/ufmRestV2";
+  if (auth == "token") return "/ufmRestV3";
+  if (auth == "local") return "";
+  return "/ufmRest";
+}
+
+std::string FormEncode(const std::string& s) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += {'%', kHex[c >> 4], kHex[c & 15]};
+    }
+  }
+  return out;
+}
+
+bool LooksLikeHtml(const HttpResult& r) {
+  if (r.Header("content-type").find("html") != std::string::npos) return true;
+  size_t i = r.body.find_first_not_of(" \t\r\n");
+  return i != std::string::npos && r.body[i] == '<';
+}
+
 }  // namespace
 
-RestUfmClient::RestUfmClient(const Config& config)
-    : rest_(config.ufm.url + "/ufmRest"),
+RestUfmClient::RestUfmClient(const Config& config, Sleeper sleeper)
+    : ufm_(config.ufm),
+      rest_(config.ufm.url + Prefix(config.ufm.auth)),
+      sleeper_(std::move(sleeper)),
+      rng_(std::random_device{}()),
       telemetry_url_(config.telemetry.url),
       http_(RestOptions(config)),
-      telemetry_http_(TelemetryOptions(config)) {}
+      telemetry_http_(TelemetryOptions(config)) {
+  if (!sleeper_) {
+    sleeper_ = [](double s) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long>(s * 1000)));
+    };
+  }
+}
+
+double RestUfmClient::Backoff(int attempt) {
+  double cap = std::min(ufm_.retry_max_s, ufm_.retry_base_s * std::pow(2.0, attempt));
+  return std::uniform_real_distribution<double>(0, std::max(cap, 0.0))(rng_);  // full jitter
+}
+
+Status RestUfmClient::Login() {
+  auto r =
+      http_.PostForm(ufm_.url + "/dologin", "httpd_username=" + FormEncode(ufm_.user) +
+                                                "&httpd_password=" + FormEncode(ufm_.password));
+  if (!r.ok()) return r.status();
+  if (r->status == 401 || r->status == 403) {
+    return Status::InvalidArgument("UFM refused the login of user '" + ufm_.user + "' (HTTP " +
+                                   std::to_string(r->status) + ")");
+  }
+  if (r->status >= 400) return Status::Unavailable("UFM login: HTTP " + std::to_string(r->status));
+  logged_in_ = true;
+  spdlog::info("logged in to UFM as '{}' (session)", ufm_.user);
+  return Status::Ok();
+}
+
+Result<HttpResult> RestUfmClient::Call(const std::string& method, const std::string& path,
+                                       const std::string& body, bool idempotent, bool want_json) {
+  const std::string what = method + " " + path;
+  Status last = Status::Unavailable(what + ": not attempted");
+  bool relogged = false;
+  for (int attempt = 0; attempt <= ufm_.retries; ++attempt) {
+    if (attempt > 0) sleeper_(Backoff(attempt - 1));
+    if (ufm_.auth == "session" && !logged_in_) {
+      Status s = Login();
+      if (s.code() == Status::Code::kInvalidArgument) return s;  // wrong credentials
+      if (!s.ok()) {
+        last = s;
+        continue;
+      }
+    }
+    auto r = method == "GET" ? http_.Get(rest_ + path) : http_.Post(rest_ + path, body);
+    if (!r.ok()) {
+      last = r.status();
+      if (idempotent || http_.last_failure_before_send()) continue;
+      return last;  // it may have reached UFM: never send an action twice blindly
+    }
+    const long code = r->status;
+    bool session_lost = ufm_.auth == "session" &&
+                        (code == 401 || code == 403 || (want_json && LooksLikeHtml(r.value())));
+    if (session_lost && !relogged) {
+      // Sessions expire: log in again once, then repeat the call.
+      logged_in_ = false;
+      relogged = true;
+      --attempt;
+      continue;
+    }
+    if (code == 401 || code == 403) {
+      return Status::Unavailable(what + ": UFM refused the credentials (HTTP " +
+                                 std::to_string(code) + ", auth " + ufm_.auth + ")");
+    }
+    if (code == 404) return Status::NotFound(what + ": not found");
+    if (code >= 500 || code == 429) {
+      last = Status::Unavailable(what + ": HTTP " + std::to_string(code) + ": " +
+                                 r->body.substr(0, 200));
+      if (idempotent) continue;
+      return last;
+    }
+    if (code < 200 || code >= 300) {
+      return Status::Unavailable(what + ": HTTP " + std::to_string(code) + ": " +
+                                 r->body.substr(0, 200));
+    }
+    if (want_json && LooksLikeHtml(r.value())) {
+      return Status::Unavailable(what +
+                                 ": UFM answered an HTML page where JSON was expected (HTTP " +
+                                 std::to_string(code) + ")");
+    }
+    return r;
+  }
+  return Status::Unavailable(last.message() + " (after " + std::to_string(ufm_.retries + 1) +
+                             " attempts)");
+}
 
 Result<HttpResult> RestUfmClient::Checked(Result<HttpResult> r, const std::string& what) {
   if (!r.ok()) return r.status();
@@ -52,13 +174,13 @@ Result<HttpResult> RestUfmClient::Checked(Result<HttpResult> r, const std::strin
 }
 
 Result<ParsedEvents> RestUfmClient::GetEvents() {
-  auto r = Checked(http_.Get(rest_ + "/app/events"), "GET events");
+  auto r = Call("GET", "/app/events", "", true, true);
   if (!r.ok()) return r.status();
   return ParseUfmEvents(r->body);
 }
 
 Result<std::vector<PortInfo>> RestUfmClient::GetPorts() {
-  auto r = Checked(http_.Get(rest_ + "/resources/ports"), "GET ports");
+  auto r = Call("GET", "/resources/ports", "", true, true);
   if (!r.ok()) return r.status();
   int skipped = 0;
   auto ports = ParsePorts(r->body, &skipped);
@@ -67,7 +189,7 @@ Result<std::vector<PortInfo>> RestUfmClient::GetPorts() {
 }
 
 Result<PortInfo> RestUfmClient::GetPort(const std::string& name) {
-  auto r = Checked(http_.Get(rest_ + "/resources/ports/" + name), "GET port " + name);
+  auto r = Call("GET", "/resources/ports/" + name, "", true, true);
   if (!r.ok()) return r.status();
   int skipped = 0;
   auto ports = ParsePorts(r->body, &skipped);
@@ -96,8 +218,7 @@ std::string RestUfmClient::PortActionBody(const std::string& action, const PortI
 
 Result<std::string> RestUfmClient::SubmitPortAction(const std::string& action, const PortInfo& port,
                                                     const std::string& description) {
-  auto r = Checked(http_.Post(rest_ + "/actions", PortActionBody(action, port, description)),
-                   "POST actions " + action + " " + port.name);
+  auto r = Call("POST", "/actions", PortActionBody(action, port, description), false, false);
   if (!r.ok()) return r.status();
   std::string location = r->Header("location");
   size_t slash = location.find_last_of('/');
@@ -110,7 +231,7 @@ Result<std::string> RestUfmClient::SubmitPortAction(const std::string& action, c
 }
 
 Result<JobStatus> RestUfmClient::GetJob(const std::string& job_id) {
-  auto r = Checked(http_.Get(rest_ + "/jobs/" + job_id), "GET job " + job_id);
+  auto r = Call("GET", "/jobs/" + job_id, "", true, true);
   if (!r.ok()) return r.status();
   auto doc = nlohmann::json::parse(r->body, nullptr, false);
   if (doc.is_array() && !doc.empty()) doc = doc[0];

@@ -3,7 +3,9 @@
 // endpoint. A client instance is used by one thread at a time.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -35,9 +37,12 @@ class UfmClient {
   virtual Result<std::string> GetTelemetryCsv() = 0;
 };
 
+// How a RestUfmClient waits between attempts; tests replace it to run without sleeping.
+using Sleeper = std::function<void(double seconds)>;
+
 class RestUfmClient final : public UfmClient {
  public:
-  explicit RestUfmClient(const Config& config);
+  explicit RestUfmClient(const Config& config, Sleeper sleeper = nullptr);
 
   Result<ParsedEvents> GetEvents() override;
   Result<std::vector<PortInfo>> GetPorts() override;
@@ -52,8 +57,22 @@ class RestUfmClient final : public UfmClient {
                                     const std::string& description);
 
  private:
+  // One REST call with authentication, retries and answer checks. Reads (idempotent) are
+  // retried on transport errors, 5xx and 429, with exponential backoff and full jitter; other
+  // calls only when the connection was refused before anything was sent. JSON answers are
+  // checked to be JSON, so an HTML error or login page is an error that says so.
+  Result<HttpResult> Call(const std::string& method, const std::string& path,
+                          const std::string& body, bool idempotent, bool want_json);
+  Status Login();
+  double Backoff(int attempt);
+  // A plain status check, for endpoints without auth or retries (telemetry).
   Result<HttpResult> Checked(Result<HttpResult> r, const std::string& what);
-  std::string rest_;  // base URL + "/ufmRest"
+
+  const Config::Ufm ufm_;
+  std::string rest_;  // base URL + the auth method's prefix
+  bool logged_in_ = false;
+  Sleeper sleeper_;
+  std::mt19937_64 rng_;
   std::string telemetry_url_;
   HttpClient http_;
   HttpClient telemetry_http_;
