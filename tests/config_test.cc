@@ -190,10 +190,25 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"SectionIsAString", "remediation: on\n", "remediation: expected a mapping"}),
     [](const ::testing::TestParamInfo<BadCase>& param) { return param.param.label; });
 
-TEST(LoadConfigTextTest, AuthOtherThanBasicIsAnError) {
-  const std::string message = Error("ufm:\n  url: https://u\n  auth: token\ndatabase:\n  url: x\n");
-  EXPECT_NE(message.find("cfg.yaml:3:9: ufm.auth: only 'basic' is supported"), std::string::npos)
+TEST(LoadConfigTextTest, UnknownAuthIsAnError) {
+  const std::string message =
+      Error("ufm:\n  url: https://u\n  auth: kerberos\ndatabase:\n  url: x\n");
+  EXPECT_NE(message.find("cfg.yaml:3:9: ufm.auth: must be basic, session, token or local"),
+            std::string::npos)
       << message;
+}
+
+TEST(LoadConfigTextTest, TokenAuthNeedsAToken) {
+  const std::string message = Error("ufm:\n  url: https://u\n  auth: token\ndatabase:\n  url: x\n");
+  EXPECT_NE(message.find("no ufm.token"), std::string::npos) << message;
+  auto c = LoadConfigText(
+      "ufm:\n  url: https://u\n  auth: token\n  token: abc\n  retries: 5\n  retry_base_s: 250ms\n"
+      "database:\n  url: x\n",
+      "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().ToString();
+  EXPECT_EQ(c->ufm.token, "abc");
+  EXPECT_EQ(c->ufm.retries, 5);
+  EXPECT_DOUBLE_EQ(c->ufm.retry_base_s, 0.25);
 }
 
 TEST(LoadConfigTextTest, MissingUfmUrl) {
