@@ -15,10 +15,11 @@ nlohmann::json OptTime(const std::optional<double>& t) {
   return FormatIsoTime(FromEpochSeconds(*t));
 }
 
-Result<int64_t> TicketId(const HttpRequest& req) {
+// The {id} of a ticket or an alert.
+Result<int64_t> PathId(const HttpRequest& req) {
   const std::string& s = req.params.at("id");
   if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos) {
-    return Status::InvalidArgument("ticket id must be a positive integer, got '" + s + "'");
+    return Status::InvalidArgument("id must be a positive integer, got '" + s + "'");
   }
   return std::stoll(s);
 }
@@ -92,6 +93,29 @@ void Api::Register(HttpRouter& router) {
              [this](const HttpRequest& r) { return Repaired(r); });
   router.Add("POST", "/api/tickets/{id}/acknowledge",
              [this](const HttpRequest& r) { return Acknowledge(r); });
+  router.Add("GET", "/api/alerts", [this](const HttpRequest&) {
+    auto alerts = store_.ActiveAlerts(100);
+    if (!alerts.ok()) return HttpResponse::FromStatus(alerts.status());
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& a : alerts.value()) {
+      list.push_back({{"id", a.id},
+                      {"kind", a.kind},
+                      {"message", a.message},
+                      {"details", a.details},
+                      {"created_at", FormatIsoTime(FromEpochSeconds(a.created_at))}});
+    }
+    return HttpResponse::Json(200, {{"alerts", list}});
+  });
+  router.Add("POST", "/api/alerts/{id}/clear", [this](const HttpRequest& r) {
+    auto id = PathId(r);
+    if (!id.ok()) return HttpResponse::FromStatus(id.status());
+    std::string by, note;
+    Status s = ReadActor(r, &by, &note);
+    if (!s.ok()) return HttpResponse::FromStatus(s);
+    s = store_.ClearAlert(id.value(), by);
+    if (!s.ok()) return HttpResponse::FromStatus(s);
+    return HttpResponse::Json(200, {{"cleared", id.value()}, {"by", by}});
+  });
   router.Add("GET", "/healthz", [this](const HttpRequest&) {
     Status db = store_.Ping();
     nlohmann::json body{{"status", db.ok() ? "ok" : "degraded"},
@@ -126,7 +150,7 @@ HttpResponse Api::ListTickets(const HttpRequest& req) {
 }
 
 HttpResponse Api::GetTicket(const HttpRequest& req) {
-  auto id = TicketId(req);
+  auto id = PathId(req);
   if (!id.ok()) return HttpResponse::FromStatus(id.status());
   auto t = store_.GetTicket(id.value());
   if (!t.ok()) return HttpResponse::FromStatus(t.status());
@@ -159,7 +183,7 @@ HttpResponse Api::GetTicket(const HttpRequest& req) {
 }
 
 HttpResponse Api::Repaired(const HttpRequest& req) {
-  auto id = TicketId(req);
+  auto id = PathId(req);
   if (!id.ok()) return HttpResponse::FromStatus(id.status());
   std::string by, note;
   Status s = ReadActor(req, &by, &note);
@@ -170,7 +194,7 @@ HttpResponse Api::Repaired(const HttpRequest& req) {
 }
 
 HttpResponse Api::Acknowledge(const HttpRequest& req) {
-  auto id = TicketId(req);
+  auto id = PathId(req);
   if (!id.ok()) return HttpResponse::FromStatus(id.status());
   std::string by, note;
   Status s = ReadActor(req, &by, &note);

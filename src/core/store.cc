@@ -226,11 +226,31 @@ std::optional<int64_t> Store::Tx::Cursor(const std::string& source) {
   return r[0][0].as<int64_t>();
 }
 
-void Store::Tx::SetCursor(const std::string& source, int64_t position) {
+nlohmann::json Store::Tx::CursorState(const std::string& source) {
+  auto r = work_->exec_params("SELECT state::text FROM cursors WHERE fabric = $1 AND source = $2",
+                              store_->fabric_, source);
+  if (r.empty()) return nlohmann::json::object();
+  auto j = nlohmann::json::parse(r[0][0].as<std::string>(), nullptr, false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+void Store::Tx::SetCursor(const std::string& source, int64_t position,
+                          const nlohmann::json& state) {
   work_->exec_params(
-      "INSERT INTO cursors (fabric, source, position) VALUES ($1, $2, $3) ON CONFLICT (fabric, "
-      "source) DO UPDATE SET position = EXCLUDED.position, updated_at = now()",
-      store_->fabric_, source, position);
+      "INSERT INTO cursors (fabric, source, position, state) VALUES ($1, $2, $3, $4::jsonb) ON "
+      "CONFLICT (fabric, source) DO UPDATE SET position = EXCLUDED.position, state = "
+      "EXCLUDED.state, updated_at = now()",
+      store_->fabric_, source, position, state.dump());
+}
+
+int64_t Store::Tx::AddAlert(const std::string& kind, const std::string& message,
+                            const nlohmann::json& details) {
+  auto r = work_->exec_params(
+      "INSERT INTO alerts (fabric, kind, message, details) VALUES ($1, $2, $3, $4::jsonb) "
+      "RETURNING id",
+      store_->fabric_, kind, message,
+      details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return r[0][0].as<int64_t>();
 }
 
 Status Store::Migrate(const std::string& schema_dir) {
@@ -352,6 +372,54 @@ Result<std::vector<PortAction>> Store::Actions(int64_t ticket_id) {
     }
     Release(std::move(conn));
     return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<std::vector<Alert>> Store::ActiveAlerts(int limit) {
+  try {
+    auto conn = Acquire();
+    std::vector<Alert> out;
+    {
+      pqxx::read_transaction w(*conn);
+      auto r = w.exec_params(
+          "SELECT id, kind, message, details::text, extract(epoch from created_at)::float8 FROM "
+          "alerts WHERE fabric = $1 AND cleared_at IS NULL ORDER BY id DESC LIMIT $2",
+          fabric_, limit);
+      for (const auto& row : r) {
+        Alert a;
+        a.id = row[0].as<int64_t>();
+        a.kind = row[1].as<std::string>();
+        a.message = row[2].as<std::string>();
+        a.details = nlohmann::json::parse(row[3].as<std::string>(), nullptr, false);
+        a.created_at = row[4].as<double>();
+        out.push_back(std::move(a));
+      }
+    }
+    Release(std::move(conn));
+    return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Status Store::ClearAlert(int64_t id, const std::string& by) {
+  try {
+    auto conn = Acquire();
+    size_t affected = 0;
+    {
+      pqxx::work w(*conn);
+      auto r = w.exec_params(
+          "UPDATE alerts SET cleared_at = now(), cleared_by = $3 WHERE id = $1 AND fabric = $2 "
+          "AND cleared_at IS NULL",
+          id, fabric_, by);
+      affected = r.affected_rows();
+      w.commit();
+    }
+    Release(std::move(conn));
+    if (affected == 0) return Status::NotFound("no active alert " + std::to_string(id));
+    return Status::Ok();
   } catch (const std::exception& e) {
     return Status::Unavailable(std::string("database: ") + e.what());
   }

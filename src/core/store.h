@@ -41,7 +41,12 @@ class Store {
     // Ports this service currently holds disabled (for the cap guard).
     int CountHeldDisabled();
     std::optional<int64_t> Cursor(const std::string& source);
-    void SetCursor(const std::string& source, int64_t position);
+    // What else a source needs to resume (e.g. the newest event's timestamp); {} if none.
+    nlohmann::json CursorState(const std::string& source);
+    void SetCursor(const std::string& source, int64_t position,
+                   const nlohmann::json& state = nlohmann::json::object());
+    int64_t AddAlert(const std::string& kind, const std::string& message,
+                     const nlohmann::json& details = nlohmann::json::object());
     void Commit();
 
    private:
@@ -65,6 +70,9 @@ class Store {
   Result<Ticket> GetTicket(int64_t id);
   Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
   Result<std::vector<PortAction>> Actions(int64_t ticket_id);
+  Result<std::vector<Alert>> ActiveAlerts(int limit);
+  // Dismisses an alert; NotFound if there is no such active alert.
+  Status ClearAlert(int64_t id, const std::string& by);
   Status Ping();
 
   const std::string& fabric() const { return fabric_; }

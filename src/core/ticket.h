@@ -78,4 +78,13 @@ struct PortAction {
   double updated_at = 0;
 };
 
+// An alert about the intake (lost or replayed events, ...): a banner until a person dismisses it.
+struct Alert {
+  int64_t id = 0;
+  std::string kind;
+  std::string message;
+  nlohmann::json details;
+  double created_at = 0;
+};
+
 }  // namespace ufmr
