@@ -8,8 +8,10 @@ namespace ufmr {
 namespace {
 
 Observation Event(int type, const std::string& ts, std::vector<std::string> ports,
-                  TimePoint at = TimePoint(std::chrono::seconds(1000))) {
+                  TimePoint at = TimePoint(std::chrono::seconds(1000)),
+                  const std::string& source = "rest") {
   Observation o;
+  o.source = source;
   o.kind = Observation::Kind::kEvent;
   o.event_type = type;
   o.ufm_timestamp = ts;
@@ -20,8 +22,25 @@ Observation Event(int type, const std::string& ts, std::vector<std::string> port
 
 TEST(EventDeduperTest, SameEventFromTwoSourcesIsOne) {
   EventDeduper d;
-  EXPECT_TRUE(d.FirstSighting(Event(329, "2026-11-29 18:46:32", {"a_1", "b_2"})));
-  EXPECT_FALSE(d.FirstSighting(Event(329, "2026-11-29 18:46:32.123", {"b_2", "a_1"})));
+  TimePoint t(std::chrono::seconds(1000));
+  EXPECT_TRUE(d.FirstSighting(Event(329, "2026-11-29 18:46:32", {"a_1", "b_2"}, t, "rest")));
+  EXPECT_FALSE(
+      d.FirstSighting(Event(329, "2026-11-29 18:46:32.123", {"b_2", "a_1"}, t, "event_log")));
+}
+
+TEST(EventDeduperTest, RepeatsWithinOneSecondAreCountedOncePerSource) {
+  // A link that goes down twice in one second: two events from each source, two observations.
+  EventDeduper d;
+  TimePoint t(std::chrono::seconds(1000));
+  auto down = [&](const std::string& source) {
+    return d.FirstSighting(Event(329, "2026-11-29 18:46:32", {"a_1", "b_2"}, t, source));
+  };
+  EXPECT_TRUE(down("event_log"));
+  EXPECT_TRUE(down("event_log"));
+  EXPECT_FALSE(down("rest"));
+  EXPECT_FALSE(down("rest"));
+  EXPECT_TRUE(down("rest")) << "a third one only REST has seen is new";
+  EXPECT_FALSE(down("syslog"));
 }
 
 TEST(EventDeduperTest, DifferentTypeSecondOrPortsAreDistinct) {

@@ -27,8 +27,12 @@ bool EventDeduper::FirstSighting(const Observation& o) {
     order_.pop_front();
   }
   std::string key = Key(o);
-  if (!seen_.insert(key).second) return false;
-  order_.emplace_back(o.time, std::move(key));
+  auto [it, inserted] = seen_.try_emplace(key);
+  if (inserted) order_.emplace_back(o.time, key);
+  int mine = ++it->second[o.source];
+  for (const auto& [source, count] : it->second) {
+    if (source != o.source && count >= mine) return false;  // another source had it first
+  }
   return true;
 }
 

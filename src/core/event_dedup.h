@@ -6,8 +6,9 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "core/observation.h"
 
@@ -17,15 +18,15 @@ class EventDeduper {
  public:
   explicit EventDeduper(double window_s = 600) : window_s_(window_s) {}
 
-  // True if this event was not seen before (within the window); records it. Counter
-  // observations always pass.
+  // True if this sighting is a new event (see above); records it. Counter observations always
+  // pass. The source is Observation::source ("rest", "event_log", "syslog").
   bool FirstSighting(const Observation& o);
   static std::string Key(const Observation& o);
   size_t size() const { return seen_.size(); }
 
  private:
   double window_s_;
-  std::unordered_set<std::string> seen_;
+  std::unordered_map<std::string, std::map<std::string, int>> seen_;  // key -> source -> count
   std::deque<std::pair<TimePoint, std::string>> order_;
 };
 
