@@ -63,13 +63,15 @@ TEST(EventDeduperTest, CountersAlwaysPass) {
 TEST(EventDeduperTest, KeysExpireAfterTheWindow) {
   EventDeduper d(60);
   TimePoint t0(std::chrono::seconds(1000));
-  EXPECT_TRUE(d.FirstSighting(Event(329, "2026-11-29 18:46:32", {"a_1"}, t0)));
-  EXPECT_FALSE(
-      d.FirstSighting(Event(329, "2026-11-29 18:46:32", {"a_1"}, t0 + std::chrono::seconds(30))));
-  EXPECT_TRUE(d.FirstSighting(Event(1, "x", {"z_1"}, t0 + std::chrono::seconds(120))));
+  auto seen = [&](int type, int after_s, const std::string& source) {
+    return d.FirstSighting(
+        Event(type, "2026-11-29 18:46:32", {"a_1"}, t0 + std::chrono::seconds(after_s), source));
+  };
+  EXPECT_TRUE(seen(329, 0, "rest"));
+  EXPECT_FALSE(seen(329, 30, "event_log"));
+  EXPECT_TRUE(seen(1, 120, "rest"));
   EXPECT_EQ(d.size(), 1u) << "the old key was forgotten";
-  EXPECT_TRUE(
-      d.FirstSighting(Event(329, "2026-11-29 18:46:32", {"a_1"}, t0 + std::chrono::seconds(121))));
+  EXPECT_TRUE(seen(329, 121, "event_log")) << "a sighting after the window is new";
 }
 
 }  // namespace
