@@ -1,0 +1,101 @@
+// SyslogReceiver: header stripping (RFC 3164, RFC 5424, bare, trailing NUL) and real UDP and TCP
+// (newline-framed and octet-counted) senders over loopback; a full queue drops and counts.
+#include "core/syslog_receiver.h"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio.hpp>
+
+#include "support/test_env.h"
+
+namespace ufmr {
+namespace {
+
+namespace net = boost::asio;
+using std::chrono::milliseconds;
+
+const char* kLine =
+    "2023-12-20 07:46:24.442 [14599] [329] WARNING [Fabric_Topology] Link [Source "
+    "f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1]: Link went down";
+
+TEST(SyslogStripHeaderTest, Shapes) {
+  std::string line = kLine;
+  struct Case {
+    std::string in, out;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"<134>Nov 29 18:46:32 ufm-host ufm[123]: " + line, line},
+           {"<134>Nov  9 08:06:02 ufm-host event: " + line + std::string(1, '\0'), line},
+           {"<134>1 2026-11-29T18:46:32Z ufm-host ufm 123 - - " + line, line},
+           {"<134>1 2026-11-29T18:46:32Z ufm-host ufm 123 ID47 [x@1 a=\"b\"] " + line, line},
+           {line + "\r\n", line},
+           {line, line},
+           {"<999999>junk", "<999999>junk"},
+           {"", ""},
+       }) {
+    EXPECT_EQ(SyslogReceiver::StripHeader(c.in), c.out) << c.in;
+  }
+}
+
+std::vector<SyslogMessage> DrainUntil(SyslogReceiver& r, size_t n) {
+  std::vector<SyslogMessage> all;
+  testing::WaitUntil(
+      [&] {
+        for (auto& m : r.Drain()) all.push_back(std::move(m));
+        return all.size() >= n;
+      },
+      milliseconds(3000), milliseconds(10));
+  return all;
+}
+
+TEST(SyslogReceiverTest, UdpAndTcpBothFramings) {
+  SyslogReceiver r("127.0.0.1", 0, 0);
+  ASSERT_TRUE(r.Start().ok());
+  net::io_context ioc;
+  net::ip::udp::socket u(ioc, net::ip::udp::v4());
+  std::string dgram = std::string("<134>Nov 29 18:46:32 h ufm: ") + kLine + '\0';
+  u.send_to(net::buffer(dgram), net::ip::udp::endpoint(net::ip::make_address("127.0.0.1"),
+                                                       static_cast<uint16_t>(r.udp_port())));
+  net::ip::tcp::socket t(ioc);
+  t.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                                   static_cast<uint16_t>(r.tcp_port())));
+  std::string framed = std::string("<134>Nov 29 18:46:33 h ufm: first\n") +
+                       "<134>Nov 29 18:46:34 h ufm: sec";  // split across writes
+  net::write(t, net::buffer(framed));
+  std::string rest = "ond\n";
+  std::string counted_msg = "<134>Nov 29 18:46:35 h ufm: with\nnewline";
+  rest += std::to_string(counted_msg.size()) + " " + counted_msg;
+  net::write(t, net::buffer(rest));
+  auto got = DrainUntil(r, 4);
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[0].text, kLine);
+  EXPECT_EQ(got[0].peer, "127.0.0.1");
+  EXPECT_EQ(got[1].text, "first");
+  EXPECT_EQ(got[2].text, "second");
+  EXPECT_EQ(got[3].text, "with\nnewline");
+  EXPECT_EQ(r.dropped(), 0u);
+  r.Stop();
+}
+
+TEST(SyslogReceiverTest, FullQueueDropsAndCounts) {
+  SyslogReceiver r("127.0.0.1", -1, 0, /*max_queue=*/2);
+  ASSERT_TRUE(r.Start().ok());
+  EXPECT_EQ(r.udp_port(), -1);
+  net::io_context ioc;
+  net::ip::tcp::socket t(ioc);
+  t.connect(net::ip::tcp::endpoint(net::ip::make_address("127.0.0.1"),
+                                   static_cast<uint16_t>(r.tcp_port())));
+  net::write(t, net::buffer(std::string("a\nb\nc\nd\n")));
+  ASSERT_TRUE(
+      testing::WaitUntil([&] { return r.received() == 4; }, milliseconds(3000), milliseconds(10)));
+  EXPECT_EQ(r.Drain().size(), 2u);
+  EXPECT_EQ(r.dropped(), 2u);
+}
+
+TEST(SyslogReceiverTest, BadAddressIsAnError) {
+  SyslogReceiver r("not-an-address", 0, 0);
+  EXPECT_EQ(r.Start().code(), Status::Code::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace ufmr
