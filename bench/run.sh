@@ -7,3 +7,4 @@ build_dir=${BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build_dir" -j"$(nproc)" --target pipeline_bench >/dev/null
 /usr/bin/time -f "peak RSS: %M KiB" "$build_dir/pipeline_bench" "${1:-20000}" "${2:-10}" rules
+cmake --build "$build_dir" -j"$(nproc)" --target event_log_bench >/dev/null && /usr/bin/time -f "peak RSS: %M KiB" "$build_dir/event_log_bench"

@@ -1,0 +1,642 @@
+// Covers src/core/event_log.h: IsEventLogEntryStart; EventLogAssembler (continuation lines, lines
+// before the first entry, file changes, Flush/pending, CR/NUL stripping, the entry cap);
+// ParseEventLogEntry on every real sample and object shape from the UFM field notes and on every
+// kind of bad input (clear Status, the rest continues: garbage, invalid UTF-8, NUL, CR-LF, a
+// 200 kB and a 10 MB line, empty lines); AppendPortNames against ExtractPortNames (same names,
+// same order, including a deterministic random comparison); ToUfmEvent and ToObservation.
+#include "core/event_log.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/ufm_event.h"
+
+namespace ufmr {
+namespace {
+
+using Names = std::vector<std::string>;
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(std::string(UFMR_SOURCE_DIR) + "/tests/testdata/event_log/" + name,
+                   std::ios::binary);
+  EXPECT_TRUE(in) << name;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Splits like a file reader: '\n'-terminated lines, a last piece without '\n' is a line too.
+std::vector<RawLogEntry> Assemble(const std::string& data,
+                                  size_t max_entry_bytes = kDefaultMaxEntryBytes,
+                                  EventLogAssembler::Stats* stats = nullptr) {
+  EventLogAssembler assembler(max_entry_bytes);
+  std::vector<RawLogEntry> out;
+  RawLogEntry raw;
+  size_t pos = 0;
+  while (pos < data.size()) {
+    size_t nl = data.find('\n', pos);
+    size_t end = nl == std::string::npos ? data.size() : nl;
+    if (assembler.Add(std::string_view(data).substr(pos, end - pos), pos, &raw)) {
+      out.push_back(raw);
+    }
+    pos = end + 1;
+  }
+  if (assembler.Flush(&raw)) out.push_back(raw);
+  if (stats) *stats = assembler.stats();
+  return out;
+}
+
+struct Parsed {
+  std::vector<LogEntry> ok;
+  std::vector<std::string> errors;
+};
+
+Parsed ParseAll(const std::vector<RawLogEntry>& raws) {
+  Parsed p;
+  LogEntry entry;
+  for (const auto& raw : raws) {
+    Status s = ParseEventLogEntry(raw, &entry);
+    if (s.ok()) {
+      p.ok.push_back(entry);
+    } else {
+      p.errors.push_back(s.message());
+    }
+  }
+  return p;
+}
+
+bool ValidUtf8(const std::string& s) {
+  try {
+    (void)nlohmann::json(s).dump();  // throws on invalid UTF-8 (the module edge we protect)
+  } catch (const std::exception&) {
+    return false;
+  }
+  return s.find('\0') == std::string::npos;
+}
+
+void ExpectAllValidUtf8(const LogEntry& e) {
+  for (const std::string* s : {&e.timestamp, &e.severity, &e.site, &e.category, &e.object_type,
+                               &e.object, &e.dev_id, &e.message, &e.cable_serial}) {
+    EXPECT_TRUE(ValidUtf8(*s)) << *s;
+  }
+  for (const auto* list : {&e.ports, &e.node_names, &e.labels, &e.port_descriptions, &e.peers}) {
+    for (const auto& s : *list) EXPECT_TRUE(ValidUtf8(s)) << s;
+  }
+}
+
+// --- Entry start ---------------------------------------------------------------------------
+
+TEST(IsEventLogEntryStartTest, TimestampAtStartOfLine) {
+  EXPECT_TRUE(IsEventLogEntryStart("2023-12-20 07:46:24.442 [14599] [329] WARNING"));
+  EXPECT_TRUE(IsEventLogEntryStart("2023-12-20 07:46:24.442"));
+  EXPECT_TRUE(IsEventLogEntryStart("2024-02-29 23:59:60.999 x"));
+  EXPECT_FALSE(IsEventLogEntryStart(""));
+  EXPECT_FALSE(IsEventLogEntryStart(" 2023-12-20 07:46:24.442 [1]"));
+  EXPECT_FALSE(IsEventLogEntryStart("2023-12-20 07:46:24 [1] [2] INFO"));  // no milliseconds
+  EXPECT_FALSE(IsEventLogEntryStart("2023-12-20T07:46:24.442 [1] [2] INFO"));
+  EXPECT_FALSE(IsEventLogEntryStart("2023-13-20 07:46:24.442 [1]"));  // month 13
+  EXPECT_FALSE(IsEventLogEntryStart("2023-12-00 07:46:24.442 [1]"));  // day 0
+  EXPECT_FALSE(IsEventLogEntryStart("2023-12-20 24:46:24.442 [1]"));  // hour 24
+  EXPECT_FALSE(IsEventLogEntryStart("  PSU 1: failed"));
+}
+
+// --- Assembler -----------------------------------------------------------------------------
+
+TEST(EventLogAssemblerTest, ContinuationLinesJoinTheEntryBefore) {
+  auto raws = Assemble(Fixture("multiline.log"));
+  ASSERT_EQ(raws.size(), 3u);
+  EXPECT_EQ(raws[0].lines, 4u);
+  EXPECT_EQ(raws[0].offset, 0u);
+  EXPECT_NE(raws[0].text.find("FAULT:\n  PSU 1: failed\n\n  FAN 3: speed 0 rpm"),
+            std::string::npos);
+  EXPECT_EQ(raws[1].lines, 3u);
+  EXPECT_TRUE(raws[1].starts_with_timestamp);
+  EXPECT_EQ(raws[2].lines, 3u);  // two trailing empty lines stay inside; the parser trims them
+  auto parsed = ParseAll(raws);
+  ASSERT_EQ(parsed.ok.size(), 3u);
+  EXPECT_TRUE(parsed.errors.empty());
+  EXPECT_EQ(parsed.ok[0].message, "Module status FAULT:\n  PSU 1: failed\n\n  FAN 3: speed 0 rpm");
+  EXPECT_EQ(parsed.ok[1].ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
+  EXPECT_EQ(parsed.ok[1].cable_serial, "MT2330FT09118");
+  EXPECT_EQ(parsed.ok[1].labels, (Names{"1/17/1", "1/4/2"}));
+  EXPECT_EQ(parsed.ok[2].message, "Link went up");
+}
+
+TEST(EventLogAssemblerTest, CompleteOnlyWhenTheNextEntryStartsOrOnFlush) {
+  EventLogAssembler a;
+  RawLogEntry raw;
+  EXPECT_FALSE(a.pending());
+  EXPECT_FALSE(a.Add("2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]: a", 100, 7, &raw));
+  ASSERT_TRUE(a.pending());
+  EXPECT_EQ(a.pending()->offset, 100u);
+  EXPECT_EQ(a.pending()->file_id, 7u);
+  EXPECT_FALSE(a.Add("  more", 160, 7, &raw));
+  EXPECT_TRUE(a.Add("2024-01-01 00:00:01.000 [2] [2] INFO [C] Grid [Grid]: b", 167, 7, &raw));
+  EXPECT_EQ(raw.text, "2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]: a\n  more");
+  EXPECT_EQ(raw.offset, 100u);
+  EXPECT_EQ(a.pending()->offset, 167u);
+  EXPECT_TRUE(a.Flush(&raw));
+  EXPECT_EQ(raw.offset, 167u);
+  EXPECT_FALSE(a.pending());
+  EXPECT_FALSE(a.Flush(&raw));
+  EXPECT_EQ(a.stats().entries, 2u);
+  EXPECT_EQ(a.stats().continuation_lines, 1u);
+}
+
+TEST(EventLogAssemblerTest, AnEntryNeverSpansFiles) {
+  EventLogAssembler a;
+  RawLogEntry raw;
+  EXPECT_FALSE(a.Add("2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]: a", 0, 1, &raw));
+  // The first line of the new file continues nothing: the old entry completes, an orphan starts.
+  EXPECT_TRUE(a.Add("tail of something", 0, 2, &raw));
+  EXPECT_EQ(raw.file_id, 1u);
+  EXPECT_TRUE(a.Flush(&raw));
+  EXPECT_EQ(raw.file_id, 2u);
+  EXPECT_FALSE(raw.starts_with_timestamp);
+  EXPECT_EQ(a.stats().orphan_entries, 1u);
+}
+
+TEST(EventLogAssemblerTest, LinesBeforeTheFirstEntryAreReportedNotDropped) {
+  auto parsed = ParseAll(Assemble(Fixture("garbage.log")));
+  ASSERT_FALSE(parsed.errors.empty());
+  EXPECT_NE(parsed.errors[0].find("does not start with a timestamp"), std::string::npos)
+      << parsed.errors[0];
+  EXPECT_NE(parsed.errors[0].find("tail of an entry cut by rotation"), std::string::npos);
+}
+
+TEST(EventLogAssemblerTest, StripsCrAndNulAndSkipsEmptyLinesBetweenEntries) {
+  EventLogAssembler::Stats stats;
+  auto raws = Assemble(Fixture("empty_lines.log"), kDefaultMaxEntryBytes, &stats);
+  ASSERT_EQ(raws.size(), 2u);
+  EXPECT_EQ(stats.empty_lines_skipped, 2u);
+  EXPECT_EQ(stats.lines, 6u);
+  auto parsed = ParseAll(raws);
+  ASSERT_EQ(parsed.ok.size(), 2u);
+  EXPECT_EQ(parsed.ok[0].message, "Network Added");
+  EXPECT_EQ(parsed.ok[1].message, "MCast Group Deleted");
+
+  EventLogAssembler a;
+  RawLogEntry raw;
+  std::string line = std::string(2, '\0') +
+                     "2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]: a" + '\0' + '\r';
+  a.Add(line, 0, &raw);
+  ASSERT_TRUE(a.Flush(&raw));
+  EXPECT_EQ(raw.text, "2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]: a");
+}
+
+TEST(EventLogAssemblerTest, CapsAnEntryAndCountsWhatItDropped) {
+  EventLogAssembler a(64);
+  RawLogEntry raw;
+  std::string first =
+      "2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]: " + std::string(30, 'a');
+  a.Add(first, 0, &raw);
+  a.Add(std::string(100, 'b'), 85, &raw);
+  ASSERT_TRUE(a.Flush(&raw));
+  EXPECT_TRUE(raw.truncated);
+  EXPECT_EQ(raw.text.size(), 64u);
+  EXPECT_EQ(raw.dropped_bytes, first.size() + 1 + 100 - 64);
+  EXPECT_EQ(raw.lines, 2u);
+  EXPECT_EQ(a.stats().truncated_entries, 1u);
+  LogEntry e;
+  ASSERT_TRUE(ParseEventLogEntry(raw, &e).ok());
+  EXPECT_TRUE(e.truncated);
+  EXPECT_EQ(e.message, std::string(64 - first.find(": ") - 2, 'a'));
+}
+
+// --- Parser: real samples and shapes -------------------------------------------------------
+
+TEST(ParseEventLogEntryTest, ReferenceSampleOldMessage) {
+  auto parsed = ParseAll(Assemble(Fixture("reference_samples.log")));
+  ASSERT_EQ(parsed.ok.size(), 5u);
+  ASSERT_TRUE(parsed.errors.empty());
+  const LogEntry& e = parsed.ok[0];
+  EXPECT_EQ(e.timestamp, "2023-12-20 07:46:24.442");
+  EXPECT_EQ(e.index, 14599);
+  EXPECT_EQ(e.event_id, 329);
+  EXPECT_EQ(e.severity, "WARNING");
+  EXPECT_EQ(e.site, "");
+  EXPECT_EQ(e.category, "Fabric_Topology");
+  EXPECT_EQ(e.object_type, "Link");
+  EXPECT_EQ(e.object, "Source f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1");
+  EXPECT_EQ(e.dev_id, "");
+  EXPECT_EQ(e.message,
+            "Link went down: f4521403008817f0 (Switch: mellanox-SX6036) : 12 - e41d2d0300a4f482 "
+            "(Computer: fsgb001 HCA-1) : 1");
+  EXPECT_EQ(e.ports, (Names{"f4521403008817f0_12", "e41d2d0300a4f482_1"}));
+  EXPECT_EQ(e.node_names, (Names{"mellanox-SX6036", "fsgb001 HCA-1"}));
+  EXPECT_TRUE(e.labels.empty());
+  EXPECT_TRUE(e.port_descriptions.empty());
+  EXPECT_TRUE(e.peers.empty());
+  EXPECT_EQ(e.cable_serial, "");
+  EXPECT_EQ(e.offset, 0u);
+  EXPECT_FALSE(e.invalid_utf8);
+  EXPECT_FALSE(e.truncated);
+}
+
+TEST(ParseEventLogEntryTest, ReferenceSampleNewMessageWithLabelsAndCableSerial) {
+  auto parsed = ParseAll(Assemble(Fixture("reference_samples.log")));
+  ASSERT_EQ(parsed.ok.size(), 5u);
+  const LogEntry& e = parsed.ok[1];
+  EXPECT_EQ(e.index, 97214);
+  EXPECT_EQ(e.site, "default");
+  EXPECT_EQ(e.message,
+            "Link went down: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33 - "
+            "(Switch:T4-E45-L-U51:1/4/2)fc6a1c0300244e00:8, cable S/N: MT2330FT09118");
+  EXPECT_EQ(e.ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
+  EXPECT_EQ(e.node_names, (Names{"T3-E21-N-U47", "T4-E45-L-U51"}));
+  EXPECT_EQ(e.labels, (Names{"1/17/1", "1/4/2"}));
+  EXPECT_EQ(e.port_descriptions, (Names{"T3-E21-N-U47:1/17/1", "T4-E45-L-U51:1/4/2"}));
+  EXPECT_EQ(e.cable_serial, "MT2330FT09118");
+}
+
+TEST(ParseEventLogEntryTest, ReferenceSamplePeerPortUnhealthy) {
+  auto parsed = ParseAll(Assemble(Fixture("reference_samples.log")));
+  ASSERT_EQ(parsed.ok.size(), 5u);
+  const LogEntry& e = parsed.ok[2];
+  EXPECT_EQ(e.event_id, 702);
+  EXPECT_EQ(e.object_type, "Port");
+  EXPECT_EQ(e.object, "default / Switch: T2-E63-L-U38 / 1/19/2");
+  EXPECT_EQ(e.dev_id, "0c42a10300e1f2a0");  // lower-cased
+  EXPECT_EQ(e.message,
+            "Peer Port T2-E63-L-U37:1/19/2 is considered by SM as unhealthy due to FLAPPING.");
+  EXPECT_EQ(e.peers, (Names{"T2-E63-L-U37:1/19/2"}));
+  EXPECT_EQ(e.node_names, (Names{"T2-E63-L-U38", "T2-E63-L-U37"}));
+  EXPECT_EQ(e.labels, (Names{"1/19/2"}));
+  EXPECT_EQ(e.port_descriptions, (Names{"T2-E63-L-U38:1/19/2", "T2-E63-L-U37:1/19/2"}));
+  EXPECT_TRUE(e.ports.empty());
+  // Grid and Site objects (the REST samples' events, as log lines).
+  EXPECT_EQ(parsed.ok[3].object_type, "Grid");
+  EXPECT_EQ(parsed.ok[3].object, "Grid");
+  EXPECT_EQ(parsed.ok[3].message, "Network Added");
+  EXPECT_EQ(parsed.ok[4].object_type, "Site");
+  EXPECT_EQ(parsed.ok[4].object, "default");
+  EXPECT_EQ(parsed.ok[4].site, "default");
+}
+
+TEST(ParseEventLogEntryTest, EveryObjectShape) {
+  auto parsed = ParseAll(Assemble(Fixture("shapes.log")));
+  ASSERT_TRUE(parsed.errors.empty()) << parsed.errors[0];
+  ASSERT_EQ(parsed.ok.size(), 9u);
+  const auto& e = parsed.ok;
+  EXPECT_EQ(e[0].object_type, "Computer");
+  EXPECT_EQ(e[0].object, "Computer: fsgb001");
+  EXPECT_EQ(e[0].node_names, (Names{"fsgb001"}));
+  EXPECT_EQ(e[0].severity, "CRITICAL");
+
+  EXPECT_EQ(e[1].object_type, "Switch");
+  EXPECT_EQ(e[1].severity, "MINOR");
+  EXPECT_EQ(e[1].dev_id, "9c0591030090e000");
+  EXPECT_EQ(e[1].node_names, (Names{"T3-E21-N-U47"}));
+  EXPECT_EQ(e[1].labels, (Names{"1/17/1"}));
+  EXPECT_EQ(e[1].port_descriptions, (Names{"T3-E21-N-U47:1/17/1"}));
+  EXPECT_EQ(e[1].ports, (Names{"9c0591030090e000_33"}));
+  EXPECT_EQ(e[1].message, "Symbol error counter rate threshold crossed: 9c0591030090e000_33");
+
+  EXPECT_EQ(e[2].site, "default");
+  EXPECT_EQ(e[2].node_names, (Names{"T4-E45-L-U51"}));
+  EXPECT_TRUE(e[2].labels.empty());
+  EXPECT_TRUE(e[2].port_descriptions.empty());
+
+  EXPECT_EQ(e[3].severity, "WARNING");  // "Warning" upper-cased
+  EXPECT_EQ(e[3].object, "e41d2d0300062380_3");
+  EXPECT_EQ(e[3].ports, (Names{"e41d2d0300062380_3"}));
+
+  EXPECT_EQ(e[4].severity, "INFO");
+  EXPECT_EQ(e[4].object_type, "Site");
+  EXPECT_EQ(e[5].object_type, "Grid");
+  EXPECT_EQ(e[6].severity, "MAJOR");
+
+  EXPECT_EQ(e[7].event_id, 328);
+  EXPECT_EQ(e[7].ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
+  EXPECT_EQ(e[7].labels, (Names{"1/17/1", "1/4/2"}));
+
+  EXPECT_EQ(e[8].site, "default");  // "[Site [default]]"
+  EXPECT_EQ(e[8].category, "Fabric_Notification");
+  EXPECT_EQ(e[8].object_type, "Port");
+}
+
+// --- Parser: bad input ---------------------------------------------------------------------
+
+TEST(ParseEventLogEntryTest, GarbageGivesOneClearErrorPerEntryAndTheRestParses) {
+  auto parsed = ParseAll(Assemble(Fixture("garbage.log")));
+  ASSERT_EQ(parsed.ok.size(), 2u);
+  EXPECT_EQ(parsed.ok[0].index, 20);
+  // By the format, a line without a timestamp continues the entry before.
+  EXPECT_EQ(parsed.ok[0].message,
+            "Link went up\nthis line is no entry: by the format it continues the one before");
+  EXPECT_EQ(parsed.ok[1].index, 28);
+  const std::vector<std::string> expected = {
+      "does not start with a timestamp",
+      "expected '[<index>]' at column 25",
+      "expected '[<event id>]' at column 30",
+      "expected a severity",
+      "expected '[<category>]'",
+      "unterminated '[' in the object",
+      "expected ':' before the message",
+      "expected an object type",
+      "expected '[<index>]'",  // 22 digits; the month-13 line after it is its continuation
+      "expected a space after the timestamp",
+  };
+  ASSERT_EQ(parsed.errors.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_NE(parsed.errors[i].find(expected[i]), std::string::npos)
+        << "error " << i << ": " << parsed.errors[i];
+    EXPECT_EQ(parsed.errors[i].rfind("event log: ", 0), 0u) << parsed.errors[i];
+  }
+}
+
+TEST(ParseEventLogEntryTest, InvalidUtf8IsReplacedAndParsingGoesOn) {
+  auto parsed = ParseAll(Assemble(Fixture("invalid_utf8.log")));
+  ASSERT_TRUE(parsed.errors.empty()) << parsed.errors[0];
+  ASSERT_EQ(parsed.ok.size(), 3u);
+  EXPECT_TRUE(parsed.ok[0].invalid_utf8);
+  EXPECT_EQ(parsed.ok[0].message, "Link went down \uFFFD\uFFFD on caf\u00e9 rack");  // é kept
+  EXPECT_EQ(parsed.ok[0].ports, (Names{"f4521403008817f0_12", "e41d2d0300a4f482_1"}));
+  EXPECT_TRUE(parsed.ok[1].invalid_utf8);
+  EXPECT_EQ(parsed.ok[1].object, "Computer: n\uFFFD(de-\uFFFD\uFFFD");
+  EXPECT_EQ(parsed.ok[1].message.substr(0, 33), "Node is down \uFFFD\uFFFD \uFFFD\uFFFD\uFFFD end");
+  EXPECT_NE(parsed.ok[1].message.find("\uFFFD\uFFFD\uFFFD\uFFFD not an entry"), std::string::npos);
+  EXPECT_FALSE(parsed.ok[2].invalid_utf8);
+  for (const auto& e : parsed.ok) ExpectAllValidUtf8(e);
+  // An error excerpt is valid UTF-8 too.
+  LogEntry e;
+  Status s = ParseEventLogEntry("\xff\xfe garbage \xc3", &e);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(ValidUtf8(s.message())) << s.message();
+}
+
+TEST(ParseEventLogEntryTest, TrailingAndLeadingNulStripped) {
+  auto parsed = ParseAll(Assemble(Fixture("trailing_nul.log")));
+  ASSERT_TRUE(parsed.errors.empty()) << parsed.errors[0];
+  ASSERT_EQ(parsed.ok.size(), 4u);
+  EXPECT_EQ(parsed.ok[0].message, "Link went down");
+  EXPECT_FALSE(parsed.ok[0].invalid_utf8);
+  EXPECT_EQ(parsed.ok[1].message, "Link went up");     // NUL then CR-LF
+  EXPECT_EQ(parsed.ok[2].index, 42);                   // NULs in front (writer past a truncation)
+  EXPECT_EQ(parsed.ok[3].message, "NUL\uFFFDinside");  // a NUL inside is replaced
+  EXPECT_TRUE(parsed.ok[3].invalid_utf8);
+  for (const auto& e : parsed.ok) ExpectAllValidUtf8(e);
+  // Direct calls (a syslog record passed straight in) strip a trailing NUL as well.
+  auto direct = ParseEventLogEntry(
+      std::string_view("2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]: a\0", 56));
+  ASSERT_TRUE(direct.ok()) << direct.status().message();
+  EXPECT_EQ(direct->message, "a");
+}
+
+TEST(ParseEventLogEntryTest, CrLf) {
+  auto parsed = ParseAll(Assemble(Fixture("crlf.log")));
+  ASSERT_TRUE(parsed.errors.empty()) << parsed.errors[0];
+  ASSERT_EQ(parsed.ok.size(), 3u);
+  EXPECT_EQ(parsed.ok[0].ports, (Names{"f4521403008817f0_12", "e41d2d0300a4f482_1"}));
+  EXPECT_EQ(parsed.ok[1].message, "Module status FAULT:\n  PSU 1: failed");
+  EXPECT_EQ(parsed.ok[2].message, "Network Added");
+  for (const auto& e : parsed.ok) EXPECT_EQ(e.message.find('\r'), std::string::npos);
+}
+
+TEST(ParseEventLogEntryTest, LongLine200kB) {
+  std::string data = Fixture("long_line.log");
+  auto parsed = ParseAll(Assemble(data));
+  ASSERT_TRUE(parsed.errors.empty());
+  ASSERT_EQ(parsed.ok.size(), 2u);
+  EXPECT_GT(parsed.ok[0].message.size(), 200000u);
+  EXPECT_FALSE(parsed.ok[0].truncated);
+  EXPECT_EQ(parsed.ok[0].ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
+  EXPECT_EQ(parsed.ok[0].cable_serial, "MT2330FT09118");
+  EXPECT_EQ(parsed.ok[1].message, "Network Added");
+  // With a smaller cap the entry is cut, flagged, and the next one is untouched.
+  auto capped = ParseAll(Assemble(data, 64 * 1024));
+  ASSERT_EQ(capped.ok.size(), 2u);
+  EXPECT_TRUE(capped.ok[0].truncated);
+  EXPECT_EQ(capped.ok[0].cable_serial, "");  // it was past the cut
+  EXPECT_FALSE(capped.ok[1].truncated);
+  EXPECT_EQ(capped.ok[1].offset, data.find("2017-09-19"));
+}
+
+TEST(ParseEventLogEntryTest, TenMegabyteLineIsBounded) {
+  std::string header = "2024-01-01 00:00:00.000 [1] [329] WARNING [Fabric_Topology] Link [x]: ";
+  std::string huge = header + std::string(10 << 20, 'z');
+  std::string data = huge + "\n" +
+                     "2024-01-01 00:00:01.000 [2] [328] INFO [C] Grid [Grid]: next\n" +
+                     std::string(10 << 20, '\xff') + "\n";  // 10 MB of garbage, not even UTF-8
+  EventLogAssembler::Stats stats;
+  auto raws = Assemble(data, kDefaultMaxEntryBytes, &stats);
+  ASSERT_EQ(raws.size(), 2u);
+  EXPECT_TRUE(raws[0].truncated);
+  EXPECT_EQ(raws[0].text.size(), kDefaultMaxEntryBytes);
+  EXPECT_EQ(raws[0].dropped_bytes, huge.size() - kDefaultMaxEntryBytes);
+  EXPECT_TRUE(raws[1].truncated);  // "next" + its 10 MB continuation line, cut at the cap
+  auto parsed = ParseAll(raws);
+  ASSERT_EQ(parsed.ok.size(), 2u);
+  EXPECT_TRUE(parsed.ok[0].truncated);
+  EXPECT_EQ(parsed.ok[0].message.size(), kDefaultMaxEntryBytes - header.size());
+  EXPECT_TRUE(parsed.ok[1].invalid_utf8);
+  EXPECT_EQ(parsed.ok[1].message.substr(0, 5), "next\n");
+  EXPECT_EQ(stats.truncated_entries, 2u);
+}
+
+TEST(ParseEventLogEntryTest, EmptyAndBlankInput) {
+  LogEntry e;
+  EXPECT_FALSE(ParseEventLogEntry("", &e).ok());
+  EXPECT_FALSE(ParseEventLogEntry("   \n\t", &e).ok());
+  EXPECT_NE(ParseEventLogEntry("", &e).message().find("does not start with a timestamp"),
+            std::string::npos);
+  // An empty message is allowed.
+  ASSERT_TRUE(ParseEventLogEntry("2024-01-01 00:00:00.000 [1] [2] INFO [C] Grid [Grid]:", &e).ok());
+  EXPECT_EQ(e.message, "");
+}
+
+TEST(ParseEventLogEntryTest, RandomHeadersNeverCrashAndAlwaysGiveValidUtf8) {
+  const std::vector<std::string> pieces = {"[",
+                                           "]",
+                                           "Site [",
+                                           "[dev_id: ",
+                                           ":",
+                                           ": ",
+                                           " ",
+                                           "  ",
+                                           "12",
+                                           "[329]",
+                                           "WARNING",
+                                           "Link",
+                                           "Switch: ",
+                                           " / ",
+                                           "1/17/1",
+                                           "(",
+                                           ")",
+                                           "(Switch:",
+                                           "Peer Port ",
+                                           "S/N:",
+                                           "\n",
+                                           "\r",
+                                           std::string(1, '\0'),
+                                           "\xff",
+                                           "\xc3",
+                                           "\xe2\x82",
+                                           "f4521403008817f0_12",
+                                           "x"};
+  std::mt19937 rng(7);
+  LogEntry e;
+  int ok = 0;
+  for (int i = 0; i < 20000; ++i) {
+    // No prefix, a timestamp (the header is random), or a good header (the message is random).
+    std::string text = i % 3 == 0   ? ""
+                       : i % 3 == 1 ? "2024-01-01 00:00:00.000 "
+                                    : "2024-01-01 00:00:00.000 [1] [329] WARNING [C] Link [x]: ";
+    int n = static_cast<int>(rng() % 24);
+    for (int k = 0; k < n; ++k) text += pieces[rng() % pieces.size()];
+    Status s = ParseEventLogEntry(text, &e);
+    if (s.ok()) {
+      ++ok;
+      ExpectAllValidUtf8(e);
+    } else {
+      ASSERT_TRUE(ValidUtf8(s.message())) << s.message();
+      ASSERT_EQ(s.code(), Status::Code::kInvalidArgument);
+    }
+  }
+  EXPECT_GT(ok, 0);
+}
+
+TEST(ParseEventLogEntryTest, ReusedEntryIsFullyOverwritten) {
+  auto parsed = Assemble(Fixture("reference_samples.log"));
+  LogEntry reused;
+  for (const auto& raw : parsed) {
+    ASSERT_TRUE(ParseEventLogEntry(raw, &reused).ok());
+    LogEntry fresh;
+    ASSERT_TRUE(ParseEventLogEntry(raw, &fresh).ok());
+    EXPECT_EQ(reused.site, fresh.site);
+    EXPECT_EQ(reused.dev_id, fresh.dev_id);
+    EXPECT_EQ(reused.ports, fresh.ports);
+    EXPECT_EQ(reused.node_names, fresh.node_names);
+    EXPECT_EQ(reused.labels, fresh.labels);
+    EXPECT_EQ(reused.peers, fresh.peers);
+    EXPECT_EQ(reused.port_descriptions, fresh.port_descriptions);
+    EXPECT_EQ(reused.cable_serial, fresh.cable_serial);
+    EXPECT_EQ(reused.offset, raw.offset);
+  }
+}
+
+// --- Port names: the fast scan finds what ExtractPortNames finds ----------------------------
+
+std::vector<std::string> Fast(const std::string& text) {
+  std::vector<std::string> out;
+  AppendPortNames(text, &out);
+  return out;
+}
+
+TEST(AppendPortNamesTest, SameAsExtractPortNamesOnEveryFixtureEntry) {
+  for (const char* name : {"reference_samples.log", "shapes.log", "multiline.log", "garbage.log",
+                           "invalid_utf8.log", "trailing_nul.log", "crlf.log", "long_line.log"}) {
+    for (const auto& e : ParseAll(Assemble(Fixture(name))).ok) {
+      EXPECT_EQ(e.ports, ExtractPortNames(e.object + " " + e.message)) << name << ": " << e.index;
+    }
+  }
+}
+
+TEST(AppendPortNamesTest, SameAsExtractPortNamesOnEdgeCases) {
+  const std::vector<std::string> cases = {
+      "",
+      "f4521403008817f0_12",
+      "F4521403008817F0_0012 and f4521403008817f0_12",  // upper case, leading zeros, de-dup
+      "af4521403008817f0_12",                           // 17 hex: the last 16
+      "f4521403008817f0_12345",                         // 5 digits: no match
+      "f4521403008817f0_12a f4521403008817f0_12_",      // no word boundary after
+      "(Switch:T3:1/17/1)9c0591030090e000:33 - (Switch:x)0x9c0591030090e000:34",
+      "x9c0591030090e000:33 )a9c0591030090e000:33 )9c0591030090e000:33:",
+      "f4521403008817f0 (Switch: a) : 12 - 0xe41d2d0300a4f482 (C: b) : 1",
+      "af4521403008817f0 (Switch: a) : 12 x0xe41d2d0300a4f482 (C: b) : 1",
+      "f4521403008817f0 (a e41d2d0300a4f482 (b) : 1 c) : 2",  // form 3 inside form 3
+      "f4521403008817f0 (never closed : 12",
+      "f4521403008817f0 (x) : 12345 f4521403008817f0 (y)  : 1",
+      "1234567890abcdef_1:2 (a)1234567890abcdef:3 1234567890abcdef (b) : 4",
+      "0x1234567890abcdef_9",
+      "caf\xc3\xa9"
+      "1234567890abcdef (x) : 5 \xff"
+      "1234567890abcdef_6\xff",
+  };
+  for (const auto& c : cases) EXPECT_EQ(Fast(c), ExtractPortNames(c)) << c;
+}
+
+TEST(AppendPortNamesTest, SameAsExtractPortNamesOnRandomText) {
+  // Text built from the pieces the three forms are made of, so near-misses are common.
+  const std::vector<std::string> pieces = {"f4521403008817f0",
+                                           "E41D2D0300A4F482",
+                                           "0x",
+                                           "_",
+                                           ":",
+                                           " (",
+                                           "(",
+                                           ")",
+                                           " : ",
+                                           " ",
+                                           "12",
+                                           "3",
+                                           "0007",
+                                           "12345",
+                                           "a",
+                                           "x",
+                                           "Switch: n",
+                                           "-",
+                                           "\n",
+                                           "_1",
+                                           ":2",
+                                           ") : 4"};
+  std::mt19937 rng(20240528);
+  for (int i = 0; i < 5000; ++i) {
+    std::string text;
+    int n = 1 + static_cast<int>(rng() % 14);
+    for (int k = 0; k < n; ++k) text += pieces[rng() % pieces.size()];
+    ASSERT_EQ(Fast(text), ExtractPortNames(text)) << "'" << text << "'";
+  }
+}
+
+// --- Conversions ---------------------------------------------------------------------------
+
+TEST(ToUfmEventTest, LooksLikeARestEvent) {
+  auto parsed = ParseAll(Assemble(Fixture("reference_samples.log")));
+  ASSERT_EQ(parsed.ok.size(), 5u);
+  UfmEvent u = ToUfmEvent(parsed.ok[0]);
+  EXPECT_EQ(u.id, 14599);
+  EXPECT_EQ(u.event_type, 329);
+  EXPECT_EQ(u.name, "Link went down");
+  EXPECT_EQ(u.severity, "Warning");
+  EXPECT_EQ(u.timestamp, "2023-12-20 07:46:24.442");
+  EXPECT_EQ(u.category, "Fabric Topology");
+  EXPECT_EQ(u.object_type, "Link");
+  EXPECT_EQ(u.object_name, "Source f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1");
+  EXPECT_EQ(u.object_path, u.object_name);
+  EXPECT_EQ(u.description, parsed.ok[0].message);
+
+  UfmEvent peer = ToUfmEvent(parsed.ok[2]);
+  EXPECT_EQ(peer.name,
+            "Peer Port T2-E63-L-U37:1/19/2 is considered by SM as unhealthy due to FLAPPING");
+  EXPECT_EQ(ToUfmEvent(parsed.ok[3]).name, "Network Added");
+  EXPECT_EQ(ToUfmEvent(parsed.ok[3]).severity, "Info");
+}
+
+TEST(ToObservationTest, SourceEventLogAndTheEntryPorts) {
+  auto parsed = ParseAll(Assemble(Fixture("reference_samples.log")));
+  ASSERT_EQ(parsed.ok.size(), 5u);
+  TimePoint t = FromEpochSeconds(1700000000);
+  Observation o = ToObservation(parsed.ok[1], t);
+  EXPECT_EQ(o.kind, Observation::Kind::kEvent);
+  EXPECT_EQ(o.source, "event_log");
+  EXPECT_EQ(o.time, t);
+  EXPECT_EQ(o.event_id, 97214);
+  EXPECT_EQ(o.event_type, 329);
+  EXPECT_EQ(o.name, "Link went down");
+  EXPECT_EQ(o.severity, "Warning");
+  EXPECT_EQ(o.object_type, "Link");
+  EXPECT_EQ(o.ufm_timestamp, "2024-05-28 08:03:05.118");
+  EXPECT_EQ(o.ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
+  // The REST path finds the same ports in the same event.
+  EXPECT_EQ(o.ports, ToObservation(ToUfmEvent(parsed.ok[1]), t).ports);
+}
+
+}  // namespace
+}  // namespace ufmr
