@@ -15,7 +15,7 @@ namespace {
 
 using Names = std::vector<std::string>;
 
-// Samples from /work/shared/reference/ufm-interfaces.md.
+// Samples of the documented UFM event layouts (REST API guide).
 constexpr const char* kOldLayout =
     R"({"id": 227, "type": "352", "name": "Network Added", "severity": "Info",
         "timestamp": "2017-09-19 10:49:03.018", "counter": null, "category": "Logical Model",

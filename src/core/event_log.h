@@ -4,7 +4,7 @@
 // rest of the pipeline already handles. The line shape is
 //   <date> <time> [<index>] [<event id>] <SEVERITY> [Site [<site>]] [<Category>] <ObjectType>
 //   [<object>] [dev_id: <guid>]: <message>
-// (see /work/shared/reference/ufm-interfaces.md, "The event log on disk").
+// (the documented UFM event log format; see docs/ARCHITECTURE.md).
 //
 // Ownership: every function returns or fills values the caller owns; nothing keeps a pointer to
 // its input. Thread-safety: the free functions are pure and thread-safe; an EventLogAssembler is

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the event-log fixtures in this folder (run it here after editing; commit the output).
 
-Shapes follow /work/shared/reference/ufm-interfaces.md, "The event log on disk". The first line
+Shapes follow the documented UFM event log format. The first line
 of reference_samples.log is the real sample verbatim; the other entries put the documented real
 message bodies (and the REST samples' events) under headers built from the documented line shape.
 Several files hold bytes a text editor would mangle (invalid UTF-8, NUL, CR), hence this script.
