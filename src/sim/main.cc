@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/asio.hpp>
 #include <condition_variable>
 #include <csignal>
 #include <cstdint>
@@ -41,6 +42,8 @@ options:
   --seed N               seed for GUIDs, cable serials and traffic rates (default 1)
   --job-delay-ms N       how long a port action job stays Running (default 500)
   --ready-file PATH      once listening, write {"port": P, "telemetry_port": T} here (atomically)
+  --event-log PATH       append each event to PATH as a line of UFM's event.log
+  --syslog HOST:PORT     forward each event over UDP syslog (trailing NUL), as UFM does
   --fault JSON           inject a fault at start, same body as POST /sim/faults (repeatable)
   --log-level LEVEL      trace, debug, info, warn, error (default info)
   --help                 show this help
@@ -63,6 +66,8 @@ struct Options {
   uint64_t seed = 1;
   int job_delay_ms = 500;
   std::string ready_file;
+  std::string event_log;  // append each event to this file, as UFM's event.log
+  std::string syslog;     // forward each event to this HOST:PORT over UDP, as UFM's syslog
   std::vector<std::string> faults;
   std::string log_level = "info";
 };
@@ -100,8 +105,9 @@ std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
       return 0;
     }
     static const std::vector<std::string> kWithValue = {
-        "--listen", "--port",         "--telemetry-port", "--topology", "--user",     "--password",
-        "--seed",   "--job-delay-ms", "--ready-file",     "--fault",    "--log-level"};
+        "--listen",    "--port",      "--telemetry-port", "--topology",   "--user",
+        "--password",  "--seed",      "--job-delay-ms",   "--ready-file", "--fault",
+        "--log-level", "--event-log", "--syslog"};
     if (std::find(kWithValue.begin(), kWithValue.end(), arg) == kWithValue.end()) {
       return BadArgs("unknown argument '" + arg + "'");
     }
@@ -141,6 +147,11 @@ std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
       o->ready_file = value;
     } else if (arg == "--fault") {
       o->faults.push_back(value);
+    } else if (arg == "--event-log") {
+      o->event_log = value;
+    } else if (arg == "--syslog") {
+      if (value.find(':') == std::string::npos) return BadArgs("--syslog takes HOST:PORT");
+      o->syslog = value;
     } else if (arg == "--log-level") {
       o->log_level = value;
     }
@@ -185,6 +196,35 @@ int main(int argc, char** argv) {
   ufmr::sim::SimOptions sim_options;
   sim_options.job_delay = std::chrono::milliseconds(options.job_delay_ms);
   sim_options.seed = options.seed;
+  std::ofstream event_log;
+  if (!options.event_log.empty()) {
+    event_log.open(options.event_log, std::ios::app);
+    if (!event_log) return BadArgs("cannot open --event-log " + options.event_log);
+  }
+  boost::asio::io_context ioc;
+  boost::asio::ip::udp::socket syslog_socket(ioc);
+  boost::asio::ip::udp::endpoint syslog_to;
+  if (!options.syslog.empty()) {
+    size_t colon = options.syslog.rfind(':');
+    boost::system::error_code ec;
+    auto addr = boost::asio::ip::make_address(options.syslog.substr(0, colon), ec);
+    std::optional<uint64_t> port = ParseUnsigned(options.syslog.substr(colon + 1), 65535);
+    if (ec || !port) return BadArgs("--syslog takes HOST:PORT with an IP address");
+    syslog_to = boost::asio::ip::udp::endpoint(addr, static_cast<uint16_t>(*port));
+    syslog_socket.open(syslog_to.protocol(), ec);
+    if (ec) return BadArgs("--syslog: " + ec.message());
+  }
+  if (event_log.is_open() || syslog_socket.is_open()) {
+    sim_options.on_event_line = [&](const std::string& line) {
+      if (event_log.is_open()) event_log << line << '\n' << std::flush;
+      if (syslog_socket.is_open()) {
+        // "<PRI>Mmm dd hh:mm:ss HOST TAG: MSG" and, like UFM, a trailing NUL.
+        std::string record = "<132>Jan  1 00:00:00 ufm-sim ufm: " + line + std::string(1, '\0');
+        boost::system::error_code ec;
+        syslog_socket.send_to(boost::asio::buffer(record), syslog_to, 0, ec);
+      }
+    };
+  }
   const ufmr::sim::TopologySpec spec = topology->spec();
   ufmr::sim::SimState state(std::move(topology.value()), sim_options, clock.Now());
   spdlog::info("fabric: {} leaves, {} spines, {} hosts, {} ports, {} links", spec.leaves,

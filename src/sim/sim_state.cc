@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -90,6 +91,24 @@ std::string FormatUfmTime(TimePoint t) {
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
   return buf;
+}
+
+std::string FormatEventLogLine(const Event& e) {
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(e.time.time_since_epoch()).count();
+  char frac[8];
+  std::snprintf(frac, sizeof(frac), ".%03d", static_cast<int>(((ms % 1000) + 1000) % 1000));
+  std::string severity = e.severity;
+  for (auto& c : severity) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string category = e.category;
+  std::replace(category.begin(), category.end(), ' ', '_');
+  std::string object = e.object_name;
+  size_t colon = object.find(':');
+  if (e.type == "Link" && colon != std::string::npos) {
+    object = "Source " + object.substr(0, colon) + "  TO Dest: " + object.substr(colon + 1);
+  }
+  return FormatUfmTime(e.time) + frac + " [" + std::to_string(e.id) + "] [" + e.event_type + "] " +
+         severity + " [" + category + "] " + e.type + " [" + object + "]: " + e.description;
 }
 
 SimState::SimState(Topology topology, SimOptions options, TimePoint start)
@@ -227,6 +246,7 @@ void SimState::SkipEventIds(int64_t count) {
 void SimState::Emit(Event event) {
   event.id = next_event_id_++;
   spdlog::debug("event {} [{}] {}: {}", event.id, event.event_type, event.name, event.description);
+  if (options_.on_event_line) options_.on_event_line(FormatEventLogLine(event));
   events_.push_back(std::move(event));
   while (events_.size() > options_.max_events) events_.pop_front();
 }

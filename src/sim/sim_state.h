@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -101,6 +102,9 @@ struct ActionRecord {
 
 struct SimOptions {
   std::chrono::milliseconds job_delay{500};
+  // Called (under the state's lock) with each event as a line of UFM's event.log, for the
+  // simulated event log file and syslog forwarding. Must not call back into the SimState.
+  std::function<void(const std::string& line)> on_event_line;
   size_t max_events = 10000;
   uint64_t seed = 1;  // traffic rates per link direction
 };
@@ -197,5 +201,8 @@ class SimState {
 
 // "2026-11-29 18:46:32": UTC, no zone, no milliseconds (the UFM 6.17+ event layout).
 std::string FormatUfmTime(TimePoint t);
+// One event as UFM writes it to event.log:
+// "2026-11-29 18:46:32.123 [12] [329] WARNING [Fabric_Topology] Link [Source A  TO Dest: B]: ..."
+std::string FormatEventLogLine(const Event& e);
 
 }  // namespace ufmr::sim
