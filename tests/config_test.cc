@@ -187,8 +187,43 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"StringNotScalar", "rules:\n  dir: [a, b]\n", "rules.dir: expected a string"},
         BadCase{"SectionIsAScalar", "telemetry: 5\n",
                 "cfg.yaml:5:12: telemetry: expected a mapping of settings"},
-        BadCase{"SectionIsAString", "remediation: on\n", "remediation: expected a mapping"}),
+        BadCase{"SectionIsAString", "remediation: on\n", "remediation: expected a mapping"},
+        BadCase{"TelemetryFormatUnknown", "telemetry:\n  url: x\n  format: json\n",
+                "cfg.yaml:7:11: telemetry.format: must be csv, prometheus or auto"},
+        BadCase{"TelemetryShardsZero", "telemetry:\n  url: x\n  shards: 0\n",
+                "cfg.yaml:7:11: telemetry.shards: must be between 1 and 64"},
+        BadCase{"TelemetrySecondaryWithoutPrimary",
+                "telemetry:\n  secondary_url: http://u:9002/csv/xcset/low_freq_debug\n",
+                "cfg.yaml:6:18: telemetry.secondary_url: needs telemetry.url"},
+        BadCase{"TelemetrySecondaryIntervalTooShort",
+                "telemetry:\n  url: x\n  secondary_interval_s: 500ms\n",
+                "telemetry.secondary_interval_s: must be at least 1s"}),
     [](const ::testing::TestParamInfo<BadCase>& param) { return param.param.label; });
+
+TEST(LoadConfigTextTest, TelemetryEndpointsFormatAndShards) {
+  auto defaults = LoadConfigText(kMinimal, "cfg.yaml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().message();
+  EXPECT_EQ(defaults->telemetry.format, "auto");
+  EXPECT_EQ(defaults->telemetry.shards, 1);
+  EXPECT_EQ(defaults->telemetry.secondary_url, "");
+  EXPECT_DOUBLE_EQ(defaults->telemetry.secondary_interval_s, 300);
+  auto c = LoadConfigText(std::string(kMinimal) +
+                              "telemetry:\n"
+                              "  url: http://ufm:9001/metrics\n"
+                              "  interval_s: 30s\n"
+                              "  format: prometheus\n"
+                              "  shards: 4\n"
+                              "  secondary_url: http://ufm:9002/csv/xcset/low_freq_debug\n"
+                              "  secondary_interval_s: 5m\n",
+                          "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  EXPECT_EQ(c->telemetry.url, "http://ufm:9001/metrics");
+  EXPECT_DOUBLE_EQ(c->telemetry.interval_s, 30);
+  EXPECT_EQ(c->telemetry.format, "prometheus");
+  EXPECT_EQ(c->telemetry.shards, 4);
+  EXPECT_EQ(c->telemetry.secondary_url, "http://ufm:9002/csv/xcset/low_freq_debug");
+  EXPECT_DOUBLE_EQ(c->telemetry.secondary_interval_s, 300);
+}
 
 TEST(LoadConfigTextTest, UnknownAuthIsAnError) {
   const std::string message =

@@ -1,324 +1,384 @@
-// Covers src/core/telemetry.h: ParseTelemetryCsv on the UFM Telemetry /csv/metrics shape (header,
-// 0x GUIDs to "<16 hex>_<n>" port names, CRLF, skipped rows reported by line, header and empty
-// errors) and CounterTracker (baseline, deltas and intervals from row timestamps, resets, steps
-// up from 0, repeated samples, unchanged counters).
+// Covers src/core/telemetry.h (TelemetryIntake): polls of the primary endpoint turned into
+// Observations (baseline first, then moved counters), the interest filter, sharded polls with a
+// failed shard, a failed primary, input errors passed on, the secondary endpoint on its own
+// interval (first in a pass, retried after a failure) giving link speeds for SymbolBER, SymbolBER
+// from the inventory, the shipped rules matching what the intake emits, and the service wiring
+// through UfmClient::GetTelemetry (its default, and RestUfmClient against a loopback server).
 #include "core/telemetry.h"
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "core/http_server.h"
+#include "core/inventory.h"
+#include "core/rule_engine.h"
+#include "core/rules.h"
+#include "core/ufm_client.h"
+#include "support/test_env.h"
 
 namespace ufmr {
 namespace {
 
-using std::chrono::microseconds;
+using std::chrono::seconds;
+
+const TimePoint kT0 = TimePoint(seconds(1'700'000'000));
+constexpr const char* kSw5 = "fc6a1c0300686f68_5";
+constexpr const char* kHca = "e41d2d0300a4f482_1";
 
 constexpr const char* kHeader =
-    "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,SymbolErrorCounterExtended,"
-    "LinkDownedCounterExtended\n";
+    "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,PortXmitDataExtended,"
+    "SymbolErrorCounterExtended,LinkDownedCounterExtended\n";
 
-constexpr int64_t kT0us = 1'800'000'000'000'000;  // microseconds since the epoch
-
-TEST(ParseTelemetryCsvTest, ParsesRowsIntoPortNamesAndCounters) {
-  const std::string csv = std::string(kHeader) +
-                          "1800000000000000,10.0.0.1:9001,,0xe41d2d0300a4f400,0xE41D2D0300A4F482,"
-                          "1,5,2\n"
-                          "1800000000000000,10.0.0.1:9001,,0x9c0591030090e000,0x9c0591030090e000,"
-                          "33,0,0\n";
-  auto parsed = ParseTelemetryCsv(csv);
-  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  EXPECT_TRUE(parsed->errors.empty());
-  ASSERT_EQ(parsed->samples.size(), 2u);
-  const CounterSample& a = parsed->samples[0];
-  EXPECT_EQ(a.port, "e41d2d0300a4f482_1");
-  EXPECT_EQ(a.timestamp_us, kT0us);
-  EXPECT_EQ(a.counters.at("SymbolErrorCounterExtended"), 5);
-  EXPECT_EQ(a.counters.at("LinkDownedCounterExtended"), 2);
-  EXPECT_EQ(a.counters.count("port_guid"), 0u);
-  EXPECT_EQ(a.counters.count("Port_Number"), 0u);
-  EXPECT_EQ(a.counters.count("timestamp"), 0u);
-  EXPECT_EQ(a.counters.count("source_id"), 0u);  // not a number
-  EXPECT_EQ(parsed->samples[1].port, "9c0591030090e000_33");
+// Two ports at time kT0 + t seconds.
+std::string Primary(int t, uint64_t sw_symbol_errors, uint64_t hca_link_downed = 0) {
+  const std::string ts = std::to_string((1'700'000'000LL + t) * 1'000'000LL);
+  return std::string(kHeader) + ts + ",s,,0xfc6a1c0300686f68,0xfc6a1c0300686f68,5," +
+         std::to_string(1000 + t * 10) + "," + std::to_string(sw_symbol_errors) + ",0\n" + ts +
+         ",s,,0xe41d2d0300a4f400,0xe41d2d0300a4f482,1," + std::to_string(2000 + t * 10) + ",0," +
+         std::to_string(hca_link_downed) + "\n";
 }
 
-TEST(ParseTelemetryCsvTest, ShortGuidIsZeroPaddedToSixteenDigits) {
-  auto parsed = ParseTelemetryCsv(std::string(kHeader) + "1,s,,0x1,0xabc,7,0,0\n");
-  ASSERT_TRUE(parsed.ok());
-  ASSERT_EQ(parsed->samples.size(), 1u);
-  EXPECT_EQ(parsed->samples[0].port, "0000000000000abc_7");
+HttpResult Ok(std::string body, std::string content_type = "text/csv") {
+  HttpResult r;
+  r.status = 200;
+  r.body = std::move(body);
+  r.headers["content-type"] = std::move(content_type);
+  return r;
 }
 
-TEST(ParseTelemetryCsvTest, CrlfLineEndings) {
-  const std::string csv =
-      "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,SymbolErrorCounterExtended\r\n"
-      "100,s,,0x1,0xe41d2d0300a4f482,1,5\r\n"
-      "100,s,,0x1,0xe41d2d0300a4f482,2,6\r\n";
-  auto parsed = ParseTelemetryCsv(csv);
-  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  EXPECT_TRUE(parsed->errors.empty());
-  ASSERT_EQ(parsed->samples.size(), 2u);
-  EXPECT_EQ(parsed->samples[0].port, "e41d2d0300a4f482_1");
-  EXPECT_EQ(parsed->samples[0].counters.at("SymbolErrorCounterExtended"), 5);
-  EXPECT_EQ(parsed->samples[1].counters.at("SymbolErrorCounterExtended"), 6);
-}
-
-TEST(ParseTelemetryCsvTest, HeaderOnlyHasNoSamples) {
-  auto parsed = ParseTelemetryCsv(kHeader);
-  ASSERT_TRUE(parsed.ok());
-  EXPECT_TRUE(parsed->samples.empty());
-  EXPECT_TRUE(parsed->errors.empty());
-}
-
-struct BadRowCase {
-  std::string label;
-  std::string row;
+// A scripted telemetry server: URL -> answer, and a log of what was asked.
+struct FakeTelemetry {
+  std::map<std::string, Result<HttpResult>> answers;
+  std::vector<std::string> asked;
+  TelemetryFetch Fetch() {
+    return [this](const std::string& url) -> Result<HttpResult> {
+      asked.push_back(url);
+      auto it = answers.find(url);
+      if (it == answers.end()) return Status::NotFound("no answer scripted for " + url);
+      return it->second;
+    };
+  }
+  void Set(const std::string& url, Result<HttpResult> r) {
+    answers.erase(url);
+    answers.emplace(url, std::move(r));
+  }
 };
 
-class ParseTelemetryBadRowTest : public ::testing::TestWithParam<BadRowCase> {};
-
-TEST_P(ParseTelemetryBadRowTest, RowIsSkippedWithLineNumberAndTheRestParse) {
-  const std::string csv = std::string(kHeader) + "1,s,,0x1,0xe41d2d0300a4f482,1,5,0\n" +
-                          GetParam().row + "\n" + "1,s,,0x1,0xe41d2d0300a4f482,2,6,0\n";
-  auto parsed = ParseTelemetryCsv(csv);
-  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  ASSERT_EQ(parsed->samples.size(), 2u);
-  EXPECT_EQ(parsed->samples[0].port, "e41d2d0300a4f482_1");
-  EXPECT_EQ(parsed->samples[1].port, "e41d2d0300a4f482_2");
-  ASSERT_EQ(parsed->errors.size(), 1u);
-  EXPECT_EQ(parsed->errors[0].rfind("line 3:", 0), 0u) << parsed->errors[0];
+Config::Telemetry Cfg(const std::string& url, int shards = 1) {
+  Config::Telemetry c;
+  c.url = url;
+  c.shards = shards;
+  return c;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Rows, ParseTelemetryBadRowTest,
-    ::testing::Values(BadRowCase{"TooFewCells", "1,s,,0x1,0xe41d2d0300a4f482,3,5"},
-                      BadRowCase{"TooManyCells", "1,s,,0x1,0xe41d2d0300a4f482,3,5,0,9"},
-                      BadRowCase{"GuidNotHex", "1,s,,0x1,0xnothexnothexnoth,3,5,0"},
-                      BadRowCase{"GuidTooLong", "1,s,,0x1,0xe41d2d0300a4f48200,3,5,0"},
-                      BadRowCase{"PortNumberNotNumber", "1,s,,0x1,0xe41d2d0300a4f482,x,5,0"},
-                      BadRowCase{"PortNumberEmpty", "1,s,,0x1,0xe41d2d0300a4f482,,5,0"},
-                      BadRowCase{"PortNumberNegative", "1,s,,0x1,0xe41d2d0300a4f482,-1,5,0"},
-                      BadRowCase{"PortNumberFraction", "1,s,,0x1,0xe41d2d0300a4f482,1.5,5,0"},
-                      BadRowCase{"GuidEmpty", "1,s,,0x1,,3,5,0"},
-                      BadRowCase{"GuidOnlyPrefix", "1,s,,0x1,0x,3,5,0"}),
-    [](const ::testing::TestParamInfo<BadRowCase>& param) { return param.param.label; });
-
-TEST(ParseTelemetryCsvTest, LineNumbersCountBlankLines) {
-  const std::string csv =
-      std::string(kHeader) + "\n1,s,,0x1,0xe41d2d0300a4f482,1,5,0\n\n1,s,,0x1,bad!,1,5,0\n";
-  auto parsed = ParseTelemetryCsv(csv);
-  ASSERT_TRUE(parsed.ok());
-  EXPECT_EQ(parsed->samples.size(), 1u);
-  ASSERT_EQ(parsed->errors.size(), 1u);
-  EXPECT_EQ(parsed->errors[0].rfind("line 5:", 0), 0u) << parsed->errors[0];
-}
-
-TEST(ParseTelemetryCsvTest, QuotedCellWithComma) {
-  const std::string csv =
-      "timestamp,node_description,port_guid,Port_Number,SymbolErrorCounterExtended\n"
-      "1,\"T3-E21-N-U47, rack 3\",0xe41d2d0300a4f482,1,4\n";
-  auto parsed = ParseTelemetryCsv(csv);
-  ASSERT_TRUE(parsed.ok());
-  EXPECT_TRUE(parsed->errors.empty());
-  ASSERT_EQ(parsed->samples.size(), 1u);
-  EXPECT_EQ(parsed->samples[0].counters.at("SymbolErrorCounterExtended"), 4);
-}
-
-TEST(ParseTelemetryCsvTest, PortNumAliasAndMissingTimestampColumn) {
-  auto parsed = ParseTelemetryCsv("port_guid,port_num,SymbolErrorCounterExtended\n0x2,4,1\n");
-  ASSERT_TRUE(parsed.ok()) << parsed.status().message();
-  ASSERT_EQ(parsed->samples.size(), 1u);
-  EXPECT_EQ(parsed->samples[0].port, "0000000000000002_4");
-  EXPECT_EQ(parsed->samples[0].timestamp_us, 0);
-}
-
-class ParseTelemetryHeaderTest : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(ParseTelemetryHeaderTest, IsAnError) {
-  auto parsed = ParseTelemetryCsv(GetParam());
-  ASSERT_FALSE(parsed.ok()) << GetParam();
-  EXPECT_EQ(parsed.status().code(), Status::Code::kInvalidArgument);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    MissingColumnsOrEmpty, ParseTelemetryHeaderTest,
-    ::testing::Values("timestamp,source_id,tag,Node_GUID,Port_Number,SymbolErrorCounterExtended\n"
-                      "1,s,,0x1,1,0\n",
-                      "timestamp,source_id,tag,Node_GUID,port_guid,SymbolErrorCounterExtended\n"
-                      "1,s,,0x1,0x2,0\n",
-                      "a,b,c\n1,2,3\n", "", "\n", "\r\n\r\n"));
-
-TEST(ParseTelemetryCsvTest, EmptyTextSaysEmpty) {
-  auto parsed = ParseTelemetryCsv("");
-  ASSERT_FALSE(parsed.ok());
-  EXPECT_NE(parsed.status().message().find("empty"), std::string::npos);
-}
-
-// CounterTracker.
-
-const std::string kPort = "e41d2d0300a4f482_1";
-const TimePoint kNow = TimePoint(std::chrono::seconds(1'900'000'000));
-
-CounterSample Sample(int64_t ts_us, std::map<std::string, double> counters,
-                     const std::string& port = kPort) {
-  CounterSample s;
-  s.port = port;
-  s.timestamp_us = ts_us;
-  s.counters = std::move(counters);
-  return s;
-}
-
-TEST(CounterTrackerTest, FirstSampleIsOnlyABaseline) {
-  CounterTracker tracker;
-  EXPECT_TRUE(tracker.Update(Sample(kT0us, {{"SymbolErrorCounterExtended", 1000}}), kNow).empty());
-  EXPECT_EQ(tracker.tracked_ports(), 1u);
-}
-
-TEST(CounterTrackerTest, NextSampleYieldsDeltaWithIntervalFromRowTimestamps) {
-  CounterTracker tracker;
-  tracker.Update(Sample(kT0us, {{"SymbolErrorCounterExtended", 10}, {"LinkDowned", 1}}), kNow);
-  auto obs = tracker.Update(
-      Sample(kT0us + 30'000'000, {{"SymbolErrorCounterExtended", 25}, {"LinkDowned", 1}}), kNow);
-  ASSERT_EQ(obs.size(), 1u);
-  const Observation& o = obs[0];
-  EXPECT_EQ(o.kind, Observation::Kind::kCounter);
-  EXPECT_EQ(o.source, "telemetry");
-  EXPECT_EQ(o.ports, std::vector<std::string>{kPort});
-  EXPECT_EQ(o.counter, "SymbolErrorCounterExtended");
-  EXPECT_DOUBLE_EQ(o.delta, 15);
-  EXPECT_DOUBLE_EQ(o.value, 25);
-  EXPECT_DOUBLE_EQ(o.interval_s, 30);
-  EXPECT_EQ(o.time, TimePoint(microseconds(kT0us + 30'000'000)));  // the row's time, not `now`
-}
-
-TEST(CounterTrackerTest, SubSecondIntervalFromMicroseconds) {
-  CounterTracker tracker;
-  tracker.Update(Sample(kT0us, {{"c", 0}}), kNow);
-  auto obs = tracker.Update(Sample(kT0us + 250'000, {{"c", 1}}), kNow);
-  ASSERT_EQ(obs.size(), 1u);
-  EXPECT_DOUBLE_EQ(obs[0].interval_s, 0.25);
-}
-
-struct StepCase {
-  std::string label;
-  double before;
-  double after;
-  double delta;  // 0: no observation
-};
-
-class CounterTrackerStepTest : public ::testing::TestWithParam<StepCase> {};
-
-TEST_P(CounterTrackerStepTest, Delta) {
-  const StepCase& c = GetParam();
-  CounterTracker tracker;
-  tracker.Update(Sample(kT0us, {{"c", c.before}}), kNow);
-  auto obs = tracker.Update(Sample(kT0us + 60'000'000, {{"c", c.after}}), kNow);
-  if (c.delta == 0) {
-    EXPECT_TRUE(obs.empty());
-  } else {
-    ASSERT_EQ(obs.size(), 1u);
-    EXPECT_DOUBLE_EQ(obs[0].delta, c.delta);
-    EXPECT_DOUBLE_EQ(obs[0].value, c.after);
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(Steps, CounterTrackerStepTest,
-                         ::testing::Values(StepCase{"Increase", 100, 130, 30},
-                                           StepCase{"DecreaseIsResetDeltaIsNewValue", 100, 5, 5},
-                                           StepCase{"StepUpFromZeroIsRealIncrease", 0, 7, 7},
-                                           StepCase{"Unchanged", 42, 42, 0},
-                                           StepCase{"ResetToZero", 42, 0, 0}),
-                         [](const ::testing::TestParamInfo<StepCase>& param) {
-                           return param.param.label;
-                         });
-
-TEST(CounterTrackerTest, SameTimestampTwiceYieldsNothing) {
-  CounterTracker tracker;
-  tracker.Update(Sample(kT0us, {{"c", 1}}), kNow);
-  EXPECT_TRUE(tracker.Update(Sample(kT0us, {{"c", 50}}), kNow).empty());
-  // The repeated sample did not replace the baseline: the next one is measured from the first.
-  auto obs = tracker.Update(Sample(kT0us + 10'000'000, {{"c", 11}}), kNow);
-  ASSERT_EQ(obs.size(), 1u);
-  EXPECT_DOUBLE_EQ(obs[0].delta, 10);
-  EXPECT_DOUBLE_EQ(obs[0].interval_s, 10);
-}
-
-TEST(CounterTrackerTest, UnchangedCountersYieldNoObservation) {
-  CounterTracker tracker;
-  std::map<std::string, double> counters{{"a", 1}, {"b", 2}, {"c", 3}};
-  tracker.Update(Sample(kT0us, counters), kNow);
-  EXPECT_TRUE(tracker.Update(Sample(kT0us + 60'000'000, counters), kNow).empty());
-  EXPECT_TRUE(tracker.Update(Sample(kT0us + 120'000'000, counters), kNow).empty());
-}
-
-TEST(CounterTrackerTest, OnlyMovedCountersAreReported) {
-  CounterTracker tracker;
-  tracker.Update(Sample(kT0us, {{"a", 1}, {"b", 2}, {"c", 3}}), kNow);
-  auto obs = tracker.Update(Sample(kT0us + 60'000'000, {{"a", 2}, {"b", 2}, {"c", 9}}), kNow);
-  ASSERT_EQ(obs.size(), 2u);
-  EXPECT_EQ(obs[0].counter, "a");
-  EXPECT_EQ(obs[1].counter, "c");
-  EXPECT_DOUBLE_EQ(obs[1].delta, 6);
-}
-
-TEST(CounterTrackerTest, NewColumnIsBaselinedNotReported) {
-  CounterTracker tracker;
-  tracker.Update(Sample(kT0us, {{"a", 1}}), kNow);
-  EXPECT_TRUE(tracker.Update(Sample(kT0us + 60'000'000, {{"a", 1}, {"b", 500}}), kNow).empty());
-  auto obs = tracker.Update(Sample(kT0us + 120'000'000, {{"a", 1}, {"b", 510}}), kNow);
-  ASSERT_EQ(obs.size(), 1u);
-  EXPECT_EQ(obs[0].counter, "b");
-  EXPECT_DOUBLE_EQ(obs[0].delta, 10);
-}
-
-TEST(CounterTrackerTest, PortsAreTrackedSeparately) {
-  CounterTracker tracker;
-  tracker.Update(Sample(kT0us, {{"c", 1}}, "aaaaaaaaaaaaaaaa_1"), kNow);
-  // Another port's first sample is its own baseline.
-  EXPECT_TRUE(
-      tracker.Update(Sample(kT0us + 60'000'000, {{"c", 99}}, "bbbbbbbbbbbbbbbb_1"), kNow).empty());
-  EXPECT_EQ(tracker.tracked_ports(), 2u);
-  auto obs = tracker.Update(Sample(kT0us + 60'000'000, {{"c", 4}}, "aaaaaaaaaaaaaaaa_1"), kNow);
-  ASSERT_EQ(obs.size(), 1u);
-  EXPECT_EQ(obs[0].ports, std::vector<std::string>{"aaaaaaaaaaaaaaaa_1"});
-  EXPECT_DOUBLE_EQ(obs[0].delta, 3);
-}
-
-TEST(CounterTrackerTest, WithoutRowTimestampUsesNow) {
-  CounterTracker tracker;
-  tracker.Update(Sample(0, {{"c", 1}}), kNow);
-  auto obs = tracker.Update(Sample(0, {{"c", 3}}), kNow + std::chrono::seconds(20));
-  ASSERT_EQ(obs.size(), 1u);
-  EXPECT_DOUBLE_EQ(obs[0].interval_s, 20);
-  EXPECT_EQ(obs[0].time, kNow + std::chrono::seconds(20));
-}
-
-TEST(CounterTrackerTest, ParsedCsvThroughTracker) {
-  CounterTracker tracker;
-  const std::string first =
-      std::string(kHeader) + "1800000000000000,s,,0x1,0xe41d2d0300a4f482,1,100,0\n";
-  const std::string second =
-      std::string(kHeader) + "1800000060000000,s,,0x1,0xe41d2d0300a4f482,1,160,1\n";
-  auto parsed_first = ParseTelemetryCsv(first);
-  auto parsed_second = ParseTelemetryCsv(second);
-  ASSERT_TRUE(parsed_first.ok());
-  ASSERT_TRUE(parsed_second.ok());
-  for (const auto& s : parsed_first->samples) {
-    EXPECT_TRUE(tracker.Update(s, kNow).empty());
-  }
+struct Collected {
   std::vector<Observation> obs;
-  for (const auto& s : parsed_second->samples) {
-    auto o = tracker.Update(s, kNow);
-    obs.insert(obs.end(), o.begin(), o.end());
+  TelemetryIntake::Sink Sink() {
+    return [this](const Observation& o) { obs.push_back(o); };
   }
-  ASSERT_EQ(obs.size(), 2u);
-  EXPECT_EQ(obs[0].counter, "LinkDownedCounterExtended");
-  EXPECT_DOUBLE_EQ(obs[0].delta, 1);
-  EXPECT_EQ(obs[1].counter, "SymbolErrorCounterExtended");
-  EXPECT_DOUBLE_EQ(obs[1].delta, 60);
-  EXPECT_DOUBLE_EQ(obs[1].interval_s, 60);
+  std::map<std::string, double> Deltas(const std::string& port) const {
+    std::map<std::string, double> out;
+    for (const auto& o : obs) {
+      if (o.ports == std::vector<std::string>{port}) out[o.counter] = o.delta;
+    }
+    return out;
+  }
+};
+
+const std::string kUrl = "http://ufm:9001/csv/metrics";
+
+TEST(TelemetryIntakeTest, FirstPollIsABaselineThenMovedCountersBecomeObservations) {
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  Collected c;
+  fake.Set(kUrl, Ok(Primary(0, 100)));
+  auto r0 = intake.Poll(kT0, c.Sink());
+  EXPECT_TRUE(r0.primary_ok);
+  EXPECT_EQ(r0.rows, 2u);
+  EXPECT_EQ(r0.observations, 0u);
+  EXPECT_TRUE(c.obs.empty());
+
+  fake.Set(kUrl, Ok(Primary(60, 160, 1)));
+  auto r1 = intake.Poll(kT0 + seconds(60), c.Sink());
+  EXPECT_EQ(r1.observations, c.obs.size());
+  EXPECT_EQ(c.Deltas(kSw5), (std::map<std::string, double>{{"PortXmitDataExtended", 600},
+                                                           {"SymbolErrorCounterExtended", 60}}));
+  EXPECT_EQ(c.Deltas(kHca), (std::map<std::string, double>{{"PortXmitDataExtended", 600},
+                                                           {"LinkDownedCounterExtended", 1}}));
+  for (const auto& o : c.obs) {
+    EXPECT_EQ(o.kind, Observation::Kind::kCounter);
+    EXPECT_EQ(o.source, "telemetry");
+    EXPECT_DOUBLE_EQ(o.interval_s, 60);
+    EXPECT_EQ(o.time, kT0 + seconds(60));
+  }
+  EXPECT_TRUE(r1.fetch_failures.empty());
+  EXPECT_TRUE(r1.input_errors.empty());
+}
+
+TEST(TelemetryIntakeTest, InterestLimitsObservationsNotTracking) {
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  intake.SetInterest(std::set<std::string>{"SymbolErrorCounterExtended"});
+  Collected c;
+  fake.Set(kUrl, Ok(Primary(0, 100)));
+  intake.Poll(kT0, c.Sink());
+  fake.Set(kUrl, Ok(Primary(60, 160, 1)));
+  intake.Poll(kT0 + seconds(60), c.Sink());
+  ASSERT_EQ(c.obs.size(), 1u);
+  EXPECT_EQ(c.obs[0].counter, "SymbolErrorCounterExtended");
+  EXPECT_EQ(c.obs[0].ports, std::vector<std::string>{kSw5});
+  // Back to everything: the data counters' deltas are one interval's, not two.
+  intake.SetInterest(std::nullopt);
+  c.obs.clear();
+  fake.Set(kUrl, Ok(Primary(120, 160, 1)));
+  intake.Poll(kT0 + seconds(120), c.Sink());
+  EXPECT_EQ(c.Deltas(kSw5), (std::map<std::string, double>{{"PortXmitDataExtended", 600}}));
+  // Nothing at all.
+  intake.SetInterest(std::set<std::string>{});
+  c.obs.clear();
+  fake.Set(kUrl, Ok(Primary(180, 900, 5)));
+  intake.Poll(kT0 + seconds(180), c.Sink());
+  EXPECT_TRUE(c.obs.empty());
+  EXPECT_EQ(intake.primary().tracked_ports(), 2u);
+}
+
+TEST(TelemetryIntakeTest, ShardsAreMergedAndAFailedShardIsReported) {
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl, 2), fake.Fetch());
+  const std::string s0 = kUrl + "?num_shards=2&shard=0&sharding_field=port_guid";
+  const std::string s1 = kUrl + "?num_shards=2&shard=1&sharding_field=port_guid";
+  auto only = [](const std::string& csv, int line) {  // header + one of the two rows
+    size_t a = csv.find('\n') + 1;
+    size_t b = csv.find('\n', a) + 1;
+    return csv.substr(0, a) + (line == 0 ? csv.substr(a, b - a) : csv.substr(b));
+  };
+  Collected c;
+  fake.Set(s0, Ok(only(Primary(0, 100), 0)));
+  fake.Set(s1, Ok(only(Primary(0, 100), 1)));
+  auto r0 = intake.Poll(kT0, c.Sink());
+  EXPECT_EQ(r0.rows, 2u);
+  EXPECT_EQ(intake.primary().tracked_ports(), 2u);
+
+  fake.Set(s0, Ok(only(Primary(60, 160, 1), 0)));
+  fake.Set(s1, Status::Unavailable("connection reset"));
+  auto r1 = intake.Poll(kT0 + seconds(60), c.Sink());
+  EXPECT_TRUE(r1.primary_ok);
+  EXPECT_EQ(r1.rows, 1u);
+  ASSERT_EQ(r1.fetch_failures.size(), 1u);
+  EXPECT_NE(r1.fetch_failures[0].find("shard 1/2"), std::string::npos) << r1.fetch_failures[0];
+  EXPECT_EQ(c.Deltas(kSw5).at("SymbolErrorCounterExtended"), 60);
+  EXPECT_TRUE(c.Deltas(kHca).empty());
+  EXPECT_EQ(fake.asked.size(), 4u);
+}
+
+TEST(TelemetryIntakeTest, FailedPrimaryIsReported) {
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  Collected c;
+  fake.Set(kUrl, Status::Unavailable("connection refused"));
+  auto r = intake.Poll(kT0, c.Sink());
+  EXPECT_FALSE(r.primary_ok);
+  ASSERT_EQ(r.fetch_failures.size(), 1u);
+  EXPECT_NE(r.fetch_failures[0].find("connection refused"), std::string::npos);
+  fake.Set(kUrl, Ok("this is not telemetry\n", "text/html"));
+  r = intake.Poll(kT0, c.Sink());
+  EXPECT_FALSE(r.primary_ok);
+  EXPECT_EQ(r.fetch_failures.size(), 1u);
+}
+
+TEST(TelemetryIntakeTest, TruncatedBodyIsUsedAndReported) {
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  Collected c;
+  std::string body = Primary(0, 100);
+  fake.Set(kUrl, Ok(body.substr(0, body.size() - 5)));
+  auto r = intake.Poll(kT0, c.Sink());
+  EXPECT_TRUE(r.primary_ok);
+  EXPECT_EQ(r.rows, 1u);
+  ASSERT_EQ(r.input_errors.size(), 1u);
+  EXPECT_NE(r.input_errors[0].find("truncated"), std::string::npos);
+}
+
+constexpr const char* kSecondaryHeader =
+    "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,node_description,Link_speed_active,"
+    "Link_width_active,Symbol_Errors,Module_Temperature\n";
+
+std::string Secondary(int t, const std::string& speed, uint64_t symbol_errors, int temp) {
+  const std::string ts = std::to_string((1'700'000'000LL + t) * 1'000'000LL);
+  return std::string(kSecondaryHeader) + ts +
+         ",s,,0xfc6a1c0300686f68,0xfc6a1c0300686f68,5,\"ib-leaf-01:1/3/1\"," + speed + ",4x," +
+         std::to_string(symbol_errors) + "," + std::to_string(temp) + "\n";
+}
+
+TEST(TelemetryIntakeTest, SecondaryOnItsOwnIntervalGivesLinkSpeedForSymbolBer) {
+  FakeTelemetry fake;
+  Config::Telemetry cfg = Cfg(kUrl);
+  cfg.secondary_url = "http://ufm:9002/csv/xcset/low_freq_debug";
+  cfg.secondary_interval_s = 300;
+  TelemetryIntake intake(cfg, fake.Fetch());
+  intake.SetInterest(std::set<std::string>{"SymbolBER", "Symbol_Errors"});
+  Collected c;
+
+  fake.Set(cfg.secondary_url, Ok(Secondary(0, "NDR", 7, 45)));
+  fake.Set(kUrl, Ok(Primary(0, 100)));
+  auto r0 = intake.Poll(kT0, c.Sink());
+  EXPECT_TRUE(r0.secondary_polled);
+  EXPECT_EQ(fake.asked, (std::vector<std::string>{cfg.secondary_url, kUrl}));  // secondary first
+
+  // 60 s later: the secondary is not due. 24 symbol errors on NDR 4x in 60 s: BER 1e-12.
+  fake.Set(kUrl, Ok(Primary(60, 124)));
+  auto r1 = intake.Poll(kT0 + seconds(60), c.Sink());
+  EXPECT_FALSE(r1.secondary_polled);
+  EXPECT_EQ(fake.asked.size(), 3u);
+  ASSERT_EQ(c.obs.size(), 1u);
+  EXPECT_EQ(c.obs[0].counter, "SymbolBER");
+  EXPECT_EQ(c.obs[0].ports, std::vector<std::string>{kSw5});
+  EXPECT_NEAR(c.obs[0].value, 1e-12, 1e-24);
+  EXPECT_NEAR(c.obs[0].delta * kSymbolBerPerS / c.obs[0].interval_s, 1e-12, 1e-24);
+  EXPECT_EQ(r1.ber_without_rate, 0u);
+
+  // 300 s after the first: due again; it fails, so the next pass tries again.
+  c.obs.clear();
+  fake.Set(cfg.secondary_url, Status::Unavailable("refused"));
+  fake.Set(kUrl, Ok(Primary(300, 124)));
+  auto r2 = intake.Poll(kT0 + seconds(300), c.Sink());
+  EXPECT_FALSE(r2.secondary_polled);
+  EXPECT_TRUE(r2.primary_ok);
+  ASSERT_EQ(r2.fetch_failures.size(), 1u);
+  fake.Set(cfg.secondary_url, Ok(Secondary(360, "HDR", 9, 20)));
+  fake.Set(kUrl, Ok(Primary(360, 136)));
+  auto r3 = intake.Poll(kT0 + seconds(360), c.Sink());
+  EXPECT_TRUE(r3.secondary_polled);
+  // The secondary's own counter moved (7 -> 9 over 360 s); its gauge (temperature) is no counter.
+  // The link is HDR 4x now: 12 errors in 60 s over 2e11 b/s = 1e-12 again.
+  std::map<std::string, double> deltas = c.Deltas(kSw5);
+  EXPECT_EQ(deltas.count("Module_Temperature"), 0u);
+  EXPECT_DOUBLE_EQ(deltas.at("Symbol_Errors"), 2);
+  ASSERT_EQ(deltas.count("SymbolBER"), 1u);
+  for (const auto& o : c.obs) {
+    if (o.counter == "SymbolBER") {
+      EXPECT_NEAR(o.value, 1e-12, 1e-24);
+    }
+    if (o.counter == "Symbol_Errors") {
+      EXPECT_DOUBLE_EQ(o.interval_s, 360);
+    }
+  }
+}
+
+TEST(TelemetryIntakeTest, WithoutAKnownRateNoSymbolBerAndItIsCounted) {
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  intake.SetInterest(std::set<std::string>{"SymbolBER"});
+  Collected c;
+  fake.Set(kUrl, Ok(Primary(0, 100)));
+  intake.Poll(kT0, c.Sink());
+  fake.Set(kUrl, Ok(Primary(60, 200)));
+  auto r = intake.Poll(kT0 + seconds(60), c.Sink());
+  EXPECT_TRUE(c.obs.empty());
+  EXPECT_EQ(r.ber_without_rate, 1u);
+}
+
+// A UfmClient that knows one telemetry body (GetTelemetry is the interface's default).
+class OneEndpointUfm : public UfmClient {
+ public:
+  Result<ParsedEvents> GetEvents() override { return ParsedEvents{}; }
+  Result<std::vector<PortInfo>> GetPorts() override { return std::vector<PortInfo>{}; }
+  Result<PortInfo> GetPort(const std::string& name) override { return Status::NotFound(name); }
+  Result<std::string> SubmitPortAction(const std::string&, const PortInfo&,
+                                       const std::string&) override {
+    return Status::Unavailable("no");
+  }
+  Result<JobStatus> GetJob(const std::string&) override { return JobStatus{}; }
+  Result<std::string> GetTelemetryCsv() override { return body; }
+  std::string body;
+};
+
+TEST(TelemetryIntakeTest, ServiceWiringUsesTheInventorysSpeedAndWidth) {
+  OneEndpointUfm ufm;
+  Inventory inventory;
+  PortInfo sw;
+  sw.name = kSw5;
+  sw.active_speed = "HDR";
+  sw.active_width = "4x";
+  inventory.Replace({sw});
+  TelemetryIntake intake(Cfg(kUrl), ufm, inventory);
+  intake.SetInterest(std::set<std::string>{"SymbolBER", "SymbolErrorCounterExtended"});
+  Collected c;
+  ufm.body = Primary(0, 100);
+  intake.Poll(kT0, c.Sink());
+  ufm.body = Primary(30, 106);  // HDR 4x: 2e11 b/s x 30 s = 6e12 bits; 6 errors: 1e-12
+  intake.Poll(kT0 + seconds(30), c.Sink());
+  std::map<std::string, double> values;
+  for (const auto& o : c.obs) values[o.counter] = o.value;
+  ASSERT_EQ(values.size(), 2u);
+  EXPECT_DOUBLE_EQ(values.at("SymbolErrorCounterExtended"), 106);
+  EXPECT_NEAR(values.at("SymbolBER"), 1e-12, 1e-24);
+}
+
+TEST(TelemetryIntakeTest, ShippedRulesMatchWhatTheIntakeEmits) {
+  auto loaded = LoadRulesDir(testing::SourceDir() + "/rules");
+  ASSERT_TRUE(loaded.ok()) << loaded.Report();
+  std::shared_ptr<const RuleSet> rules(std::move(loaded.rules));
+  RuleEngine engine(rules, nullptr);
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  intake.SetInterest(TelemetryIntake::CountersUsedBy(*rules));
+  EXPECT_EQ(TelemetryIntake::CountersUsedBy(*rules).count("SymbolErrorCounterExtended"), 1u);
+  std::vector<std::string> fired;
+  auto sink = [&](const Observation& o) {
+    for (const auto& f : engine.Observe(o)) fired.push_back(f.rule + " " + f.link_key);
+  };
+  fake.Set(kUrl, Ok(Primary(0, 100)));
+  intake.Poll(kT0, sink);
+  fake.Set(kUrl, Ok(Primary(60, 150)));  // 50 per minute: below the shipped threshold (100)
+  intake.Poll(kT0 + seconds(60), sink);
+  EXPECT_TRUE(fired.empty());
+  fake.Set(kUrl, Ok(Primary(120, 500)));  // 350 per minute
+  intake.Poll(kT0 + seconds(120), sink);
+  EXPECT_EQ(fired, std::vector<std::string>{std::string("symbol_errors ") + kSw5});
+}
+
+TEST(TelemetryIntakeTest, RestClientAgainstLoopbackPrometheusEndpoint) {
+  const std::string prom0 =
+      testing::ReadFile(testing::SourceDir() + "/tests/testdata/telemetry/primary.prom");
+  std::string prom1 = prom0;
+  // The next sample, a minute later, with 30 more symbol errors on the switch port.
+  for (size_t pos; (pos = prom1.find("1700000000000")) != std::string::npos;) {
+    prom1.replace(pos, 13, "1700000060000");
+  }
+  const std::string from =
+      "SymbolErrorCounterExtended{device_name=\"ib-leaf-01\",node_guid=\"0xfc6a1c0300686f68\","
+      "port_guid=\"0xfc6a1c0300686f68\",port_num=\"5\"} 12";
+  ASSERT_NE(prom1.find(from), std::string::npos);
+  prom1.replace(prom1.find(from), from.size(), from.substr(0, from.size() - 2) + "42");
+  int served = 0;
+  HttpServer server("127.0.0.1", 0, [&](const HttpRequest& r) {
+    if (r.path != "/metrics") return HttpResponse::Error(404, "no");
+    return HttpResponse::Text(200, served++ == 0 ? prom0 : prom1, "text/plain; version=0.0.4");
+  });
+  ASSERT_TRUE(server.Start().ok());
+  Config config;
+  config.ufm.url = "http://127.0.0.1:1";  // not used here
+  config.telemetry.url = "http://127.0.0.1:" + std::to_string(server.port()) + "/metrics";
+  RestUfmClient ufm(config);
+  Inventory inventory;
+  TelemetryIntake intake(config.telemetry, ufm, inventory);
+  intake.SetInterest(std::set<std::string>{"SymbolErrorCounterExtended"});
+  Collected c;
+  auto r0 = intake.Poll(kT0, c.Sink());
+  ASSERT_TRUE(r0.primary_ok) << (r0.fetch_failures.empty() ? "" : r0.fetch_failures[0]);
+  EXPECT_EQ(r0.rows, 3u);
+  auto r1 = intake.Poll(kT0 + seconds(60), c.Sink());
+  ASSERT_TRUE(r1.primary_ok);
+  ASSERT_EQ(c.obs.size(), 1u);
+  EXPECT_EQ(c.obs[0].ports, std::vector<std::string>{kSw5});
+  EXPECT_DOUBLE_EQ(c.obs[0].delta, 30);
+  EXPECT_DOUBLE_EQ(c.obs[0].interval_s, 60);
+  server.Stop();
 }
 
 }  // namespace

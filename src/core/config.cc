@@ -130,9 +130,22 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     }
   }
   if (auto t = r.Section(root, "telemetry")) {
-    r.Keys(t, "telemetry", {"url", "interval_s"});
+    r.Keys(t, "telemetry",
+           {"url", "interval_s", "format", "shards", "secondary_url", "secondary_interval_s"});
     r.Str(t, "url", "telemetry.url", &c.telemetry.url);
     r.Secs(t, "interval_s", "telemetry.interval_s", &c.telemetry.interval_s, 0.1);
+    r.Str(t, "format", "telemetry.format", &c.telemetry.format);
+    if (c.telemetry.format != "auto" && c.telemetry.format != "csv" &&
+        c.telemetry.format != "prometheus") {
+      r.Fail(t["format"], "telemetry.format", "must be csv, prometheus or auto");
+    }
+    r.Int(t, "shards", "telemetry.shards", &c.telemetry.shards, 1, 64);
+    r.Str(t, "secondary_url", "telemetry.secondary_url", &c.telemetry.secondary_url);
+    r.Secs(t, "secondary_interval_s", "telemetry.secondary_interval_s",
+           &c.telemetry.secondary_interval_s, 1);
+    if (!c.telemetry.secondary_url.empty() && c.telemetry.url.empty()) {
+      r.Fail(t["secondary_url"], "telemetry.secondary_url", "needs telemetry.url (the primary)");
+    }
   }
   if (auto d = r.Section(root, "database")) {
     r.Keys(d, "database", {"url", "schema_dir"});

@@ -31,8 +31,12 @@ struct Config {
   } ufm;
 
   struct Telemetry {
-    std::string url;  // e.g. http://ufm.example:9001/csv/metrics; empty disables
+    std::string url;  // primary, e.g. http://ufm.example:9001/csv/metrics; empty disables
     double interval_s = 60;
+    std::string format = "auto";  // csv | prometheus | auto (by Content-Type or the body)
+    int shards = 1;               // > 1: N requests ?num_shards=N&shard=K&sharding_field=port_guid
+    std::string secondary_url;    // optional, e.g. http://ufm.example:9002/csv/xcset/low_freq_debug
+    double secondary_interval_s = 300;
   } telemetry;
 
   struct Database {

@@ -53,6 +53,8 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
   p.logical_state = Field(j, "logical_state");
   p.physical_state = Field(j, "physical_state");
   p.peer = Field(j, "peer");
+  p.active_speed = Field(j, "active_speed");
+  p.active_width = Field(j, "active_width");
   std::transform(p.peer.begin(), p.peer.end(), p.peer.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (p.peer == "n/a") p.peer.clear();

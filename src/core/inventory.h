@@ -26,6 +26,8 @@ struct PortInfo {
   std::string logical_state;
   std::string physical_state;
   std::string peer;
+  std::string active_speed{};  // "NDR", "HDR", ...: with the width, the link's rate (BER)
+  std::string active_width{};  // "4x"
 
   bool is_switch() const;
   bool link_up() const { return physical_state == "Link Up" || logical_state == "Active"; }

@@ -158,27 +158,22 @@ void Remediator::PollEvents() {
 }
 
 void Remediator::PollTelemetry() {
-  auto csv = ufm_.GetTelemetryCsv();
-  if (!csv.ok()) {
-    spdlog::warn("telemetry poll failed: {}", csv.status().ToString());
+  // Only counters some rule names become observations; the rest are tracked, not forwarded.
+  telemetry_.SetInterest(TelemetryIntake::CountersUsedBy(engine_.rules()));
+  auto report = telemetry_.Poll(clock_.Now(), [this](const Observation& o) { Consider(o); });
+  for (const auto& failure : report.fetch_failures) {
+    spdlog::warn("telemetry poll failed: {}", failure);
     metrics_.Add("ufmr_ufm_errors_total{call=\"telemetry\"}");
-    return;
   }
-  auto parsed = ParseTelemetryCsv(csv.value());
-  if (!parsed.ok()) {
-    spdlog::warn("telemetry: {}", parsed.status().ToString());
-    metrics_.Add("ufmr_input_errors_total{source=\"telemetry\"}");
-    return;
-  }
-  for (const auto& err : parsed->errors) {
+  for (const auto& err : report.input_errors) {
     spdlog::warn("telemetry: skipped {}", err);
     metrics_.Add("ufmr_input_errors_total{source=\"telemetry\"}");
   }
-  TimePoint now = clock_.Now();
-  for (const auto& sample : parsed->samples) {
-    for (const auto& o : counters_.Update(sample, now)) Consider(o);
+  if (report.ber_without_rate > 0) {
+    spdlog::debug("telemetry: {} ports with symbol errors have no known speed/width: no SymbolBER",
+                  report.ber_without_rate);
   }
-  metrics_.Add("ufmr_telemetry_samples_total", static_cast<double>(parsed->samples.size()));
+  metrics_.Add("ufmr_telemetry_samples_total", static_cast<double>(report.rows));
 }
 
 void Remediator::Consider(const Observation& o) {

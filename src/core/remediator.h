@@ -64,7 +64,7 @@ class Remediator {
   Metrics& metrics_;
   const Clock& clock_;
   RuleEngine engine_;
-  CounterTracker counters_;
+  TelemetryIntake telemetry_{config_.telemetry, ufm_, inventory_};
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory
   std::optional<int64_t> written_cursor_;  // what the database holds

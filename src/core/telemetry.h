@@ -1,47 +1,93 @@
-// Telemetry: the UFM Telemetry CSV (/csv/metrics) parser and the CounterTracker that turns
-// cumulative counters into per-interval deltas. The parser is pure; a CounterTracker is owned by
-// one thread (the telemetry poller) and is not thread-safe.
+// Telemetry intake: what the service does with UFM Telemetry on each pass. Polls the primary
+// endpoint (and the secondary one when its own interval is due), sharded if configured, in CSV or
+// Prometheus text; folds the snapshots into CounterTrackers (one per endpoint); and turns counters
+// that moved into Observations (kind kCounter, source "telemetry") for the rules engine, plus the
+// derived SymbolBER (see telemetry_ber.h) where the link's speed and width are known (from the
+// secondary telemetry or the inventory). Only counters some rule names need become Observations
+// (SetInterest); every counter's delta is still tracked. Including this header brings the parts:
+// telemetry_csv.h, telemetry_prometheus.h, telemetry_source.h, telemetry_tracker.h.
+// A TelemetryIntake is owned by the pipeline thread; not thread-safe. The fetch and link-rate
+// functions it is given must outlive it.
 #pragma once
 
-#include <cstdint>
-#include <map>
+#include <functional>
+#include <optional>
+#include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "core/clock.h"
+#include "core/config.h"
 #include "core/observation.h"
-#include "core/status.h"
+#include "core/telemetry_ber.h"
+#include "core/telemetry_csv.h"
+#include "core/telemetry_prometheus.h"
+#include "core/telemetry_snapshot.h"
+#include "core/telemetry_source.h"
+#include "core/telemetry_tracker.h"
 
 namespace ufmr {
 
-struct CounterSample {
-  std::string port;          // <port guid without 0x>_<port number>
-  int64_t timestamp_us = 0;  // from the row; 0 if absent
-  std::map<std::string, double> counters;
-};
+class Inventory;
+class UfmClient;
+struct RuleSet;
 
-struct ParsedTelemetry {
-  std::vector<CounterSample> samples;
-  std::vector<std::string> errors;  // "line N: ..." for rows that were skipped
-};
-
-// A missing header or missing port_guid/Port_Number columns is an error; bad rows are skipped.
-Result<ParsedTelemetry> ParseTelemetryCsv(const std::string& text);
-
-class CounterTracker {
+class TelemetryIntake {
  public:
-  // Returns one Observation per counter that moved since the port's last sample. A port's first
-  // sample is only a baseline. A counter that went down was reset (or wrapped): the new value is
-  // the count since the reset. A step up from 0 is a real increase.
-  std::vector<Observation> Update(const CounterSample& sample, TimePoint now);
-  size_t tracked_ports() const { return last_.size(); }
+  // The link rate of a port by its inventory name, if known.
+  using LinkRateLookup = std::function<std::optional<LinkRate>(const std::string& port)>;
+  using Sink = std::function<void(const Observation&)>;
+
+  TelemetryIntake(const Config::Telemetry& config, TelemetryFetch fetch,
+                  LinkRateLookup link_rates = nullptr);
+  // The service's wiring: GETs through ufm.GetTelemetry, link rates from the inventory's
+  // active_speed/active_width.
+  TelemetryIntake(const Config::Telemetry& config, UfmClient& ufm, const Inventory& inventory);
+
+  // Only these counters become Observations ("SymbolBER" for the derived BER); nullopt: every
+  // counter that moved (the default).
+  void SetInterest(std::optional<std::set<std::string>> counters);
+  // The counters the counter rules of `rules` name.
+  static std::set<std::string> CountersUsedBy(const RuleSet& rules);
+
+  struct Report {
+    bool primary_ok = false;        // the primary endpoint gave a snapshot (maybe partial)
+    bool secondary_polled = false;  // the secondary was due and gave a snapshot
+    size_t rows = 0;                // port samples folded in
+    size_t observations = 0;        // passed to the sink
+    size_t ber_without_rate = 0;    // symbol errors on ports whose speed/width is unknown
+    std::vector<std::string> fetch_failures;  // an endpoint or shard that could not be used
+    std::vector<std::string> input_errors;    // rows or lines skipped (truncation included)
+  };
+  // One pass: the secondary first when due (its link speeds then serve this pass), then the
+  // primary. Observations go to `sink` as they are made.
+  Report Poll(TimePoint now, const Sink& sink);
+
+  // Folds an already-parsed snapshot in, as Poll does (for tests and the benchmark). Returns the
+  // number of Observations passed to `sink`; adds to *ber_without_rate if given.
+  size_t Ingest(const TelemetrySnapshot& snapshot, bool secondary, TimePoint now, const Sink& sink,
+                size_t* ber_without_rate = nullptr);
+
+  const CounterTracker& primary() const { return primary_; }
+  const CounterTracker& secondary() const { return secondary_; }
 
  private:
-  struct Last {
-    TimePoint time;
-    std::map<std::string, double> counters;
-  };
-  std::unordered_map<std::string, Last> last_;
+  bool Wants(const std::string& counter) const {
+    return !interest_ || interest_->count(counter) > 0;
+  }
+  std::optional<LinkRate> LinkFor(const TelemetrySnapshot& snapshot, size_t row) const;
+  void Fetch(const TelemetryEndpoint& endpoint, bool secondary, TimePoint now, const Sink& sink,
+             Report* report, bool* ok);
+
+  TelemetryEndpoint primary_endpoint_;
+  TelemetryEndpoint secondary_endpoint_;
+  double secondary_interval_s_;
+  TimePoint next_secondary_{};
+  TelemetryFetch fetch_;
+  LinkRateLookup link_rates_;
+  std::optional<std::set<std::string>> interest_;
+  CounterTracker primary_;
+  CounterTracker secondary_;
 };
 
 }  // namespace ufmr

@@ -246,9 +246,13 @@ Result<JobStatus> RestUfmClient::GetJob(const std::string& job_id) {
 
 Result<std::string> RestUfmClient::GetTelemetryCsv() {
   if (telemetry_url_.empty()) return Status::NotFound("telemetry is not configured");
-  auto r = Checked(telemetry_http_.Get(telemetry_url_), "GET telemetry");
+  auto r = GetTelemetry(telemetry_url_);
   if (!r.ok()) return r.status();
   return std::move(r->body);
+}
+
+Result<HttpResult> RestUfmClient::GetTelemetry(const std::string& url) {
+  return Checked(telemetry_http_.Get(url), "GET telemetry " + url);
 }
 
 }  // namespace ufmr

@@ -35,6 +35,18 @@ class UfmClient {
                                                const std::string& description) = 0;
   virtual Result<JobStatus> GetJob(const std::string& job_id) = 0;
   virtual Result<std::string> GetTelemetryCsv() = 0;
+  // GET one telemetry URL (primary, secondary, or a shard of either): the body and headers
+  // (Content-Type tells the format). The default serves GetTelemetryCsv() whatever the URL, for
+  // clients that know a single endpoint.
+  virtual Result<HttpResult> GetTelemetry(const std::string& url) {
+    (void)url;
+    auto body = GetTelemetryCsv();
+    if (!body.ok()) return body.status();
+    HttpResult r;
+    r.status = 200;
+    r.body = std::move(body.value());
+    return r;
+  }
 };
 
 // How a RestUfmClient waits between attempts; tests replace it to run without sleeping.
@@ -51,6 +63,7 @@ class RestUfmClient final : public UfmClient {
                                        const std::string& description) override;
   Result<JobStatus> GetJob(const std::string& job_id) override;
   Result<std::string> GetTelemetryCsv() override;
+  Result<HttpResult> GetTelemetry(const std::string& url) override;
 
   // The body of POST /actions for a port action: the one place that knows its shape.
   static std::string PortActionBody(const std::string& action, const PortInfo& port,
