@@ -37,11 +37,27 @@ class LoopTest : public ::testing::Test {
   void SetUp() override {
     dir_ = testing::MakeTempDir("ufmr-e2e");
     db_url_ = testing::TestPostgres::Get().CreateDatabase();
-    sim_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", "fat-tree:leaves=2,spines=2,hosts_per_leaf=2",
-                                 "--job-delay-ms", "200", "--ready-file", dir_ + "/sim.json"},
-        dir_ + "/sim.log");
+    std::vector<std::string> sim_args{BinaryDir() + "/ufm-sim",
+                                      "--port",
+                                      "0",
+                                      "--telemetry-port",
+                                      "0",
+                                      "--topology",
+                                      "fat-tree:leaves=2,spines=2,hosts_per_leaf=2",
+                                      "--job-delay-ms",
+                                      "200",
+                                      "--ready-file",
+                                      dir_ + "/sim.json"};
+    std::string sources;
+    if (AllSources()) {
+      // UFM's event log on disk and its syslog forwarding, besides REST: three sources.
+      int syslog_port = FreePort();
+      sim_args.insert(sim_args.end(), {"--event-log", dir_ + "/event.log", "--syslog",
+                                       "127.0.0.1:" + std::to_string(syslog_port)});
+      sources = "event_log:\n  path: " + dir_ + "/event.log\n  poll_interval_s: 0.2\n" +
+                "syslog:\n  listen: 127.0.0.1\n  udp_port: " + std::to_string(syslog_port) + "\n";
+    }
+    sim_ = std::make_unique<ChildProcess>(sim_args, dir_ + "/sim.log");
     ASSERT_TRUE(
         WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
         << sim_->Log();
@@ -79,7 +95,8 @@ class LoopTest : public ::testing::Test {
             "http:\n  listen: 127.0.0.1\n  port: " +
             std::to_string(api_port_) +
             "\n"
-            "remediation:\n  soak_s: 3\n  max_attempts: 3\n  job_poll_interval_s: 0.1\n");
+            "remediation:\n  soak_s: 3\n  max_attempts: 3\n  job_poll_interval_s: 0.1\n" +
+            sources);
     ChildProcess migrate(
         {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", dir_ + "/config.yaml"},
         dir_ + "/migrate.log");
@@ -101,6 +118,16 @@ class LoopTest : public ::testing::Test {
     ASSERT_TRUE(WaitUntil([&] { return service_->Log().find("skipping") != std::string::npos; },
                           seconds(10)))
         << service_->Log();
+  }
+
+  virtual bool AllSources() const { return false; }
+
+  double Metric(const std::string& name) {
+    auto r = http_.Get(api_ + "/metrics");
+    if (!r.ok()) return -1;
+    size_t at = r->body.find("\n" + name + " ");
+    if (at == std::string::npos) return 0;
+    return std::stod(r->body.substr(at + name.size() + 2));
   }
 
   void TearDown() override {
@@ -308,6 +335,60 @@ TEST_F(LoopTest, ApiAnswersBadRequestsWithMessages) {
   ASSERT_TRUE(r.ok());
   EXPECT_NE(r->body.find("ufmr_inventory_ports"), std::string::npos) << r->body;
   EXPECT_EQ(http_.Get(api_ + "/healthz")->status, 200);
+}
+
+TEST_F(LoopTest, LostEventsRaiseAnAlertUntilDismissed) {
+  std::string sw, host;
+  int64_t id = 0;
+  ASSERT_NO_FATAL_FAILURE(BreakLinkAndAwaitTicket(&sw, &host, &id));
+  EXPECT_TRUE(Get(api_ + "/api/alerts")["alerts"].empty());
+  // UFM drops events before the service reads them.
+  ASSERT_EQ(Post(sim_url_ + "/sim/events/skip", {{"count", 5}}).status, 200);
+  std::string other = Get(sim_url_ + "/sim/links").back()["a"]["port"];  // a leaf-spine link
+  ASSERT_EQ(Post(sim_url_ + "/sim/faults", {{"kind", "link_down"}, {"port", other}}).status, 201);
+  ASSERT_TRUE(WaitUntil([&] { return !Get(api_ + "/api/alerts")["alerts"].empty(); }, seconds(20)))
+      << Get(sim_url_ + "/ufmRest/app/events").dump();
+  json alert = Get(api_ + "/api/alerts")["alerts"][0];
+  EXPECT_EQ(alert["kind"], "event_id_gap");
+  EXPECT_NE(alert["message"].get<std::string>().find("5 UFM events"), std::string::npos)
+      << alert.dump();
+  auto r = Post(api_ + "/api/alerts/" + std::to_string(alert["id"].get<int64_t>()) + "/clear",
+                {{"by", "sre"}});
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(Get(api_ + "/api/alerts")["alerts"].empty());
+}
+
+// The same faults with UFM's event log and syslog as sources too: every event arrives three
+// times, and is still one observation.
+class AllSourcesLoopTest : public LoopTest {
+ protected:
+  bool AllSources() const override { return true; }
+};
+
+TEST_F(AllSourcesLoopTest, OneTicketAndOneDisableFromThreeSources) {
+  std::string sw, host;
+  int64_t id = 0;
+  ASSERT_NO_FATAL_FAILURE(BreakLinkAndAwaitTicket(&sw, &host, &id));
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u);
+  EXPECT_EQ(Get(api_ + "/api/tickets?state=all")["tickets"].size(), 1u);
+  // Each source delivered events; the later copies were recognized as duplicates.
+  double rest = Metric("ufmr_events_total{source=\"rest\"}");
+  double log = Metric("ufmr_events_total{source=\"event_log\"}") +
+               Metric("ufmr_duplicate_events_total{source=\"event_log\"}");
+  double syslog = Metric("ufmr_events_total{source=\"syslog\"}") +
+                  Metric("ufmr_duplicate_events_total{source=\"syslog\"}");
+  double dups = Metric("ufmr_duplicate_events_total{source=\"rest\"}") +
+                Metric("ufmr_duplicate_events_total{source=\"event_log\"}") +
+                Metric("ufmr_duplicate_events_total{source=\"syslog\"}");
+  EXPECT_GT(log, 0) << service_->Log();
+  EXPECT_GT(syslog, 0) << service_->Log();
+  EXPECT_GE(dups, 2) << "each event seen by three sources is two duplicates";
+  EXPECT_GE(rest + Metric("ufmr_events_total{source=\"event_log\"}") +
+                Metric("ufmr_events_total{source=\"syslog\"}"),
+            2);
+  EXPECT_EQ(Metric("ufmr_input_errors_total{source=\"event_log\"}"), 0) << service_->Log();
+  EXPECT_EQ(Metric("ufmr_input_errors_total{source=\"syslog\"}"), 0) << service_->Log();
 }
 
 }  // namespace

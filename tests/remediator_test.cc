@@ -50,9 +50,11 @@ class FakeUfm : public UfmClient {
     ports[host] = h;
   }
 
-  void LinkDown(const std::string& a, const std::string& b) {
+  void LinkDown(const std::string& a, const std::string& b,
+                const std::string& timestamp = "2026-11-29 10:00:00") {
     UfmEvent e;
     e.id = ++last_id;
+    e.timestamp = timestamp;
     e.event_type = 329;
     e.name = "Link went down";
     e.object_type = "Link";
@@ -383,6 +385,55 @@ TEST_F(RemediatorTest, JobThatNeverCompletesFailsTheActionAndSaysSo) {
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].state, "failed");
   EXPECT_EQ(ufm_.submitted.size(), 1u) << "a failed action is not retried blindly";
+}
+
+TEST_F(RemediatorTest, LostEventsAreReportedAndTheRestRead) {
+  ufm_.LinkDown("fc6a1c0300000001_2", "e41d2d0300000002_1");  // history: id 101
+  auto r = Make();
+  Run(*r, 1);           // cursor at 101
+  ufm_.events.clear();  // UFM's retention dropped 101..104
+  ufm_.last_id = 104;
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");  // id 105
+  Run(*r, 20);
+  auto alerts = store_->ActiveAlerts(10);
+  ASSERT_TRUE(alerts.ok());
+  ASSERT_EQ(alerts->size(), 1u);
+  EXPECT_EQ(alerts.value()[0].kind, "event_id_gap");
+  EXPECT_NE(alerts.value()[0].message.find("3 UFM events (ids 102 to 104)"), std::string::npos)
+      << alerts.value()[0].message;
+  EXPECT_EQ(Tickets().size(), 1u) << "the events after the gap are still read";
+  EXPECT_EQ(metrics_.Get("ufmr_events_lost_total"), 3);
+  // A person dismisses the banner.
+  EXPECT_TRUE(store_->ClearAlert(alerts.value()[0].id, "sre").ok());
+  EXPECT_TRUE(store_->ActiveAlerts(10)->empty());
+  EXPECT_EQ(store_->ClearAlert(alerts.value()[0].id, "sre").code(), Status::Code::kNotFound);
+}
+
+TEST_F(RemediatorTest, IdRegressionDoesNotReplayOldEvents) {
+  ufm_.LinkDown("fc6a1c0300000001_2", "e41d2d0300000002_1", "2026-11-29 10:00:00");  // id 101
+  {
+    auto r = Make();
+    Run(*r, 1);  // cursor at 101, newest timestamp 10:00:00
+  }
+  // UFM is reinstalled with an old backup: ids restart, and an old link-down comes back.
+  ufm_.events.clear();
+  ufm_.last_id = 0;
+  ufm_.LinkDown("fc6a1c0300000001_2", "e41d2d0300000002_1", "2026-11-29 09:00:00");  // old
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1", "2026-11-29 10:05:00");  // new
+  auto r = Make();  // also across a restart: the timestamp was persisted with the cursor
+  Run(*r, 20);
+  auto tickets = Tickets();
+  ASSERT_EQ(tickets.size(), 1u);
+  EXPECT_EQ(tickets[0].action_port, "fc6a1c0300000001_1");
+  auto alerts = store_->ActiveAlerts(10);
+  ASSERT_TRUE(alerts.ok());
+  ASSERT_EQ(alerts->size(), 1u);
+  EXPECT_EQ(alerts.value()[0].kind, "event_id_regression");
+  EXPECT_EQ(alerts.value()[0].details["skipped"], 1);
+  EXPECT_EQ(metrics_.Get("ufmr_event_id_regressions_total"), 1);
+  // No second alert on later polls: the cursor follows the new sequence.
+  Run(*r, 5);
+  EXPECT_EQ(store_->ActiveAlerts(10)->size(), 1u);
 }
 
 TEST_F(RemediatorTest, MigrateIsIdempotent) {

@@ -22,6 +22,7 @@
 #include "core/remediator.h"
 #include "core/rules.h"
 #include "core/store.h"
+#include "core/syslog_receiver.h"
 #include "core/ufm_client.h"
 
 namespace {
@@ -120,7 +121,17 @@ int Serve(const Args& args) {
   ufmr::Metrics metrics;
   ufmr::Inventory inventory;
   ufmr::RestUfmClient ufm(c);
-  ufmr::Remediator remediator(c, *store.value(), ufm, inventory, metrics, clock, rule_set);
+  std::unique_ptr<ufmr::SyslogReceiver> syslog;
+  if (c.syslog.udp_port >= 0 || c.syslog.tcp_port >= 0) {
+    syslog = std::make_unique<ufmr::SyslogReceiver>(c.syslog.listen, c.syslog.udp_port,
+                                                    c.syslog.tcp_port);
+    if (Step("start syslog", syslog->Start())) return 1;
+    spdlog::info("syslog: udp {} tcp {} on {}", syslog->udp_port(), syslog->tcp_port(),
+                 c.syslog.listen);
+  }
+  if (!c.event_log.path.empty()) spdlog::info("event log: following {}", c.event_log.path);
+  ufmr::Remediator remediator(c, *store.value(), ufm, inventory, metrics, clock, rule_set,
+                              syslog.get());
   ufmr::Api api(*store.value(), inventory, metrics, remediator, clock);
   ufmr::HttpRouter router;
   api.Register(router);

@@ -104,8 +104,8 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   Reader r{name, ""};
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
   r.Keys(root, "",
-         {"fabric", "ufm", "telemetry", "database", "rules", "events", "inventory", "http",
-          "remediation"});
+         {"fabric", "ufm", "telemetry", "database", "rules", "events", "event_log", "syslog",
+          "inventory", "http", "remediation"});
   r.Str(root, "fabric", "fabric", &c.fabric);
   if (auto u = r.Section(root, "ufm")) {
     r.Keys(u, "ufm",
@@ -159,6 +159,18 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (auto e = r.Section(root, "events")) {
     r.Keys(e, "events", {"poll_interval_s"});
     r.Secs(e, "poll_interval_s", "events.poll_interval_s", &c.events.poll_interval_s, 0.1);
+  }
+  if (auto l = r.Section(root, "event_log")) {
+    r.Keys(l, "event_log", {"path", "poll_interval_s", "rotated_suffix"});
+    r.Str(l, "path", "event_log.path", &c.event_log.path);
+    r.Secs(l, "poll_interval_s", "event_log.poll_interval_s", &c.event_log.poll_interval_s, 0.05);
+    r.Str(l, "rotated_suffix", "event_log.rotated_suffix", &c.event_log.rotated_suffix);
+  }
+  if (auto y = r.Section(root, "syslog")) {
+    r.Keys(y, "syslog", {"listen", "udp_port", "tcp_port"});
+    r.Str(y, "listen", "syslog.listen", &c.syslog.listen);
+    r.Int(y, "udp_port", "syslog.udp_port", &c.syslog.udp_port, -1, 65535);
+    r.Int(y, "tcp_port", "syslog.tcp_port", &c.syslog.tcp_port, -1, 65535);
   }
   if (auto i = r.Section(root, "inventory")) {
     r.Keys(i, "inventory", {"refresh_interval_s"});

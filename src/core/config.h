@@ -52,6 +52,18 @@ struct Config {
     double poll_interval_s = 10;
   } events;
 
+  struct EventLog {
+    std::string path;  // UFM's event.log (the path differs by version); empty disables
+    double poll_interval_s = 1;
+    std::string rotated_suffix = ".1";  // where logrotate moves the previous file
+  } event_log;
+
+  struct Syslog {
+    std::string listen = "0.0.0.0";
+    int udp_port = -1;  // -1 disables; UFM's PUT /app/syslog points here
+    int tcp_port = -1;
+  } syslog;
+
   struct Inventory {
     double refresh_interval_s = 300;
   } inventory;

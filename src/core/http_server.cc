@@ -306,13 +306,12 @@ Status HttpServer::Start() {
 void HttpServer::Stop() {
   if (!impl_ || !impl_->started) return;
   impl_->started = false;
-  net::post(impl_->acceptor->get_executor(), [this] {
-    beast::error_code ec;
-    impl_->acceptor->close(ec);
-  });
   impl_->ioc.stop();
   for (auto& t : impl_->workers) t.join();
   impl_->workers.clear();
+  // Release the port now, not when the server is destroyed: a stopped server refuses.
+  beast::error_code ec;
+  impl_->acceptor->close(ec);
 }
 
 uint16_t HttpServer::port() const { return impl_->port; }

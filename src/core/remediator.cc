@@ -13,6 +13,7 @@ namespace ufmr {
 namespace {
 
 constexpr const char* kEventsCursor = "rest_events";
+constexpr const char* kEventLogCursor = "event_log";
 constexpr const char* kService = "service";
 constexpr double kEvidenceThrottleS = 300;
 
@@ -23,16 +24,19 @@ TimePoint After(TimePoint t, double seconds) {
 }  // namespace
 
 Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
-                       Metrics& metrics, const Clock& clock, std::shared_ptr<const RuleSet> rules)
+                       Metrics& metrics, const Clock& clock, std::shared_ptr<const RuleSet> rules,
+                       SyslogReceiver* syslog)
     : config_(config),
       store_(store),
       ufm_(ufm),
       inventory_(inventory),
       metrics_(metrics),
       clock_(clock),
-      engine_(std::move(rules), [&inventory](const std::vector<std::string>& ports) {
-        return inventory.LinkEnds(ports);
-      }) {}
+      engine_(std::move(rules),
+              [&inventory](const std::vector<std::string>& ports) {
+                return inventory.LinkEnds(ports);
+              }),
+      syslog_(syslog) {}
 
 bool Remediator::Due(TimePoint& next, double interval_s) {
   TimePoint now = clock_.Now();
@@ -50,6 +54,10 @@ void Remediator::RunOnce() {
   if (!config_.telemetry.url.empty() && Due(next_telemetry_, config_.telemetry.interval_s)) {
     PollTelemetry();
   }
+  if (!config_.event_log.path.empty() && Due(next_event_log_, config_.event_log.poll_interval_s)) {
+    PollEventLog();
+  }
+  if (syslog_) DrainSyslog();
   for (auto& f : engine_.Tick(clock_.Now())) queue_.push_back(std::move(f));
   ApplyQueue();
   ExecuteActions();
@@ -112,6 +120,7 @@ void Remediator::PollEvents() {
     }
     event_cursor_ = tx.value()->Cursor(kEventsCursor);
     written_cursor_ = event_cursor_;
+    newest_event_time_ = tx.value()->CursorState(kEventsCursor).value("newest_timestamp", "");
     if (!event_cursor_) {
       // First start: the history UFM holds predates this service. Begin at its newest event.
       auto events = ufm_.GetEvents();
@@ -122,6 +131,7 @@ void Remediator::PollEvents() {
       }
       int64_t newest = events->events.empty() ? 0 : events->events.back().id;
       event_cursor_ = newest;
+      if (!events->events.empty()) newest_event_time_ = events->events.back().timestamp;
       spdlog::info("first start for fabric '{}': skipping {} historical events (up to id {})",
                    config_.fabric, events->events.size(), newest);
       return;
@@ -139,22 +149,147 @@ void Remediator::PollEvents() {
     metrics_.Add("ufmr_input_errors_total{source=\"rest_events\"}");
   }
   const auto& list = events->events;
-  if (!list.empty() && list.back().id < *event_cursor_) {
-    // UFM's ids went backwards: a reinstall or a reset of its database. Report it and follow.
-    spdlog::error(
-        "UFM event ids restarted: newest id {} is below the cursor {}; following the "
-        "new sequence",
-        list.back().id, *event_cursor_);
-    metrics_.Add("ufmr_event_id_restarts_total");
+  const int64_t cursor = *event_cursor_;
+  // After an id regression, only events stamped later than the newest one already read are new.
+  std::string not_after;
+  if (!list.empty() && list.back().id < cursor) {
+    // UFM's ids went backwards: a reinstall, or its event store was reset or restored.
+    not_after = newest_event_time_;
+    size_t old = 0;
+    for (const auto& e : list) old += !not_after.empty() && e.timestamp <= not_after;
+    std::string message = "UFM event ids went back from " + std::to_string(cursor) + " to " +
+                          std::to_string(list.back().id) +
+                          " (UFM reinstalled or its event store reset): " + std::to_string(old) +
+                          " events stamped at or before " + (not_after.empty() ? "?" : not_after) +
+                          " were taken as already seen and not replayed; " +
+                          std::to_string(list.size() - old) + " later ones are read";
+    spdlog::error("{}", message);
+    metrics_.Add("ufmr_event_id_regressions_total");
+    alerts_.push_back({"event_id_regression",
+                       message,
+                       {{"cursor", cursor}, {"newest_id", list.back().id}, {"skipped", old}}});
     event_cursor_ = 0;
+  } else if (cursor > 0) {
+    // Ids UFM no longer holds between the cursor and the newest event: lost to this service.
+    int64_t lost = 0, prev = cursor;
+    std::string ranges;
+    for (const auto& e : list) {
+      if (e.id <= prev) continue;
+      if (e.id > prev + 1) {
+        lost += e.id - prev - 1;
+        if (!ranges.empty()) ranges += ", ";
+        ranges += std::to_string(prev + 1) +
+                  (e.id - 1 > prev + 1 ? " to " + std::to_string(e.id - 1) : "");
+      }
+      prev = e.id;
+    }
+    if (lost > 0) {
+      std::string message = std::to_string(lost) + " UFM events (ids " + ranges +
+                            ") were gone from UFM before they could be read (UFM retention, or "
+                            "the service was down); faults they reported may be missed";
+      spdlog::error("{}", message);
+      metrics_.Add("ufmr_event_id_gaps_total");
+      metrics_.Add("ufmr_events_lost_total", static_cast<double>(lost));
+      alerts_.push_back({"event_id_gap", message, {{"cursor", cursor}, {"lost", lost}}});
+    }
   }
   TimePoint now = clock_.Now();
   for (const auto& e : list) {
     if (e.id <= *event_cursor_) continue;
-    metrics_.Add("ufmr_events_total");
-    Consider(ToObservation(e, now));
     event_cursor_ = e.id;
+    if (!not_after.empty() && e.timestamp <= not_after) continue;  // an old event, not replayed
+    ConsiderEvent(ToObservation(e, now));
+    if (e.timestamp > newest_event_time_) newest_event_time_ = e.timestamp;
   }
+}
+
+void Remediator::ConsiderEvent(const Observation& o) {
+  if (!deduper_.FirstSighting(o)) {
+    metrics_.Add("ufmr_duplicate_events_total{source=\"" + o.source + "\"}");
+    return;
+  }
+  metrics_.Add("ufmr_events_total{source=\"" + o.source + "\"}");
+  Consider(o);
+}
+
+void Remediator::PollEventLog() {
+  if (!tailer_) {
+    std::optional<LogPosition> resume;
+    auto tx = store_.Begin();
+    if (!tx.ok()) {
+      spdlog::warn("cannot read the event log cursor: {}", tx.status().ToString());
+      return;
+    }
+    nlohmann::json state;
+    try {
+      state = tx.value()->CursorState(kEventLogCursor);
+    } catch (const std::exception& e) {
+      spdlog::warn("cannot read the event log cursor: {}", e.what());
+      return;
+    }
+    if (state.contains("position")) {
+      auto p = LogPosition::FromJson(state["position"].dump());
+      if (p.ok()) {
+        resume = p.value();
+        written_log_cursor_ = state["position"];
+      } else {
+        spdlog::warn("event log cursor unreadable ({}); starting at the end of the file",
+                     p.status().message());
+      }
+    }
+    LogTailerOptions options;
+    options.rotated_suffixes = {config_.event_log.rotated_suffix};
+    options.start_at_end = !resume;  // first start: the file's history predates the service
+    tailer_ = std::make_unique<LogTailer>(config_.event_log.path, resume, options);
+  }
+  const TimePoint now = clock_.Now();
+  auto handle = [&](const RawLogEntry& raw) {
+    LogEntry entry;
+    Status s = ParseEventLogEntry(raw, &entry);
+    if (!s.ok()) {
+      metrics_.Add("ufmr_input_errors_total{source=\"event_log\"}");
+      spdlog::warn("{} at byte {}: {}", tailer_->path(), raw.offset, s.message());
+      return;
+    }
+    ConsiderEvent(ToObservation(entry, now));
+  };
+  TailPoll poll = tailer_->Poll();
+  for (const auto& n : poll.notices) spdlog::info("event log: {}", n.message);
+  if (!poll.status.ok()) {
+    metrics_.Add("ufmr_input_errors_total{source=\"event_log\"}");
+    spdlog::warn("event log: {}", poll.status.message());
+  }
+  RawLogEntry raw;
+  for (const LogLine& l : poll.lines) {
+    if (assembler_.Add(l.text, l.offset, l.inode, &raw)) handle(raw);
+  }
+  if (poll.lines.empty() && assembler_.Flush(&raw)) handle(raw);  // the writer is idle
+  std::optional<LogPosition> at;
+  if (auto held = assembler_.pending()) {
+    // The cursor points at the start of an entry still being assembled, not past it.
+    at = tailer_->PositionAt(held->file_id, held->offset);
+    if (!at && assembler_.Flush(&raw)) handle(raw);
+  }
+  auto cursor = nlohmann::json::parse((at ? *at : tailer_->position()).ToJson(), nullptr, false);
+  if (!cursor.is_discarded()) log_cursor_ = cursor;
+}
+
+void Remediator::DrainSyslog() {
+  const TimePoint now = clock_.Now();
+  for (const auto& m : syslog_->Drain()) {
+    LogEntry entry;
+    Status s = ParseEventLogEntry(m.text, &entry);
+    if (!s.ok()) {
+      metrics_.Add("ufmr_input_errors_total{source=\"syslog\"}");
+      spdlog::warn("syslog from {}: {}", m.peer, s.message());
+      continue;
+    }
+    Observation o = ToObservation(entry, now);
+    o.source = "syslog";
+    ConsiderEvent(o);
+  }
+  metrics_.Set("ufmr_syslog_received", static_cast<double>(syslog_->received()));
+  metrics_.Set("ufmr_syslog_dropped", static_cast<double>(syslog_->dropped()));
 }
 
 void Remediator::PollTelemetry() {
@@ -208,7 +343,8 @@ void Remediator::ApplyQueue() {
   std::optional<int64_t> safe = event_cursor_;
   if (auto oldest = engine_.OldestEventInUse(); safe && oldest) safe = std::min(*safe, *oldest - 1);
   bool cursor_moved = safe && safe != written_cursor_;
-  if (queue_.empty() && !cursor_moved) return;
+  bool log_moved = log_cursor_ && log_cursor_ != written_log_cursor_;
+  if (queue_.empty() && !cursor_moved && !log_moved && alerts_.empty()) return;
   auto tx = store_.Begin();
   if (!tx.ok()) {
     spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),
@@ -218,9 +354,18 @@ void Remediator::ApplyQueue() {
   }
   try {
     for (const auto& f : queue_) ApplyFinding(*tx.value(), f);
-    if (cursor_moved) tx.value()->SetCursor(kEventsCursor, *safe);
+    for (const auto& a : alerts_) tx.value()->AddAlert(a.kind, a.message, a.details);
+    if (cursor_moved) {
+      tx.value()->SetCursor(kEventsCursor, *safe, {{"newest_timestamp", newest_event_time_}});
+    }
+    if (log_moved) {
+      tx.value()->SetCursor(kEventLogCursor, (*log_cursor_).value("offset", int64_t{0}),
+                            {{"position", *log_cursor_}});
+    }
     tx.value()->Commit();
     queue_.clear();
+    alerts_.clear();
+    if (log_moved) written_log_cursor_ = log_cursor_;
     if (cursor_moved) written_cursor_ = safe;
   } catch (const std::exception& e) {
     spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),

@@ -16,11 +16,15 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/event_dedup.h"
+#include "core/event_log.h"
 #include "core/finding.h"
 #include "core/inventory.h"
+#include "core/log_tailer.h"
 #include "core/metrics.h"
 #include "core/rule_engine.h"
 #include "core/store.h"
+#include "core/syslog_receiver.h"
 #include "core/telemetry.h"
 #include "core/ufm_client.h"
 
@@ -28,8 +32,10 @@ namespace ufmr {
 
 class Remediator {
  public:
+  // `syslog` may be null (no syslog source); it must outlive the Remediator.
   Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
-             Metrics& metrics, const Clock& clock, std::shared_ptr<const RuleSet> rules);
+             Metrics& metrics, const Clock& clock, std::shared_ptr<const RuleSet> rules,
+             SyslogReceiver* syslog = nullptr);
 
   // One pass of every stage that is due.
   void RunOnce();
@@ -46,6 +52,10 @@ class Remediator {
   void RefreshInventory();
   void PollEvents();
   void PollTelemetry();
+  void PollEventLog();
+  void DrainSyslog();
+  // Every UFM event, whatever its source, passes here: duplicates across sources are dropped.
+  void ConsiderEvent(const Observation& o);
   void Consider(const Observation& o);
   void ApplyQueue();
   void ApplyFinding(Store::Tx& tx, const Finding& f);
@@ -68,6 +78,21 @@ class Remediator {
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory
   std::optional<int64_t> written_cursor_;  // what the database holds
+  std::string newest_event_time_;          // UFM timestamp of the newest event read
+  struct PendingAlert {
+    std::string kind;
+    std::string message;
+    nlohmann::json details;
+  };
+  std::vector<PendingAlert> alerts_;  // recorded with the cursor
+
+  EventDeduper deduper_;
+  std::unique_ptr<LogTailer> tailer_;  // when event_log.path is set; opened on first use
+  EventLogAssembler assembler_;
+  std::optional<nlohmann::json> log_cursor_;  // position to resume the event log at
+  std::optional<nlohmann::json> written_log_cursor_;
+  TimePoint next_event_log_{};
+  SyslogReceiver* syslog_;
 
   std::vector<Finding> queue_;  // findings not yet recorded
   std::set<std::string> verifying_links_;

@@ -38,10 +38,10 @@ RuleEngine::RuleEngine(std::shared_ptr<const RuleSet> rules, LinkResolver resolv
   for (const auto& r : rules_->rules) by_name_[r.name] = &r;
 }
 
-std::optional<int64_t> RuleEngine::OldestEventInUse() const {
+std::optional<int64_t> RuleEngine::OldestEventInUse(const std::string& source) const {
   std::optional<int64_t> oldest;
-  auto consider = [&oldest](const nlohmann::json& o) {
-    if (!o.contains("event_id")) return;
+  auto consider = [&oldest, &source](const nlohmann::json& o) {
+    if (!o.contains("event_id") || o.value("source", "") != source) return;
     int64_t id = o["event_id"].get<int64_t>();
     if (!oldest || id < *oldest) oldest = id;
   };

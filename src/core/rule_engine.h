@@ -37,7 +37,8 @@ class RuleEngine {
 
   // The smallest UFM event id that counting or holding state still depends on, if any. The
   // persisted event cursor must stay below it, so a restart replays what memory held.
-  std::optional<int64_t> OldestEventInUse() const;
+  // Only observations from `source` count (each source has its own cursor and ids).
+  std::optional<int64_t> OldestEventInUse(const std::string& source = "rest") const;
 
   size_t pending() const { return pending_.size(); }
   const RuleSet& rules() const { return *rules_; }
