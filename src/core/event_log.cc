@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "core/utf8.h"
+
 namespace ufmr {
 
 namespace {
@@ -71,53 +73,6 @@ bool MaybeNotPlainAscii(std::string_view s) {
     if (c == 0 || c >= 0x80) return true;
   }
   return false;
-}
-
-// Length of the valid UTF-8 sequence starting at s[i], or 0 if it is invalid (or a NUL).
-size_t Utf8SequenceLength(std::string_view s, size_t i) {
-  auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  auto cont = [&](size_t k, unsigned lo, unsigned hi) {
-    return k < s.size() && at(k) >= lo && at(k) <= hi;
-  };
-  unsigned char c = at(i);
-  if (c == 0) return 0;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) return cont(i + 1, 0x80, 0xBF) ? 2 : 0;
-  if (c == 0xE0) return cont(i + 1, 0xA0, 0xBF) && cont(i + 2, 0x80, 0xBF) ? 3 : 0;
-  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-    return cont(i + 1, 0x80, 0xBF) && cont(i + 2, 0x80, 0xBF) ? 3 : 0;
-  }
-  if (c == 0xED) return cont(i + 1, 0x80, 0x9F) && cont(i + 2, 0x80, 0xBF) ? 3 : 0;
-  if (c == 0xF0) {
-    return cont(i + 1, 0x90, 0xBF) && cont(i + 2, 0x80, 0xBF) && cont(i + 3, 0x80, 0xBF) ? 4 : 0;
-  }
-  if (c >= 0xF1 && c <= 0xF3) {
-    return cont(i + 1, 0x80, 0xBF) && cont(i + 2, 0x80, 0xBF) && cont(i + 3, 0x80, 0xBF) ? 4 : 0;
-  }
-  if (c == 0xF4) {
-    return cont(i + 1, 0x80, 0x8F) && cont(i + 2, 0x80, 0xBF) && cont(i + 3, 0x80, 0xBF) ? 4 : 0;
-  }
-  return 0;
-}
-
-// Copies s into *out with every invalid byte and every NUL replaced by U+FFFD. Returns true if
-// anything was replaced.
-bool SanitizeUtf8(std::string_view s, std::string* out) {
-  out->clear();
-  out->reserve(s.size() + 16);
-  bool replaced = false;
-  for (size_t i = 0; i < s.size();) {
-    size_t len = Utf8SequenceLength(s, i);
-    if (len == 0) {
-      out->append(kReplacement);
-      replaced = true;
-      ++i;
-    } else {
-      out->append(s.data() + i, len);
-      i += len;
-    }
-  }
-  return replaced;
 }
 
 // The first line of s, at most kExcerptBytes, cut on a UTF-8 boundary (s is valid UTF-8).

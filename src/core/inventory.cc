@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/utf8.h"
+
 namespace ufmr {
 
 namespace {
@@ -62,7 +64,9 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
 }
 
 Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) {
-  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
+  std::string clean;
+  const bool replaced = SanitizeUtf8(body, &clean);
+  nlohmann::json doc = nlohmann::json::parse(replaced ? clean : body, nullptr, false);
   if (doc.is_discarded()) return Status::InvalidArgument("ports response is not valid JSON");
   if (doc.is_object() && doc.contains("data")) doc = doc["data"];
   if (!doc.is_array()) return Status::InvalidArgument("ports response is not a JSON array");

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/utf8.h"
+
 namespace ufmr {
 
 namespace {
@@ -74,7 +76,10 @@ Result<UfmEvent> ParseUfmEvent(const nlohmann::json& j) {
 }
 
 Result<ParsedEvents> ParseUfmEvents(const std::string& body) {
-  nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
+  // An odd byte in one event's description must not cost every event in the answer.
+  std::string clean;
+  const bool replaced = SanitizeUtf8(body, &clean);
+  nlohmann::json doc = nlohmann::json::parse(replaced ? clean : body, nullptr, false);
   if (doc.is_discarded()) return Status::InvalidArgument("events response is not valid JSON");
   if (doc.is_object() && doc.contains("data")) doc = doc["data"];
   if (!doc.is_array()) return Status::InvalidArgument("events response is not a JSON array");

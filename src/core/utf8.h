@@ -1,0 +1,19 @@
+// UTF-8 hygiene for text from UFM: invalid byte sequences (and NULs) become U+FFFD, so every
+// string the service stores or serves is valid UTF-8 (safe for JSON and PostgreSQL) and one odd
+// byte never costs a whole input. Pure functions; thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ufmr {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 if it is invalid (or a NUL).
+size_t Utf8SequenceLength(std::string_view s, size_t i);
+
+// Copies s into *out with every invalid byte and every NUL replaced by U+FFFD. Returns true if
+// anything was replaced.
+bool SanitizeUtf8(std::string_view s, std::string* out);
+
+}  // namespace ufmr
