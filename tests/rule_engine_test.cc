@@ -448,5 +448,38 @@ TEST(ObservationToJsonTest, EventAndCounterFields) {
   EXPECT_FALSE(c.contains("event_id"));
 }
 
+TEST(RuleEngineTest, ValueAboveComparesALevelNotARate) {
+  RuleEngine engine(Load(R"y(rules:
+  - name: high_ber
+    description: Symbol BER too high
+    when:
+      counter: SymbolBER
+      value_above: 1e-12
+    action: ticket_only
+)y"),
+                    nullptr);
+  Observation o = Counter("SymbolBER", /*delta=*/1e-30, /*interval_s=*/60, kT0);
+  o.value = 5e-13;  // below: the tiny delta is irrelevant
+  EXPECT_TRUE(engine.Observe(o).empty());
+  o.value = 2.5e-11;
+  auto findings = engine.Observe(o);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].reason.find("SymbolBER at 2.5e-11, threshold 1e-12"), std::string::npos)
+      << findings[0].reason;
+  EXPECT_DOUBLE_EQ(findings[0].evidence["threshold"]["value_above"].get<double>(), 1e-12);
+  EXPECT_EQ(findings[0].action, RuleAction::kTicketOnly);
+}
+
+TEST(RuleEngineTest, ValueAboveTakesNoRateOrPer) {
+  for (const char* extra : {"      rate_above: 1\n", "      per: 1m\n"}) {
+    auto r = LoadRulesText(std::string("rules:\n  - name: x\n    when:\n      counter: SymbolBER\n"
+                                       "      value_above: 1e-12\n") +
+                               extra + "    action: disable\n",
+                           "f.yaml");
+    ASSERT_FALSE(r.ok()) << extra;
+    EXPECT_EQ(r.diagnostics[0].code, "ambiguous-threshold");
+  }
+}
+
 }  // namespace
 }  // namespace ufmr

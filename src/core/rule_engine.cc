@@ -1,6 +1,7 @@
 #include "core/rule_engine.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "core/duration.h"
 
@@ -63,6 +64,7 @@ bool RuleEngine::Matches(const Rule& r, const Observation& o) const {
   if (o.kind != Observation::Kind::kCounter || o.counter != r.counter || o.interval_s <= 0) {
     return false;
   }
+  if (r.value_above) return o.value > *r.value_above;
   return o.delta * r.per_s > r.rate_above * o.interval_s;  // rate > threshold, without division
 }
 
@@ -83,7 +85,12 @@ Finding RuleEngine::MakeFinding(const Rule& r, const std::vector<std::string>& e
   f.link_key = LinkKey(ends);
   f.time = t;
   std::string detail;
-  if (r.kind == Rule::Kind::kCounter) {
+  if (r.kind == Rule::Kind::kCounter && r.value_above) {
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), " at %.3g, threshold %.3g",
+                  evidence["observations"].back().value("value", 0.0), *r.value_above);
+    detail = r.counter + buf;
+  } else if (r.kind == Rule::Kind::kCounter) {
     const auto& o = evidence["observations"].back();
     double rate = o["delta"].get<double>() / o["interval_s"].get<double>() * r.per_s;
     detail = r.counter + " at " + std::to_string(static_cast<long long>(rate)) + " per " +
@@ -101,6 +108,8 @@ Finding RuleEngine::MakeFinding(const Rule& r, const std::vector<std::string>& e
   if (r.kind == Rule::Kind::kCounter) {
     evidence["threshold"] = {
         {"counter", r.counter}, {"rate_above", r.rate_above}, {"per_s", r.per_s}};
+    if (r.value_above)
+      evidence["threshold"] = {{"counter", r.counter}, {"value_above", *r.value_above}};
   } else {
     evidence["threshold"] = {{"count", r.count}, {"window_s", r.window_s}, {"hold_s", r.hold_s}};
   }

@@ -167,7 +167,8 @@ class Loader {
             "'when' must say what matches: event_type (and message) or counter and rate_above");
       return;
     }
-    CheckKeys(when, path + ".when", {"event_type", "message", "counter", "rate_above", "per"});
+    CheckKeys(when, path + ".when",
+              {"event_type", "message", "counter", "rate_above", "per", "value_above"});
     bool is_event = static_cast<bool>(when["event_type"]);
     bool is_counter = static_cast<bool>(when["counter"]);
     if (is_event == is_counter) {
@@ -217,9 +218,21 @@ class Loader {
       r.kind = Rule::Kind::kCounter;
       r.counter = when["counter"].as<std::string>("");
       if (r.counter.empty()) Error(when["counter"], path + ".when.counter", "bad-counter", "empty");
-      if (!when["rate_above"]) {
+      if (when["value_above"]) {
+        double v = 0;
+        if (when["rate_above"] || when["per"]) {
+          Error(when["value_above"], path + ".when.value_above", "ambiguous-threshold",
+                "value_above compares a level; it takes neither rate_above nor per");
+        } else if (Number(when["value_above"], path + ".when.value_above", &v) &&
+                   !std::isfinite(v)) {
+          Error(when["value_above"], path + ".when.value_above", "bad-number",
+                "must be a finite number");
+        } else {
+          r.value_above = v;
+        }
+      } else if (!when["rate_above"]) {
         Error(when, path + ".when.rate_above", "missing-rate",
-              "a counter rule needs rate_above (errors per 'per')");
+              "a counter rule needs rate_above (errors per 'per') or value_above (a level)");
       } else if (Number(when["rate_above"], path + ".when.rate_above", &r.rate_above) &&
                  !(r.rate_above >= 0 && std::isfinite(r.rate_above))) {
         Error(when["rate_above"], path + ".when.rate_above", "bad-number",

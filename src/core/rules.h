@@ -7,6 +7,7 @@
 #include <re2/re2.h>
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ struct Rule {
   std::string counter;
   double rate_above = 0;
   double per_s = 60;
+  // Or, for a level or a ratio (e.g. SymbolBER, errors per bit): fires when the observation's
+  // value exceeds this, with no rate arithmetic.
+  std::optional<double> value_above;
 };
 
 struct Diagnostic {
