@@ -263,5 +263,29 @@ INSTANTIATE_TEST_SUITE_P(
                       LinkEndsCase{"Empty", {}, {}}),
     [](const ::testing::TestParamInfo<LinkEndsCase>& param) { return param.param.label; });
 
+TEST(InventoryTest, ReplaceReportsPeerChanges) {
+  Inventory inv;
+  auto port = [](const std::string& name, const std::string& peer) {
+    PortInfo p;
+    p.name = name;
+    p.peer = peer;
+    return p;
+  };
+  EXPECT_TRUE(inv.Replace({port("a_1", "b_1"), port("b_1", "a_1"), port("c_1", "")}).empty())
+      << "the first load is not a change";
+  // The cable on a_1 moved from b_1 to c_1; d_1 is new.
+  auto changes =
+      inv.Replace({port("a_1", "c_1"), port("b_1", ""), port("c_1", "a_1"), port("d_1", "")});
+  ASSERT_EQ(changes.size(), 3u);
+  EXPECT_EQ(changes[0].port, "a_1");
+  EXPECT_EQ(changes[0].was, "b_1");
+  EXPECT_EQ(changes[0].now, "c_1");
+  EXPECT_EQ(changes[1].port, "b_1");
+  EXPECT_EQ(changes[1].now, "");
+  EXPECT_EQ(changes[2].port, "c_1");
+  EXPECT_EQ(changes[2].was, "");
+  EXPECT_EQ(inv.LinkEnds({"a_1"}), (std::vector<std::string>{"a_1", "c_1"}));
+}
+
 }  // namespace
 }  // namespace ufmr

@@ -84,11 +84,21 @@ Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) 
   return out;
 }
 
-void Inventory::Replace(std::vector<PortInfo> ports) {
+std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> ports) {
   std::map<std::string, PortInfo> next;
   for (auto& p : ports) next[p.name] = std::move(p);
+  std::vector<PeerChange> changes;
   std::lock_guard<std::mutex> lock(mu_);
+  if (!ports_.empty()) {
+    for (const auto& [name, port] : next) {
+      auto old = ports_.find(name);
+      if (old != ports_.end() && old->second.peer != port.peer) {
+        changes.push_back({name, old->second.peer, port.peer});
+      }
+    }
+  }
   ports_.swap(next);
+  return changes;
 }
 
 void Inventory::Upsert(const PortInfo& port) {

@@ -42,7 +42,15 @@ Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped);
 
 class Inventory {
  public:
-  void Replace(std::vector<PortInfo> ports);
+  // A port whose peer is not what it was: a cable moved (or a link came or went).
+  struct PeerChange {
+    std::string port;
+    std::string was;  // empty: the port had no peer (or was new)
+    std::string now;  // empty: the port has no peer now
+  };
+  // Swaps in a fresh inventory; returns the peer changes against the previous one (none on the
+  // first load, and none for ports that appear or disappear whole).
+  std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
   void Upsert(const PortInfo& port);
   std::optional<PortInfo> Get(const std::string& name) const;
   // Both ends of the link the given ports belong to (peer added from inventory when known).

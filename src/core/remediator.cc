@@ -101,7 +101,12 @@ void Remediator::RefreshInventory() {
     return;
   }
   spdlog::debug("inventory: {} ports", ports->size());
-  inventory_.Replace(std::move(ports.value()));
+  for (const auto& c : inventory_.Replace(std::move(ports.value()))) {
+    // Not an error, but worth knowing: tickets name links by their ends.
+    spdlog::info("inventory: port {} now faces {} (was {})", c.port,
+                 c.now.empty() ? "nothing" : c.now, c.was.empty() ? "nothing" : c.was);
+    metrics_.Add("ufmr_inventory_peer_changes_total");
+  }
 }
 
 void Remediator::LoadVerifyingLinks() {
