@@ -76,10 +76,14 @@ post() { curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' -d 
 say "Starting PostgreSQL (.demo/pg)"
 db_url=$(scripts/pg-temp.sh start "$demo/pg")
 
-say "Starting ufm-sim on 127.0.0.1:$sim_port (telemetry :$tel_port)"
+# UFM's events reach the service three ways, as in a real deployment: REST, the event log file
+# (the simulator writes .demo/ufm-event.log) and syslog (UDP); each event counts once.
+syslog_port=${UFM_SYSLOG_PORT:-5514}
+rm -f "$demo/ufm-event.log"
+say "Starting ufm-sim on 127.0.0.1:$sim_port (telemetry :$tel_port, syslog to :$syslog_port)"
 start_bg "$demo/sim.log" "$build/ufm-sim" --listen 127.0.0.1 --port "$sim_port" --telemetry-port "$tel_port" \
   --topology fat-tree:leaves=4,spines=2,hosts_per_leaf=4 --user admin --password 123456 \
-  --ready-file "$demo/sim-ready.json"
+  --ready-file "$demo/sim-ready.json" --event-log "$demo/ufm-event.log" --syslog "127.0.0.1:$syslog_port"
 sim_pid=${pids[-1]}
 for _ in $(seq 300); do
   [[ -s "$demo/sim-ready.json" ]] && break
@@ -108,6 +112,12 @@ rules:
   dir: $root/rules
 events:
   poll_interval_s: 1
+event_log:
+  path: $demo/ufm-event.log
+  poll_interval_s: 1
+syslog:
+  listen: 127.0.0.1
+  udp_port: $syslog_port
 inventory:
   refresh_interval_s: 5
 http:
