@@ -252,6 +252,22 @@ TEST_F(RemediatorTest, PortDisabledByAPersonIsNeverTouched) {
   EXPECT_TRUE(ufm_.submitted.empty());
 }
 
+TEST_F(RemediatorTest, PortEnabledByHandBeforeTheRepairReportIsVerifiedNotEnabledAgain) {
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  ASSERT_EQ(Tickets()[0].state, "port_disabled");
+  // A technician re-enabled the port in UFM's UI, then reported the repair.
+  ufm_.ports["fc6a1c0300000001_1"].logical_state = "Active";
+  ufm_.ports["fc6a1c0300000001_1"].physical_state = "Link Up";
+  ASSERT_TRUE(r->ReportRepair(Tickets()[0].id, "tech", "").ok());
+  Run(*r, 1);
+  EXPECT_EQ(store_->GetTicket(Tickets()[0].id)->state, "verifying") << Timeline(Tickets()[0].id);
+  EXPECT_EQ(ufm_.submitted, std::vector<std::string>{"disable fc6a1c0300000001_1"});
+}
+
 TEST_F(RemediatorTest, NoRecordNoActionAndTheFindingIsKept) {
   auto r = Make();
   Run(*r, 1);

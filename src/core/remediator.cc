@@ -518,13 +518,14 @@ void Remediator::ExecuteAction(PortAction a) {
   bool want_disabled = a.action == "disable";
   if (a.state == action_state::kPending && port->disabled() == want_disabled) {
     // Already in the wanted state before we touched it: a person did this. It is theirs.
-    return FinishAction(a, false,
+    return FinishAction(a, Outcome::kAlreadyDoneByHand,
                         want_disabled ? "port was already disabled in UFM, not by this service"
                                       : "port was already enabled in UFM, not by this service");
   }
   if (a.state == action_state::kSubmitted && a.job_id.empty()) {
     // We crashed between recording the submission and hearing back. Reconcile with the port.
-    if (port->disabled() == want_disabled) return FinishAction(a, true, "reconciled after restart");
+    if (port->disabled() == want_disabled)
+      return FinishAction(a, Outcome::kConfirmed, "reconciled after restart");
   }
   if (a.job_id.empty()) {
     a.state = action_state::kSubmitted;
@@ -542,7 +543,7 @@ void Remediator::ExecuteAction(PortAction a) {
                                          std::to_string(a.ticket_id) + ": " + a.reason);
     if (!job.ok()) {
       metrics_.Add("ufmr_ufm_errors_total{call=\"action\"}");
-      return FinishAction(a, false, "UFM refused the action: " + job.status().message());
+      return FinishAction(a, Outcome::kFailed, "UFM refused the action: " + job.status().message());
     }
     a.job_id = job.value();
     auto tx = store_.Begin();
@@ -566,7 +567,7 @@ void Remediator::ExecuteAction(PortAction a) {
       spdlog::warn("job {}: {}", a.job_id, s.status().ToString());
     }
     if (poll + 1 >= max_polls) {
-      return FinishAction(a, false,
+      return FinishAction(a, Outcome::kFailed,
                           "UFM job " + a.job_id + " did not complete within " +
                               FormatDuration(config_.remediation.job_timeout_s));
     }
@@ -574,7 +575,8 @@ void Remediator::ExecuteAction(PortAction a) {
   }
   if (!status.ok()) {
     return FinishAction(
-        a, false, "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
+        a, Outcome::kFailed,
+        "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
   }
   auto after = ufm_.GetPort(a.port);
   if (!after.ok()) {
@@ -585,13 +587,14 @@ void Remediator::ExecuteAction(PortAction a) {
   inventory_.Upsert(after.value());
   if (after->disabled() != want_disabled) {
     return FinishAction(
-        a, false,
+        a, Outcome::kFailed,
         "UFM job completed but the port reports logical_state '" + after->logical_state + "'");
   }
-  FinishAction(a, true, "UFM job " + a.job_id + " " + status.status);
+  FinishAction(a, Outcome::kConfirmed, "UFM job " + a.job_id + " " + status.status);
 }
 
-void Remediator::FinishAction(PortAction& a, bool ok, const std::string& note) {
+void Remediator::FinishAction(PortAction& a, Outcome outcome, const std::string& note) {
+  const bool ok = outcome == Outcome::kConfirmed;
   auto txr = store_.Begin();
   if (!txr.ok()) {
     spdlog::error("action {}: cannot record its outcome ({}); will re-check", a.id, note);
@@ -618,7 +621,7 @@ void Remediator::FinishAction(PortAction& a, bool ok, const std::string& note) {
           t->state = ticket_state::kTicketOnly;
         }
       } else {
-        if (ok || note.find("already enabled") != std::string::npos) {
+        if (ok || outcome == Outcome::kAlreadyDoneByHand) {
           // The link is live again (by us, or by a person before us): verify it.
           t->state = ticket_state::kVerifying;
           t->soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));

@@ -62,7 +62,9 @@ class Remediator {
   void FailSoak(Store::Tx& tx, Ticket& t, const std::string& why, const nlohmann::json& details);
   void ExecuteActions();
   void ExecuteAction(PortAction a);
-  void FinishAction(PortAction& a, bool ok, const std::string& note);
+  // How an action ended: done by us, failed, or found already done by a person (not ours).
+  enum class Outcome { kConfirmed, kFailed, kAlreadyDoneByHand };
+  void FinishAction(PortAction& a, Outcome outcome, const std::string& note);
   void CheckSoaks();
   void LoadVerifyingLinks();
   std::string ChooseActionPort(const std::vector<std::string>& ends) const;
