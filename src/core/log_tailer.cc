@@ -229,6 +229,11 @@ bool LogTailer::OpenAtPath(TailPoll* out) {
     ::close(fd);
     return false;
   }
+  if (!S_ISREG(st.st_mode)) {
+    out->status = Status::Unavailable(path_ + " is not a regular file");
+    ::close(fd);
+    return false;
+  }
   waiting_reported_ = false;
   Opened file{fd, static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
               static_cast<uint64_t>(st.st_size), path_};
