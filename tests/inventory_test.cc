@@ -287,5 +287,41 @@ TEST(InventoryTest, ReplaceReportsPeerChanges) {
   EXPECT_EQ(inv.LinkEnds({"a_1"}), (std::vector<std::string>{"a_1", "c_1"}));
 }
 
+TEST(ParseLinksTest, BothShapesWrappedOrNotAndBadElementsCounted) {
+  const std::string body = R"([
+    {"source_guid": "FC6A1C0300686F68", "source_port": 1, "destination_guid": "0xe41d2d0300f14b09",
+     "destination_port": "1"},
+    {"name": "9c0591030090e000_33:fc6a1c0300244e00_8"},
+    {"source_guid": "aa", "destination_guid": "bb"},
+    "not an object",
+    {"name": "a_1:a_1"}
+  ])";
+  int skipped = 0;
+  auto links = ParseLinks(body, &skipped);
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  ASSERT_EQ(links->size(), 2u);
+  EXPECT_EQ(links.value()[0].a, "fc6a1c0300686f68_1");
+  EXPECT_EQ(links.value()[0].b, "e41d2d0300f14b09_1");
+  EXPECT_EQ(links.value()[1].a, "9c0591030090e000_33");
+  EXPECT_EQ(links.value()[1].b, "fc6a1c0300244e00_8");
+  EXPECT_EQ(skipped, 3);
+  auto paged = ParseLinks(R"({"data": [{"name": "x_1:y_2"}]})", nullptr);
+  ASSERT_TRUE(paged.ok());
+  EXPECT_EQ(paged->size(), 1u);
+  EXPECT_FALSE(ParseLinks("<html>", nullptr).ok());
+}
+
+TEST(FillPeersFromLinksTest, OnlyMissingPeersAreFilled) {
+  std::vector<PortInfo> ports(3);
+  ports[0].name = "a_1";
+  ports[1].name = "b_1";
+  ports[1].peer = "z_9";  // UFM's own answer wins
+  ports[2].name = "c_1";
+  EXPECT_EQ(FillPeersFromLinks(&ports, {{"a_1", "b_1"}}), 1);
+  EXPECT_EQ(ports[0].peer, "b_1");
+  EXPECT_EQ(ports[1].peer, "z_9");
+  EXPECT_EQ(ports[2].peer, "");
+}
+
 }  // namespace
 }  // namespace ufmr

@@ -82,6 +82,19 @@ TEST_F(UfmClientTest, EveryAuthMethodReadsPorts) {
   EXPECT_TRUE(waits_.empty());
 }
 
+TEST_F(UfmClientTest, LinksNameBothEnds) {
+  auto links = Client()->GetLinks();
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  EXPECT_EQ(links->size(), 3u);  // 2 hosts and 1 uplink on the one leaf
+  auto ports = Client()->GetPorts();
+  ASSERT_TRUE(ports.ok());
+  for (const auto& l : links.value()) {
+    bool found = false;
+    for (const auto& p : ports.value()) found = found || (p.name == l.a && p.peer == l.b);
+    EXPECT_TRUE(found) << l.a << " - " << l.b;
+  }
+}
+
 TEST_F(UfmClientTest, WrongCredentialsAreAClearErrorWithoutRetries) {
   config_.ufm.password = "wrong";
   for (const std::string auth : {"basic", "session"}) {

@@ -101,6 +101,66 @@ std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> port
   return changes;
 }
 
+Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) {
+  std::string clean;
+  const bool replaced = SanitizeUtf8(body, &clean);
+  nlohmann::json doc = nlohmann::json::parse(replaced ? clean : body, nullptr, false);
+  if (doc.is_discarded()) return Status::InvalidArgument("links response is not valid JSON");
+  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
+  if (!doc.is_array()) return Status::InvalidArgument("links response is not a JSON array");
+  auto lower = [](std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+  };
+  auto end = [&](const nlohmann::json& j, const char* guid, const char* port) -> std::string {
+    std::string g = lower(Field(j, guid));
+    std::string n = Field(j, port);
+    if (g.rfind("0x", 0) == 0) g = g.substr(2);
+    if (g.empty() || n.empty()) return "";
+    return g + "_" + n;
+  };
+  std::vector<LinkInfo> out;
+  int bad = 0;
+  for (const auto& j : doc) {
+    if (!j.is_object()) {
+      ++bad;
+      continue;
+    }
+    LinkInfo l{end(j, "source_guid", "source_port"),
+               end(j, "destination_guid", "destination_port")};
+    if (l.a.empty() || l.b.empty()) {
+      std::string name = lower(Field(j, "name"));
+      size_t colon = name.find(':');
+      if (colon != std::string::npos) l = {name.substr(0, colon), name.substr(colon + 1)};
+    }
+    if (l.a.empty() || l.b.empty() || l.a == l.b) {
+      ++bad;
+      continue;
+    }
+    out.push_back(std::move(l));
+  }
+  if (skipped) *skipped = bad;
+  return out;
+}
+
+int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links) {
+  std::map<std::string, std::string> peer;
+  for (const auto& l : links) {
+    peer[l.a] = l.b;
+    peer[l.b] = l.a;
+  }
+  int filled = 0;
+  for (auto& p : *ports) {
+    if (!p.peer.empty()) continue;
+    auto it = peer.find(p.name);
+    if (it == peer.end()) continue;
+    p.peer = it->second;
+    ++filled;
+  }
+  return filled;
+}
+
 void Inventory::Upsert(const PortInfo& port) {
   std::lock_guard<std::mutex> lock(mu_);
   ports_[port.name] = port;

@@ -40,6 +40,21 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j);
 // The whole response: a list (or {"data": [...]}); bad elements are skipped and counted.
 Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped);
 
+// One link from GET /resources/links: its two ends as port names.
+struct LinkInfo {
+  std::string a;
+  std::string b;
+};
+
+// The links response: a list (or {"data": [...]}). Ends come from source_guid/source_port and
+// destination_guid/destination_port, or from a "name" of the form "<a>:<b>". Bad elements are
+// skipped and counted.
+Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped);
+
+// Gives each port without a peer the other end of its link, when the links name one. Ports the
+// links do not mention are left as they are. Returns how many peers were filled in.
+int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links);
+
 class Inventory {
  public:
   // A port whose peer is not what it was: a cable moved (or a link came or went).

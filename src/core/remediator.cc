@@ -101,6 +101,15 @@ void Remediator::RefreshInventory() {
     return;
   }
   spdlog::debug("inventory: {} ports", ports->size());
+  // Peers the ports list leaves out come from the links, when UFM serves them.
+  auto links = ufm_.GetLinks();
+  if (links.ok()) {
+    int filled = FillPeersFromLinks(&ports.value(), links.value());
+    if (filled > 0) spdlog::debug("inventory: {} peers filled in from the links", filled);
+  } else if (links.status().code() != Status::Code::kNotFound) {
+    spdlog::warn("links refresh failed: {}", links.status().ToString());
+    metrics_.Add("ufmr_ufm_errors_total{call=\"links\"}");
+  }
   for (const auto& c : inventory_.Replace(std::move(ports.value()))) {
     // Not an error, but worth knowing: tickets name links by their ends.
     spdlog::info("inventory: port {} now faces {} (was {})", c.port,

@@ -188,6 +188,15 @@ Result<std::vector<PortInfo>> RestUfmClient::GetPorts() {
   return ports;
 }
 
+Result<std::vector<LinkInfo>> RestUfmClient::GetLinks() {
+  auto r = Call("GET", "/resources/links", "", true, true);
+  if (!r.ok()) return r.status();
+  int skipped = 0;
+  auto links = ParseLinks(r->body, &skipped);
+  if (skipped > 0) spdlog::warn("links: skipped {} malformed entries", skipped);
+  return links;
+}
+
 Result<PortInfo> RestUfmClient::GetPort(const std::string& name) {
   auto r = Call("GET", "/resources/ports/" + name, "", true, true);
   if (!r.ok()) return r.status();

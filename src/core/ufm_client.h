@@ -29,6 +29,8 @@ class UfmClient {
   virtual ~UfmClient() = default;
   virtual Result<ParsedEvents> GetEvents() = 0;
   virtual Result<std::vector<PortInfo>> GetPorts() = 0;
+  // The links, to fill in peers that the ports list leaves out. Optional: NotFound by default.
+  virtual Result<std::vector<LinkInfo>> GetLinks() { return Status::NotFound("no links"); }
   virtual Result<PortInfo> GetPort(const std::string& name) = 0;
   // action: "disable" or "enable". Returns the job id from the Location header.
   virtual Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,
@@ -58,6 +60,7 @@ class RestUfmClient final : public UfmClient {
 
   Result<ParsedEvents> GetEvents() override;
   Result<std::vector<PortInfo>> GetPorts() override;
+  Result<std::vector<LinkInfo>> GetLinks() override;
   Result<PortInfo> GetPort(const std::string& name) override;
   Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,
                                        const std::string& description) override;
