@@ -29,8 +29,8 @@ packages=(
 )
 # Run, demo and tests: a throwaway PostgreSQL server (scripts/pg-temp.sh), curl for the scripts,
 # python3 for picking free ports and reading JSON in shell scripts, runuser (util-linux),
-# /usr/bin/time for bench/run.sh.
-packages+=(postgresql curl python3 util-linux procps time)
+# /usr/bin/time for bench/run.sh, openssl for the TLS test (a throwaway CA and TLS server).
+packages+=(postgresql curl python3 util-linux procps time openssl)
 # Browser test of the dashboard: Debian's Chromium driven by playwright-core from npm.
 if [[ $browser -eq 1 ]]; then
   packages+=(chromium fonts-dejavu-core)
