@@ -2,19 +2,9 @@
 
 #include <algorithm>
 
-#include "core/utf8.h"
+#include "core/ufm_json.h"
 
 namespace ufmr {
-
-namespace {
-
-std::string Field(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
-
-}  // namespace
 
 bool PortInfo::is_switch() const {
   return description.find("Switch") != std::string::npos ||
@@ -39,40 +29,32 @@ nlohmann::json PortInfo::ToJson() const {
 Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
   if (!j.is_object()) return Status::InvalidArgument("port is not a JSON object");
   PortInfo p;
-  p.name = Field(j, "name");
+  p.name = AsciiLower(JsonText(j, "name"));
   if (p.name.empty()) return Status::InvalidArgument("port has no name");
-  std::transform(p.name.begin(), p.name.end(), p.name.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  p.guid = Field(j, "guid");
-  p.system_guid = Field(j, "systemID");
-  p.system_name = Field(j, "system_name");
-  p.node_description = Field(j, "node_description");
-  p.description = Field(j, "description");
-  p.label = Field(j, "label");
-  if (p.label.empty()) p.label = Field(j, "external_number");
+  p.guid = JsonText(j, "guid");
+  p.system_guid = JsonText(j, "systemID");
+  p.system_name = JsonText(j, "system_name");
+  p.node_description = JsonText(j, "node_description");
+  p.description = JsonText(j, "description");
+  p.label = JsonText(j, "label");
+  if (p.label.empty()) p.label = JsonText(j, "external_number");
   auto num = j.find("number");
   if (num != j.end() && num->is_number_integer()) p.number = num->get<int>();
-  p.logical_state = Field(j, "logical_state");
-  p.physical_state = Field(j, "physical_state");
-  p.peer = Field(j, "peer");
-  p.active_speed = Field(j, "active_speed");
-  p.active_width = Field(j, "active_width");
-  std::transform(p.peer.begin(), p.peer.end(), p.peer.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  p.logical_state = JsonText(j, "logical_state");
+  p.physical_state = JsonText(j, "physical_state");
+  p.peer = AsciiLower(JsonText(j, "peer"));
+  p.active_speed = JsonText(j, "active_speed");
+  p.active_width = JsonText(j, "active_width");
   if (p.peer == "n/a") p.peer.clear();
   return p;
 }
 
 Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) {
-  std::string clean;
-  const bool replaced = SanitizeUtf8(body, &clean);
-  nlohmann::json doc = nlohmann::json::parse(replaced ? clean : body, nullptr, false);
-  if (doc.is_discarded()) return Status::InvalidArgument("ports response is not valid JSON");
-  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
-  if (!doc.is_array()) return Status::InvalidArgument("ports response is not a JSON array");
+  auto doc = ParseUfmList(body, "ports");
+  if (!doc.ok()) return doc.status();
   std::vector<PortInfo> out;
   int bad = 0;
-  for (const auto& e : doc) {
+  for (const auto& e : doc.value()) {
     auto p = ParsePortInfo(e);
     if (p.ok()) {
       out.push_back(std::move(p.value()));
@@ -102,27 +84,18 @@ std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> port
 }
 
 Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) {
-  std::string clean;
-  const bool replaced = SanitizeUtf8(body, &clean);
-  nlohmann::json doc = nlohmann::json::parse(replaced ? clean : body, nullptr, false);
-  if (doc.is_discarded()) return Status::InvalidArgument("links response is not valid JSON");
-  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
-  if (!doc.is_array()) return Status::InvalidArgument("links response is not a JSON array");
-  auto lower = [](std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-  };
+  auto doc = ParseUfmList(body, "links");
+  if (!doc.ok()) return doc.status();
   auto end = [&](const nlohmann::json& j, const char* guid, const char* port) -> std::string {
-    std::string g = lower(Field(j, guid));
-    std::string n = Field(j, port);
+    std::string g = AsciiLower(JsonText(j, guid));
+    std::string n = JsonText(j, port);
     if (g.rfind("0x", 0) == 0) g = g.substr(2);
     if (g.empty() || n.empty()) return "";
     return g + "_" + n;
   };
   std::vector<LinkInfo> out;
   int bad = 0;
-  for (const auto& j : doc) {
+  for (const auto& j : doc.value()) {
     if (!j.is_object()) {
       ++bad;
       continue;
@@ -130,7 +103,7 @@ Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) 
     LinkInfo l{end(j, "source_guid", "source_port"),
                end(j, "destination_guid", "destination_port")};
     if (l.a.empty() || l.b.empty()) {
-      std::string name = lower(Field(j, "name"));
+      std::string name = AsciiLower(JsonText(j, "name"));
       size_t colon = name.find(':');
       if (colon != std::string::npos) l = {name.substr(0, colon), name.substr(colon + 1)};
     }

@@ -632,11 +632,8 @@ void Remediator::FinishAction(PortAction& a, Outcome outcome, const std::string&
       } else {
         if (ok || outcome == Outcome::kAlreadyDoneByHand) {
           // The link is live again (by us, or by a person before us): verify it.
-          t->state = ticket_state::kVerifying;
-          t->soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
           t->disabled_by_us = false;
-          tx.AddEvent(t->id, "soak_started", kService,
-                      "watching the link for " + FormatDuration(config_.remediation.soak_s));
+          StartSoak(tx, *t);
         } else {
           t->state = ticket_state::kPortDisabled;
         }
@@ -652,6 +649,13 @@ void Remediator::FinishAction(PortAction& a, Outcome outcome, const std::string&
   } catch (const std::exception& e) {
     spdlog::error("action {}: cannot record its outcome: {}", a.id, e.what());
   }
+}
+
+void Remediator::StartSoak(Store::Tx& tx, Ticket& t) {
+  t.state = ticket_state::kVerifying;
+  t.soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
+  tx.AddEvent(t.id, "soak_started", kService,
+              "watching the link for " + FormatDuration(config_.remediation.soak_s));
 }
 
 void Remediator::CheckSoaks() {
@@ -739,10 +743,7 @@ Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by,
       t->state = ticket_state::kRepairReported;
     } else {
       // We hold nothing disabled: watch the link as it is.
-      t->state = ticket_state::kVerifying;
-      t->soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
-      tx.AddEvent(t->id, "soak_started", kService,
-                  "watching the link for " + FormatDuration(config_.remediation.soak_s));
+      StartSoak(tx, *t);
     }
     tx.UpdateTicket(*t);
     tx.Commit();

@@ -66,6 +66,8 @@ class Remediator {
   enum class Outcome { kConfirmed, kFailed, kAlreadyDoneByHand };
   void FinishAction(PortAction& a, Outcome outcome, const std::string& note);
   void CheckSoaks();
+  // The ticket's link is live again: watch it for the soak window (the caller writes the ticket).
+  void StartSoak(Store::Tx& tx, Ticket& t);
   void LoadVerifyingLinks();
   std::string ChooseActionPort(const std::vector<std::string>& ends) const;
 

@@ -5,18 +5,11 @@
 #include <algorithm>
 #include <cctype>
 
-#include "core/utf8.h"
+#include "core/ufm_json.h"
 
 namespace ufmr {
 
 namespace {
-
-std::string StringField(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return "";
-  if (it->is_string()) return it->get<std::string>();
-  return it->dump();
-}
 
 bool ParseInt(const std::string& s, int64_t* out) {
   if (s.empty() || s.size() > 18) return false;
@@ -25,12 +18,6 @@ bool ParseInt(const std::string& s, int64_t* out) {
   }
   *out = std::stoll(s);
   return true;
-}
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 }  // namespace
@@ -55,36 +42,31 @@ Result<UfmEvent> ParseUfmEvent(const nlohmann::json& j) {
       return Status::InvalidArgument("event " + std::to_string(e.id) +
                                      ": event_type is not an integer: " + et.dump());
     }
-    e.object_type = StringField(j, "type");
+    e.object_type = JsonText(j, "type");
   } else {
     // Up to 6.16: type holds the event id as a string.
-    std::string t = StringField(j, "type");
+    std::string t = JsonText(j, "type");
     if (!ParseInt(t, &type_id)) {
       return Status::InvalidArgument("event " + std::to_string(e.id) +
                                      ": no event_type and type is not an event id: '" + t + "'");
     }
   }
   e.event_type = static_cast<int>(type_id);
-  e.name = StringField(j, "name");
-  e.severity = StringField(j, "severity");
-  e.timestamp = StringField(j, "timestamp");
-  e.category = StringField(j, "category");
-  e.object_name = StringField(j, "object_name");
-  e.object_path = StringField(j, "object_path");
-  e.description = StringField(j, "description");
+  e.name = JsonText(j, "name");
+  e.severity = JsonText(j, "severity");
+  e.timestamp = JsonText(j, "timestamp");
+  e.category = JsonText(j, "category");
+  e.object_name = JsonText(j, "object_name");
+  e.object_path = JsonText(j, "object_path");
+  e.description = JsonText(j, "description");
   return e;
 }
 
 Result<ParsedEvents> ParseUfmEvents(const std::string& body) {
-  // An odd byte in one event's description must not cost every event in the answer.
-  std::string clean;
-  const bool replaced = SanitizeUtf8(body, &clean);
-  nlohmann::json doc = nlohmann::json::parse(replaced ? clean : body, nullptr, false);
-  if (doc.is_discarded()) return Status::InvalidArgument("events response is not valid JSON");
-  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
-  if (!doc.is_array()) return Status::InvalidArgument("events response is not a JSON array");
+  auto doc = ParseUfmList(body, "events");
+  if (!doc.ok()) return doc.status();
   ParsedEvents out;
-  for (const auto& element : doc) {
+  for (const auto& element : doc.value()) {
     auto e = ParseUfmEvent(element);
     if (e.ok()) {
       out.events.push_back(std::move(e.value()));
@@ -107,7 +89,7 @@ std::vector<std::string> ExtractPortNames(const std::string& text) {
     std::string guid, num;
     while (RE2::FindAndConsume(&input, *re, &guid, &num)) {
       size_t pos = static_cast<size_t>(input.data() - text.data());
-      found.emplace_back(pos, Lower(guid) + "_" + std::to_string(std::stoi(num)));
+      found.emplace_back(pos, AsciiLower(guid) + "_" + std::to_string(std::stoi(num)));
     }
   }
   std::stable_sort(found.begin(), found.end(),
