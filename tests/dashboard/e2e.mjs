@@ -66,6 +66,28 @@ try {
     check(p.system_name && p.label, `API ticket ${ID} end ${i} lacks system_name/label: ${JSON.stringify(p)}`);
   }
 
+  // --- intake alert banner (run.sh made UFM lose events) ---
+  step = 'intake alert';
+  const sre = (d) => (d.type() === 'prompt' ? d.accept('E2E SRE') : d.dismiss());
+  page.on('dialog', sre);
+  await page.goto(`${BASE}/`);
+  await page.getByTestId('alerts').waitFor();
+  const bannerText = await page.getByTestId('alerts').innerText();
+  check(/event id gap/.test(bannerText) && /were gone from UFM/.test(bannerText),
+    `the alert banner shows "${bannerText}"`);
+  await page.screenshot({ path: path.join(OUT, 'dashboard-alert.png') });
+  const alertsBefore = (await (await fetch(`${BASE}/api/alerts`)).json()).alerts;
+  check(alertsBefore.length >= 1, 'GET /api/alerts lists no alert');
+  for (const a of alertsBefore) {
+    await page.getByTestId(`alert-dismiss-${a.id}`).click();
+    await page.getByTestId(`alert-${a.id}`).waitFor({ state: 'detached' });
+  }
+  await page.getByTestId('alerts').waitFor({ state: 'hidden' });
+  const alertsAfter = (await (await fetch(`${BASE}/api/alerts`)).json()).alerts;
+  check(alertsAfter.length === 0, `alerts still active after dismissing: ${JSON.stringify(alertsAfter)}`);
+  page.off('dialog', sre);
+  log(`alert banner shown and dismissed (${alertsBefore.length} alert(s))`);
+
   // --- ticket list ---
   step = 'ticket list';
   await page.goto(`${BASE}/`);

@@ -158,6 +158,22 @@ done
   die "ticket $ticket_id is '$state', not port_disabled/ticket_only, after 90 s"
 log "ticket $ticket_id is $state"
 
+# UFM loses events (its ids jump) while another link breaks: the service must raise an intake
+# alert, which the browser half finds as a banner and dismisses.
+curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' -d '{"count":3}' \
+  "$sim/sim/events/skip" >/dev/null || die "POST /sim/events/skip failed"
+other_port=$(python3 "$here/jsonq.py" leaf-host-port 1 <"$tmp/links.json") || die "no second leaf-host link"
+curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
+  -d "{\"kind\":\"link_down\",\"port\":\"$other_port\"}" "$sim/sim/faults" >/dev/null ||
+  die "POST /sim/faults failed"
+for _ in $(seq 60); do
+  curl -fsS --max-time 2 "$base/api/alerts" 2>/dev/null | grep -q '"event_id_gap"' && break
+  sleep 0.5
+done
+curl -fsS --max-time 2 "$base/api/alerts" | grep -q '"event_id_gap"' ||
+  die "no event_id_gap alert within 30 s of lost UFM events"
+log "intake alert raised"
+
 # Fix the cable in the simulator, as a technician would, before reporting the repair.
 curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
   -d "{\"port\":\"$fault_port\"}" "$sim/sim/repair" >/dev/null || die "POST /sim/repair failed"
