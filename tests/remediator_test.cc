@@ -453,6 +453,12 @@ TEST_F(RemediatorTest, IdRegressionDoesNotReplayOldEvents) {
 }
 
 TEST_F(RemediatorTest, MigrateIsIdempotent) {
+  auto fresh = Store::Open(testing::TestPostgres::Get().CreateDatabase(), "test");
+  ASSERT_TRUE(fresh.ok());
+  auto pending = fresh.value()->PendingMigrations(testing::SourceDir() + "/schema");
+  ASSERT_TRUE(pending.ok()) << pending.status().ToString();
+  EXPECT_EQ(pending.value(), (std::vector<std::string>{"001_initial.sql", "002_alerts.sql"}));
+  EXPECT_TRUE(store_->PendingMigrations(testing::SourceDir() + "/schema")->empty());
   EXPECT_TRUE(store_->Migrate(testing::SourceDir() + "/schema").ok());
   EXPECT_FALSE(store_->Migrate("/nonexistent-schema-dir").ok());
 }

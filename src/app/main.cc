@@ -108,13 +108,21 @@ int Serve(const Args& args) {
 
   auto store = ufmr::Store::Open(c.database.url, c.fabric);
   if (Step("open database", store.ok() ? ufmr::Status::Ok() : store.status())) return 1;
-  if (auto tickets = store.value()->ListTickets("open", 1); !tickets.ok()) {
-    Step("check schema", ufmr::Status::Unavailable(
-                             "the database has no ufm-remediator schema; run 'ufm-remediator db "
-                             "migrate --config " +
-                             args.config + "' first"));
+  // Refuse to run on a schema older than this build: a missing table would fail mid-pass.
+  auto pending = store.value()->PendingMigrations(FindSchemaDir(c));
+  if (!pending.ok()) {
+    Step("check schema", pending.status());
     return 1;
   }
+  if (!pending->empty()) {
+    std::string names;
+    for (const auto& m : pending.value()) names += (names.empty() ? "" : ", ") + m;
+    Step("check schema", ufmr::Status::Unavailable("the database lacks migrations " + names +
+                                                   "; run 'ufm-remediator db migrate --config " +
+                                                   args.config + "' first"));
+    return 1;
+  }
+  Step("check schema", ufmr::Status::Ok());
   if (c.remediation.dry_run) spdlog::warn("dry run: no port will be disabled or enabled");
 
   ufmr::SystemClock clock;

@@ -253,17 +253,53 @@ int64_t Store::Tx::AddAlert(const std::string& kind, const std::string& message,
   return r[0][0].as<int64_t>();
 }
 
-Status Store::Migrate(const std::string& schema_dir) {
+namespace {
+
+Result<std::vector<std::filesystem::path>> MigrationFiles(const std::string& schema_dir) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(schema_dir, ec)) {
     if (e.path().extension() == ".sql") files.push_back(e.path());
   }
-  if (ec)
+  if (ec) {
     return Status::NotFound("cannot read schema directory " + schema_dir + ": " + ec.message());
+  }
   if (files.empty()) return Status::NotFound("no *.sql migrations in " + schema_dir);
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> Store::PendingMigrations(const std::string& schema_dir) {
+  auto files = MigrationFiles(schema_dir);
+  if (!files.ok()) return files.status();
+  try {
+    auto conn = Acquire();
+    std::vector<std::string> pending;
+    {
+      pqxx::read_transaction w(*conn);
+      bool table = w.exec("SELECT to_regclass('schema_migrations') IS NOT NULL")[0][0].as<bool>();
+      for (const auto& f : files.value()) {
+        std::string version = f.filename().string();
+        if (!table ||
+            w.exec_params("SELECT 1 FROM schema_migrations WHERE version = $1", version).empty()) {
+          pending.push_back(version);
+        }
+      }
+    }
+    Release(std::move(conn));
+    return pending;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Status Store::Migrate(const std::string& schema_dir) {
+  auto listed = MigrationFiles(schema_dir);
+  if (!listed.ok()) return listed.status();
+  const auto& files = listed.value();
   try {
     auto conn = Acquire();
     for (const auto& f : files) {

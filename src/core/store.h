@@ -63,6 +63,8 @@ class Store {
 
   // Applies schema/*.sql files not yet recorded in schema_migrations, in name order.
   Status Migrate(const std::string& schema_dir);
+  // The migrations in schema_dir that the database has not applied yet, in name order.
+  Result<std::vector<std::string>> PendingMigrations(const std::string& schema_dir);
   Result<std::unique_ptr<Tx>> Begin();
 
   // Read-only views for the API. state: a ticket state, "open" (all not closed) or "all".
