@@ -16,20 +16,14 @@
 #include <vector>
 
 #include "core/ufm_event.h"
+#include "support/test_env.h"
 
 namespace ufmr {
 namespace {
 
-using Names = std::vector<std::string>;
+std::string Fixture(const std::string& name) { return testing::ReadFixture("event_log/" + name); }
 
-std::string Fixture(const std::string& name) {
-  std::ifstream in(std::string(UFMR_SOURCE_DIR) + "/tests/testdata/event_log/" + name,
-                   std::ios::binary);
-  EXPECT_TRUE(in) << name;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using Names = std::vector<std::string>;
 
 // Splits like a file reader: '\n'-terminated lines, a last piece without '\n' is a line too.
 std::vector<RawLogEntry> Assemble(const std::string& data,

@@ -323,5 +323,17 @@ TEST(FillPeersFromLinksTest, OnlyMissingPeersAreFilled) {
   EXPECT_EQ(ports[2].peer, "");
 }
 
+TEST(PortInfoTest, ADisabledPortIsNeverUp) {
+  PortInfo p;
+  p.logical_state = "Active";
+  p.physical_state = "Link Up";
+  EXPECT_TRUE(p.link_up());
+  p.logical_state = "Disabled";  // physical state not refreshed yet
+  EXPECT_FALSE(p.link_up());
+  p.logical_state = "Inactive";
+  p.physical_state = "Link Down";
+  EXPECT_FALSE(p.link_up());
+}
+
 }  // namespace
 }  // namespace ufmr

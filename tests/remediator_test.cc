@@ -250,6 +250,14 @@ TEST_F(RemediatorTest, PortDisabledByAPersonIsNeverTouched) {
   ASSERT_TRUE(r->ReportRepair(t.id, "tech", "").ok());
   Run(*r, 5);
   EXPECT_TRUE(ufm_.submitted.empty());
+  // At the end of the soak the link is still down (the port is still disabled by hand): the
+  // ticket goes back to the person, and the service still does not touch the port.
+  Run(*r, 30);
+  Ticket after = store_->GetTicket(t.id).value();
+  EXPECT_EQ(after.state, "ticket_only") << Timeline(t.id);
+  EXPECT_EQ(after.attempts, 1);
+  EXPECT_NE(Timeline(t.id).find("soak_failed"), std::string::npos);
+  EXPECT_TRUE(ufm_.submitted.empty());
 }
 
 TEST_F(RemediatorTest, PortEnabledByHandBeforeTheRepairReportIsVerifiedNotEnabledAgain) {

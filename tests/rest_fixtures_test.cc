@@ -14,9 +14,7 @@
 namespace ufmr {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  return testing::ReadFile(testing::SourceDir() + "/tests/testdata/rest/" + name);
-}
+std::string Fixture(const std::string& name) { return testing::ReadFixture("rest/" + name); }
 
 TEST(RestFixturesTest, EventsUpTo616) {
   auto events = ParseUfmEvents(Fixture("events_6_16.json"));

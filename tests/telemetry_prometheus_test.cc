@@ -11,33 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "support/snapshot_values.h"
 #include "support/test_env.h"
 
 namespace ufmr {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  return testing::ReadFile(testing::SourceDir() + "/tests/testdata/telemetry/" + name);
-}
+using testing::PortNames;
+using testing::ValueOf;
 
-std::optional<uint64_t> ValueOf(const TelemetrySnapshot& s, const std::string& port,
-                                const std::string& counter) {
-  int col = s.Column(counter);
-  if (col < 0) return std::nullopt;
-  for (size_t r = 0; r < s.rows(); ++r) {
-    if (PortName(s.ports[r]) != port) continue;
-    uint64_t v = s.value(r, static_cast<size_t>(col));
-    if (v == kNoValue) return std::nullopt;
-    return v;
-  }
-  return std::nullopt;
-}
-
-std::vector<std::string> PortNames(const TelemetrySnapshot& s) {
-  std::vector<std::string> out;
-  for (const auto& p : s.ports) out.push_back(PortName(p));
-  return out;
-}
+std::string Fixture(const std::string& name) { return testing::ReadFixture("telemetry/" + name); }
 
 constexpr int64_t kT0us = 1'700'000'000'000'000;
 const std::string kSw5 = "fc6a1c0300686f68_5";

@@ -343,8 +343,7 @@ TEST(TelemetryIntakeTest, ShippedRulesMatchWhatTheIntakeEmits) {
 }
 
 TEST(TelemetryIntakeTest, RestClientAgainstLoopbackPrometheusEndpoint) {
-  const std::string prom0 =
-      testing::ReadFile(testing::SourceDir() + "/tests/testdata/telemetry/primary.prom");
+  const std::string prom0 = testing::ReadFixture("telemetry/primary.prom");
   std::string prom1 = prom0;
   // The next sample, a minute later, with 30 more symbol errors on the switch port.
   for (size_t pos; (pos = prom1.find("1700000000000")) != std::string::npos;) {

@@ -30,7 +30,10 @@ struct PortInfo {
   std::string active_width{};  // "4x"
 
   bool is_switch() const;
-  bool link_up() const { return physical_state == "Link Up" || logical_state == "Active"; }
+  // A disabled port is never up, whatever physical state it last reported.
+  bool link_up() const {
+    return !disabled() && (physical_state == "Link Up" || logical_state == "Active");
+  }
   bool disabled() const { return logical_state == "Disabled"; }
   nlohmann::json ToJson() const;
 };

@@ -121,8 +121,9 @@ void Remediator::RefreshInventory() {
 void Remediator::LoadVerifyingLinks() {
   auto tickets = store_.ListTickets(ticket_state::kVerifying, 100000);
   if (!tickets.ok()) return;  // keep the last known set
+  verifying_ = std::move(tickets.value());
   verifying_links_.clear();
-  for (const auto& t : tickets.value()) verifying_links_.insert(t.link_key);
+  for (const auto& t : verifying_) verifying_links_.insert(t.link_key);
 }
 
 void Remediator::PollEvents() {
@@ -659,14 +660,12 @@ void Remediator::StartSoak(Store::Tx& tx, Ticket& t) {
 }
 
 void Remediator::CheckSoaks() {
+  // The pass began by loading the tickets under soak; each verdict re-reads its ticket in the
+  // transaction, so one that changed since is skipped there.
   std::vector<Ticket> due;
-  {
-    auto tickets = store_.ListTickets(ticket_state::kVerifying, 100000);
-    if (!tickets.ok()) return;
-    double now = ToEpochSeconds(clock_.Now());
-    for (const auto& t : tickets.value()) {
-      if (t.soak_until && *t.soak_until <= now) due.push_back(t);
-    }
+  const double now = ToEpochSeconds(clock_.Now());
+  for (const auto& t : verifying_) {
+    if (t.soak_until && *t.soak_until <= now) due.push_back(t);
   }
   for (const auto& candidate : due) {
     // The end of the window: the link must be up at both ends.

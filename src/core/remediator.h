@@ -98,8 +98,9 @@ class Remediator {
   TimePoint next_event_log_{};
   SyslogReceiver* syslog_;
 
-  std::vector<Finding> queue_;  // findings not yet recorded
-  std::set<std::string> verifying_links_;
+  std::vector<Finding> queue_;             // findings not yet recorded
+  std::vector<Ticket> verifying_;          // tickets under soak, loaded at the start of a pass
+  std::set<std::string> verifying_links_;  // their links, for Consider()
   std::map<std::string, TimePoint> last_evidence_;
 
   TimePoint next_inventory_{}, next_events_{}, next_telemetry_{};

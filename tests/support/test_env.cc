@@ -1,5 +1,6 @@
 #include "test_env.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +35,15 @@ void RemoveTree(const std::string& dir) {
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string ReadFixture(const std::string& relative) {
+  const std::string path = SourceDir() + "/tests/testdata/" + relative;
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in) << "cannot read fixture " << path;
   std::stringstream s;
   s << in.rdbuf();
   return s.str();

@@ -19,6 +19,9 @@ std::string BinaryDir();
 std::string MakeTempDir(const std::string& prefix);
 void RemoveTree(const std::string& dir);
 std::string ReadFile(const std::string& path);
+// A file under tests/testdata/, e.g. ReadFixture("telemetry/primary.csv"); fails the current
+// test if it cannot be read.
+std::string ReadFixture(const std::string& relative);
 void WriteFile(const std::string& path, const std::string& text);
 
 class TestPostgres {
