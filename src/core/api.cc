@@ -1,6 +1,11 @@
 #include "core/api.h"
 
+#include <algorithm>
+#include <chrono>
 #include <string_view>
+
+#include "core/duration.h"
+#include "core/silence.h"
 
 namespace ufmr {
 
@@ -15,7 +20,7 @@ nlohmann::json OptTime(const std::optional<double>& t) {
   return FormatIsoTime(FromEpochSeconds(*t));
 }
 
-// The {id} of a ticket or an alert.
+// The {id} of a ticket, an alert or a silence.
 Result<int64_t> PathId(const HttpRequest& req) {
   const std::string& s = req.params.at("id");
   if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos) {
@@ -44,7 +49,142 @@ Status ReadActor(const HttpRequest& req, std::string* by, std::string* note) {
   return Status::Ok();
 }
 
+// A silence lasts at most this long, so a forgotten one ends by itself.
+constexpr double kMaxSilenceSeconds = 30 * 86400;
+
+// Reads a JSON object body in which only `allowed` keys may appear ("" counts as {}).
+Result<nlohmann::json> ReadObject(const HttpRequest& req,
+                                  std::initializer_list<std::string_view> allowed,
+                                  const std::string& example) {
+  auto body = nlohmann::json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
+  if (body.is_discarded() || !body.is_object()) {
+    return Status::InvalidArgument("body must be a JSON object like " + example);
+  }
+  for (const auto& [key, value] : body.items()) {
+    bool known = false;
+    std::string expected;
+    for (std::string_view a : allowed) {
+      known = known || key == a;
+      expected += (expected.empty() ? "" : ", ") + std::string(a);
+    }
+    if (!known) {
+      return Status::InvalidArgument("unknown field \"" + key + "\" (expected " + expected + ")");
+    }
+  }
+  return body;
+}
+
+// body[key] as a string; "" if absent.
+Status StringField(const nlohmann::json& body, const char* key, std::string* out) {
+  if (!body.contains(key)) return Status::Ok();
+  if (!body[key].is_string()) {
+    return Status::InvalidArgument("\"" + std::string(key) + "\" must be a string");
+  }
+  *out = body[key].get<std::string>();
+  return Status::Ok();
+}
+
+// The body of POST /api/silences as a Silence created at `now`.
+Result<Silence> ReadNewSilence(const HttpRequest& req, TimePoint now) {
+  auto parsed = ReadObject(
+      req, {"port", "switch", "host", "reason", "duration", "expires_at", "by"},
+      R"({"host": "gpu-node-0[0-9]+", "reason": "...", "duration": "2h", "by": "name"})");
+  if (!parsed.ok()) return parsed.status();
+  const nlohmann::json& body = parsed.value();
+  Silence s;
+  std::string duration, expires_at;
+  for (auto [key, out] : {std::pair<const char*, std::string*>{"port", &s.port},
+                          {"switch", &s.switch_},
+                          {"host", &s.host},
+                          {"reason", &s.reason},
+                          {"by", &s.created_by},
+                          {"duration", &duration},
+                          {"expires_at", &expires_at}}) {
+    Status st = StringField(body, key, out);
+    if (!st.ok()) return st;
+  }
+  s.created_at = now;
+  if (!duration.empty() && !expires_at.empty()) {
+    return Status::InvalidArgument("give \"duration\" or \"expires_at\", not both");
+  }
+  double seconds = 0;
+  if (!duration.empty()) {
+    auto d = ParseDuration(duration);
+    if (!d.ok()) return Status::InvalidArgument("\"duration\": " + d.status().message());
+    seconds = d.value();
+    if (seconds <= 0) return Status::InvalidArgument("\"duration\" must be more than 0");
+    if (seconds > kMaxSilenceSeconds) {
+      return Status::InvalidArgument("\"duration\" " + duration + " is longer than " +
+                                     FormatDuration(kMaxSilenceSeconds));
+    }
+    s.expires_at = now + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
+  } else if (!expires_at.empty()) {
+    auto t = ParseIsoTime(expires_at);
+    if (!t.ok()) return Status::InvalidArgument("\"expires_at\": " + t.status().message());
+    s.expires_at = t.value();
+    seconds = Seconds(s.expires_at - now).count();
+    if (seconds <= 0) {
+      return Status::InvalidArgument("\"expires_at\" " + expires_at + " is not in the future");
+    }
+    if (seconds > kMaxSilenceSeconds) {
+      return Status::InvalidArgument("\"expires_at\" " + expires_at + " is more than " +
+                                     FormatDuration(kMaxSilenceSeconds) + " from now");
+    }
+  } else {
+    return Status::InvalidArgument(
+        "\"duration\" (e.g. \"2h\") or \"expires_at\" (ISO 8601) is required");
+  }
+  Status valid = ValidateSilence(s);
+  if (!valid.ok()) return valid;
+  return s;
+}
+
 }  // namespace
+
+void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& clock_ref) {
+  // The handlers outlive this call: hold the objects, not the parameters.
+  Store* store = &store_ref;
+  const Clock* clock = &clock_ref;
+  router.Add("GET", "/api/silences", [store, clock](const HttpRequest& r) {
+    std::string all = r.Query("all", "0");
+    if (all != "0" && all != "1" && all != "false" && all != "true") {
+      return HttpResponse::Error(400, "all must be 1 or 0, got '" + all + "'");
+    }
+    auto silences = store->ListSilences(all == "1" || all == "true", 500);
+    if (!silences.ok()) return HttpResponse::FromStatus(silences.status());
+    TimePoint now = clock->Now();
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& s : silences.value()) list.push_back(s.ToJson(now));
+    return HttpResponse::Json(200, {{"silences", list}});
+  });
+  router.Add("POST", "/api/silences", [store, clock](const HttpRequest& r) {
+    auto s = ReadNewSilence(r, clock->Now());
+    if (!s.ok()) return HttpResponse::FromStatus(s.status());
+    auto added = store->AddSilence(s.value());
+    if (!added.ok()) return HttpResponse::FromStatus(added.status());
+    // The database has just recorded it in force from its now() (created_at); a clock here a few
+    // milliseconds behind that must not report it inactive.
+    return HttpResponse::Json(201, added->ToJson(std::max(clock->Now(), added->created_at)));
+  });
+  router.Add("POST", "/api/silences/{id}/expire", [store, clock](const HttpRequest& r) {
+    auto id = PathId(r);
+    if (!id.ok()) return HttpResponse::FromStatus(id.status());
+    auto body = ReadObject(r, {"by"}, R"({"by": "name"})");
+    if (!body.ok()) return HttpResponse::FromStatus(body.status());
+    std::string by;
+    Status st = StringField(body.value(), "by", &by);
+    if (st.ok() && by.size() > kMaxSilenceActorLength) {
+      st = Status::InvalidArgument("\"by\" is longer than " +
+                                   std::to_string(kMaxSilenceActorLength) + " characters");
+    }
+    if (!st.ok()) return HttpResponse::FromStatus(st);
+    st = store->ExpireSilence(id.value(), by);
+    if (!st.ok()) return HttpResponse::FromStatus(st);
+    auto s = store->GetSilence(id.value());
+    if (!s.ok()) return HttpResponse::FromStatus(s.status());
+    return HttpResponse::Json(200, s->ToJson(clock->Now()));
+  });
+}
 
 Api::Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remediator,
          const Clock& clock)
@@ -116,6 +256,7 @@ void Api::Register(HttpRouter& router) {
     if (!s.ok()) return HttpResponse::FromStatus(s);
     return HttpResponse::Json(200, {{"cleared", id.value()}, {"by", by}});
   });
+  RegisterSilenceRoutes(router, store_, clock_);
   router.Add("GET", "/healthz", [this](const HttpRequest&) {
     Status db = store_.Ping();
     nlohmann::json body{{"status", db.ok() ? "ok" : "degraded"},

@@ -1,6 +1,7 @@
 // Api: the service's HTTP surface: the dashboard page, the JSON API for tickets (list, detail
-// with timeline and port actions, repaired, acknowledge), /healthz and /metrics. Handlers run on
-// the HTTP server's threads; everything they touch is thread-safe.
+// with timeline and port actions, repaired, acknowledge), alerts and silences (list, create, end
+// early), /healthz and /metrics. Handlers run on the HTTP server's threads; everything they touch
+// is thread-safe.
 #pragma once
 
 #include "core/http_server.h"
@@ -10,6 +11,10 @@
 #include "core/store.h"
 
 namespace ufmr {
+
+// The silence routes (GET/POST /api/silences, POST /api/silences/{id}/expire); Api::Register
+// adds them, and they need only the store and the clock, so tests can mount them alone.
+void RegisterSilenceRoutes(HttpRouter& router, Store& store, const Clock& clock);
 
 class Api {
  public:

@@ -1,8 +1,9 @@
-// Store: the service's PostgreSQL state (tickets, their timelines, port actions, input cursors)
-// through libpqxx. Work happens in a Store::Tx, one database transaction on a pooled connection:
-// what a batch of inputs changes, the intents it records and the cursor it advances commit
-// together or not at all. Store and distinct Tx objects are safe to use from several threads; a
-// single Tx is not. Tx methods throw pqxx exceptions; Store's own methods return Status.
+// Store: the service's PostgreSQL state (tickets, their timelines, port actions, input cursors,
+// alerts, silences) through libpqxx. Work happens in a Store::Tx, one database transaction on a
+// pooled connection: what a batch of inputs changes, the intents it records and the cursor it
+// advances commit together or not at all. Store and distinct Tx objects are safe to use from
+// several threads; a single Tx is not. Tx methods throw pqxx exceptions; Store's own methods return
+// Status.
 #pragma once
 
 #include <memory>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/silence.h"
 #include "core/status.h"
 #include "core/ticket.h"
 
@@ -75,6 +77,21 @@ class Store {
   Result<std::vector<Alert>> ActiveAlerts(int limit);
   // Dismisses an alert; NotFound if there is no such active alert.
   Status ClearAlert(int64_t id, const std::string& by);
+
+  // Silences (maintenance windows). "In force" is by the database clock: created_at <= now() <
+  // expires_at and not ended early. AddSilence validates first (InvalidArgument), then records it
+  // with the database's now() as created_at (s.created_at only serves validation) and returns it
+  // with its id; expires_at must be later than that now() (InvalidArgument otherwise).
+  Result<Silence> AddSilence(const Silence& s);
+  // Newest first; include_expired false: only those in force.
+  Result<std::vector<Silence>> ListSilences(bool include_expired, int limit);
+  // Those in force, oldest first (the order SilenceSet::Match tries them in).
+  Result<std::vector<Silence>> ActiveSilences();
+  // Any silence of this fabric, in force or not; NotFound if there is none with that id.
+  Result<Silence> GetSilence(int64_t id);
+  // Ends a silence early (expired_at = now(), expired_by = by or NULL if empty); NotFound if
+  // there is no such silence in force.
+  Status ExpireSilence(int64_t id, const std::string& by);
   Status Ping();
 
   const std::string& fabric() const { return fabric_; }
