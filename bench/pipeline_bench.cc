@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/rule_engine.h"
-#include "core/rules.h"
+#include "core/rule_loader.h"
 #include "core/telemetry.h"
 #include "core/ufm_event.h"
 
@@ -62,12 +62,14 @@ int main(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     auto parsed = ufmr::ParseTelemetryCsv(csvs[p]);
     auto now = ufmr::FromEpochSeconds(1700000000.0 + p * 60);
+    std::vector<ufmr::Finding> out;
     intake.Ingest(parsed.value(), false, now, [&](const ufmr::Observation& o) {
       ++observations;
-      if (engine.Matching(o).empty()) return;
+      if (!engine.BreaksSoak(o)) return;
       ++matched;
-      findings += engine.Observe(o).size();
+      engine.Observe(o, &out);
     });
+    findings += out.size();
     double ms = Ms(std::chrono::steady_clock::now() - start);
     if (p > 0) {  // poll 0 is the baseline
       total_ms += ms;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rules.h"
+#include "core/rule_loader.h"
 #include "core/telemetry.h"
 
 namespace {

@@ -66,13 +66,18 @@ class LoopTest : public ::testing::Test {
     telemetry_url_ =
         "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
 
-    // The shipped rules, with the hold shortened so the test runs in seconds.
+    // The shipped rules, with link_down's 30 s shortened so the test runs in seconds.
     std::filesystem::create_directories(dir_ + "/rules");
-    std::string rules = testing::ReadFile(SourceDir() + "/rules/links.yaml");
-    auto pos = rules.find("hold: 30s");
-    ASSERT_NE(pos, std::string::npos);
-    rules.replace(pos, 9, "hold: 1s");
-    testing::WriteFile(dir_ + "/rules/links.yaml", rules);
+    for (const auto& entry : std::filesystem::directory_iterator(SourceDir() + "/rules")) {
+      if (entry.path().extension() != ".yaml") continue;
+      std::string rules = testing::ReadFile(entry.path().string());
+      if (entry.path().filename() == "links.yaml") {
+        auto pos = rules.find("for: 30s");
+        ASSERT_NE(pos, std::string::npos);
+        rules.replace(pos, 8, "for: 1s");
+      }
+      testing::WriteFile(dir_ + "/rules/" + entry.path().filename().string(), rules);
+    }
 
     api_port_ = FreePort();
     api_ = "http://127.0.0.1:" + std::to_string(api_port_);

@@ -8,6 +8,7 @@
 
 #include <pqxx/pqxx>
 
+#include "core/rule_loader.h"
 #include "support/test_env.h"
 
 namespace ufmr {
@@ -100,10 +101,10 @@ class FakeUfm : public UfmClient {
 
 constexpr const char* kRules = R"(rules:
   - name: link_down
-    when: {event_type: [329]}
-    hold: 30s
-    clear_event_type: [328]
-    action: disable
+    match: {event_id: [329]}
+    for: 30s
+    clear: {event_id: [328]}
+    action: disable_port
 )";
 
 class RemediatorTest : public ::testing::Test {
@@ -465,7 +466,8 @@ TEST_F(RemediatorTest, MigrateIsIdempotent) {
   ASSERT_TRUE(fresh.ok());
   auto pending = fresh.value()->PendingMigrations(testing::SourceDir() + "/schema");
   ASSERT_TRUE(pending.ok()) << pending.status().ToString();
-  EXPECT_EQ(pending.value(), (std::vector<std::string>{"001_initial.sql", "002_alerts.sql"}));
+  EXPECT_EQ(pending.value(),
+            (std::vector<std::string>{"001_initial.sql", "002_alerts.sql", "003_silences.sql"}));
   EXPECT_TRUE(store_->PendingMigrations(testing::SourceDir() + "/schema")->empty());
   EXPECT_TRUE(store_->Migrate(testing::SourceDir() + "/schema").ok());
   EXPECT_FALSE(store_->Migrate("/nonexistent-schema-dir").ok());

@@ -12,6 +12,7 @@
 
 #include "core/inventory.h"
 #include "core/rule_engine.h"
+#include "core/rule_loader.h"
 #include "core/rules.h"
 #include "core/telemetry.h"
 
@@ -108,10 +109,10 @@ TEST(SymbolBerTest, DerivedFromTheSymbolErrorCounters) {
   EXPECT_EQ(kSymbolBerCounter, "SymbolBER");
 }
 
-// The convention that lets an unchanged counter rule compare a ratio: the default `per`.
+// The convention that lets a rate rule compare a ratio: the default `per` of a rate condition.
 TEST(SymbolBerTest, ScaleIsTheRulesDefaultPer) {
-  Rule r;
-  EXPECT_DOUBLE_EQ(r.per_s, kSymbolBerPerS);
+  CounterCondition c;
+  EXPECT_DOUBLE_EQ(c.per_s, kSymbolBerPerS);
 }
 
 constexpr int64_t kT0us = 1'700'000'000'000'000;
@@ -133,12 +134,11 @@ struct RuleCase {
 
 class SymbolBerRuleTest : public ::testing::TestWithParam<RuleCase> {};
 
-TEST_P(SymbolBerRuleTest, UnchangedCounterRuleComparesTheRatio) {
+TEST_P(SymbolBerRuleTest, BerRuleComparesTheRatio) {
   auto loaded = LoadRulesText(R"(rules:
   - name: ber
-    when:
-      counter: SymbolBER
-      rate_above: 1e-12
+    counter: SymbolBER
+    ber: {above: 1e-12}
     action: ticket_only
 )",
                               "ber.yaml");
@@ -161,7 +161,9 @@ TEST_P(SymbolBerRuleTest, UnchangedCounterRuleComparesTheRatio) {
   EXPECT_EQ(o.ports, std::vector<std::string>{"fc6a1c0300686f68_5"});
   EXPECT_DOUBLE_EQ(o.interval_s, 60);
   EXPECT_NEAR(o.value, GetParam().errors_in_60s / 2.4e13, 1e-24);  // the ratio itself
-  EXPECT_EQ(!engine.Matching(o).empty(), GetParam().fires);
+  std::vector<Finding> findings;
+  engine.Observe(o, &findings);
+  EXPECT_EQ(findings.size(), GetParam().fires ? 1u : 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -16,6 +16,7 @@
 #include "core/http_server.h"
 #include "core/inventory.h"
 #include "core/rule_engine.h"
+#include "core/rule_loader.h"
 #include "core/rules.h"
 #include "core/ufm_client.h"
 #include "support/test_env.h"
@@ -330,7 +331,9 @@ TEST(TelemetryIntakeTest, ShippedRulesMatchWhatTheIntakeEmits) {
   EXPECT_EQ(TelemetryIntake::CountersUsedBy(*rules).count("SymbolErrorCounterExtended"), 1u);
   std::vector<std::string> fired;
   auto sink = [&](const Observation& o) {
-    for (const auto& f : engine.Observe(o)) fired.push_back(f.rule + " " + f.link_key);
+    std::vector<Finding> out;
+    engine.Observe(o, &out);
+    for (const auto& f : out) fired.push_back(f.rule + " " + f.link_key);
   };
   fake.Set(kUrl, Ok(Primary(0, 100)));
   intake.Poll(kT0, sink);

@@ -1,7 +1,9 @@
 // ufm-remediator: the command-line entry point.
 //   serve --config FILE        run the loop, the dashboard and the API
 //   db migrate --config FILE   apply the SQL migrations in schema/
-//   rules check [DIR]          load a rules directory and print its diagnostics
+//   rules check PATH...        load rules files or folders and print their diagnostics
+//   rules test PATH...         run rule tests (promtool style)
+//   replay --rules PATH ...    the decision path over recorded data, acting on nothing
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -10,17 +12,19 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "app/rules_commands.h"
 #include "core/api.h"
 #include "core/config.h"
 #include "core/http_server.h"
 #include "core/inventory.h"
 #include "core/metrics.h"
 #include "core/remediator.h"
-#include "core/rules.h"
+#include "core/rule_loader.h"
 #include "core/store.h"
 #include "core/syslog_receiver.h"
 #include "core/ufm_client.h"
@@ -35,7 +39,11 @@ void Usage(std::ostream& out) {
   out << "usage:\n"
          "  ufm-remediator serve --config FILE [--log-level LEVEL]\n"
          "  ufm-remediator db migrate --config FILE\n"
-         "  ufm-remediator rules check [DIR]\n"
+         "  ufm-remediator rules check PATH... [--format text|json]\n"
+         "  ufm-remediator rules test PATH... [--format text|json]\n"
+         "  ufm-remediator replay --rules PATH --event-log FILE [--telemetry FILE_OR_DIR ...]\n"
+         "                        [--ports FILE] [--silences FILE] [--utc-offset +HH:MM]\n"
+         "                        [--max-disabled N] [--format jsonl|text]\n"
          "  ufm-remediator --version\n";
 }
 
@@ -60,18 +68,36 @@ struct Args {
   std::vector<std::string> positional;
   std::string config;
   std::string log_level = "info";
+  ufmr::app::CommandLine command;  // the options every command may take, by name
 };
 
 bool ParseArgs(int argc, char** argv, Args* args) {
+  static const std::set<std::string> kValued = {"config",     "log-level",   "format", "rules",
+                                                "event-log",  "telemetry",   "ports",  "silences",
+                                                "utc-offset", "max-disabled"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if ((a == "--config" || a == "--log-level") && i + 1 < argc) {
-      (a == "--config" ? args->config : args->log_level) = argv[++i];
-    } else if (a.rfind("--config=", 0) == 0) {
-      args->config = a.substr(9);
-    } else if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
-      std::cerr << "unknown option " << a << "\n";
-      return false;
+    if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
+      std::string name = a.substr(2), value;
+      size_t eq = name.find('=');
+      if (eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      } else if (kValued.count(name) && i + 1 < argc) {
+        value = argv[++i];
+      } else {
+        std::cerr << (kValued.count(name) ? "option --" + name + " needs a value"
+                                          : "unknown option " + a)
+                  << "\n";
+        return false;
+      }
+      if (!kValued.count(name)) {
+        std::cerr << "unknown option --" << name << "\n";
+        return false;
+      }
+      if (name == "config") args->config = value;
+      if (name == "log-level") args->log_level = value;
+      args->command.options[name].push_back(value);
     } else {
       args->positional.push_back(a);
     }
@@ -183,15 +209,6 @@ int Migrate(const Args& args) {
   return 0;
 }
 
-int RulesCheck(const std::string& dir) {
-  auto result = ufmr::LoadRulesDir(dir);
-  std::cout << result.Report();
-  if (!result.ok()) return 1;
-  std::cout << dir << ": " << result.rules->rules.size() << " rules OK (hash " << result.rules->hash
-            << ")\n";
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -212,8 +229,15 @@ int main(int argc, char** argv) {
     std::cout << "ufm-remediator 0.1.0\n";
     return 0;
   }
-  if (p[0] == "rules" && p.size() >= 2 && p[1] == "check") {
-    return RulesCheck(p.size() >= 3 ? p[2] : "rules");
+  if (p[0] == "rules" && p.size() >= 2 && (p[1] == "check" || p[1] == "test")) {
+    ufmr::app::CommandLine cl = args.command;
+    cl.positional.assign(p.begin() + 2, p.end());
+    return p[1] == "check" ? ufmr::app::RulesCheck(cl) : ufmr::app::RulesTest(cl);
+  }
+  if (p[0] == "replay") {
+    ufmr::app::CommandLine cl = args.command;
+    cl.positional.assign(p.begin() + 1, p.end());
+    return ufmr::app::Replay(cl);
   }
   if ((p[0] == "serve" || (p[0] == "db" && p.size() >= 2 && p[1] == "migrate")) &&
       args.config.empty()) {

@@ -26,4 +26,42 @@ TimePoint FromEpochSeconds(double s) {
       std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(s)));
 }
 
+bool ParseUfmTimestamp(std::string_view text, int utc_offset_s, TimePoint* out) {
+  // Fixed layout; digits checked one by one so "2024-13-99" or trailing junk never pass.
+  if (text.size() < 19) return false;
+  auto digits = [&](size_t at, size_t n, int* v) {
+    *v = 0;
+    for (size_t i = at; i < at + n; ++i) {
+      if (text[i] < '0' || text[i] > '9') return false;
+      *v = *v * 10 + (text[i] - '0');
+    }
+    return true;
+  };
+  int y, mo, d, h, mi, s, ms = 0;
+  if (!digits(0, 4, &y) || text[4] != '-' || !digits(5, 2, &mo) || text[7] != '-' ||
+      !digits(8, 2, &d) || (text[10] != ' ' && text[10] != 'T') || !digits(11, 2, &h) ||
+      text[13] != ':' || !digits(14, 2, &mi) || text[16] != ':' || !digits(17, 2, &s)) {
+    return false;
+  }
+  if (text.size() > 19) {
+    if (text[19] != '.' && text[19] != ',') return false;
+    size_t n = text.size() - 20;
+    if (n == 0 || n > 9 || !digits(20, n, &ms)) return false;
+    for (size_t i = n; i < 3; ++i) ms *= 10;
+    for (size_t i = 3; i < n; ++i) ms /= 10;
+  }
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return false;
+  std::tm tm{};
+  tm.tm_year = y - 1900;
+  tm.tm_mon = mo - 1;
+  tm.tm_mday = d;
+  tm.tm_hour = h;
+  tm.tm_min = mi;
+  tm.tm_sec = s;
+  std::time_t secs = timegm(&tm);
+  *out = TimePoint(std::chrono::seconds(secs - utc_offset_s)) +
+         std::chrono::duration_cast<TimePoint::duration>(std::chrono::milliseconds(ms));
+  return true;
+}
+
 }  // namespace ufmr

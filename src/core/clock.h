@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <string>
+#include <string_view>
 
 namespace ufmr {
 
@@ -40,5 +41,8 @@ std::string FormatIsoTime(TimePoint t);
 // Seconds since the epoch as a double, for JSON and arithmetic.
 double ToEpochSeconds(TimePoint t);
 TimePoint FromEpochSeconds(double s);
+// A UFM timestamp, "YYYY-MM-DD HH:MM:SS" with optional ".fff": UFM writes the server's local time
+// with no zone, so the caller says how far ahead of UTC that is. False on anything else.
+bool ParseUfmTimestamp(std::string_view text, int utc_offset_s, TimePoint* out);
 
 }  // namespace ufmr

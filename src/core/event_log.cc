@@ -708,7 +708,11 @@ Observation ToObservation(const LogEntry& e, TimePoint received) {
   o.object_name = std::move(u.object_name);
   o.description = std::move(u.description);
   o.ufm_timestamp = std::move(u.timestamp);
+  o.category = std::move(u.category);
+  o.dev_id = e.dev_id;
+  o.cable_serial = e.cable_serial;
   o.ports = e.ports;
+  o.port_refs = e.port_descriptions;
   return o;
 }
 

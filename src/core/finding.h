@@ -1,5 +1,7 @@
-// Finding: a rule fired for a link, with the evidence that made it fire. Plain data handed from
-// the rules engine to the remediator, which turns it into a ticket and maybe a PortAction.
+// Finding: a rule fired for a port, link, switch or node, with the evidence that made it fire.
+// Plain data handed from the rules engine to the decision stage (decision.h), which turns it into
+// a Decision: act, ticket, record, suppress or block. A Finding copies what it needs from its
+// rule, so it stays valid after the rules are reloaded.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -17,12 +19,26 @@ std::string LinkKey(const std::vector<std::string>& ports);
 
 struct Finding {
   std::string rule;
-  RuleAction action = RuleAction::kDisable;
+  RuleAction action = RuleAction::kDisablePort;
+  RuleMode mode = RuleMode::kEnforce;
+  RuleScope scope = RuleScope::kLink;
+  std::string severity;
+  std::string title;  // the rule's templates, rendered by the decision stage
+  std::string repair_hint;
+  // The entity: a link key (port and link scopes: one ticket per link), or "switch:<name>" /
+  // "node:<name>" (see NodeKey) for switch and node scopes.
   std::string link_key;
-  std::vector<std::string> ports;  // the link's ends, as far as known
+  std::vector<std::string> ports;  // the link's ends, as far as known (port and link scopes)
+  std::string switch_name;         // switch scope: the switch, as named
+  std::string node_name;           // node scope: the host, as named
+  std::string cable_serial;        // from the events, when they carry it
   std::string reason;              // one line for a person
-  nlohmann::json evidence;         // observations, thresholds, rules hash
+  nlohmann::json evidence;         // observations, thresholds, rule, rules hash
+  std::string rules_hash;
   TimePoint time;
+  // Non-empty when a switch- or node-level finding covers this one ("switch_reboot on switch
+  // sw-1"): the decision stage records it as suppressed.
+  std::string inhibited_by;
 };
 
 }  // namespace ufmr

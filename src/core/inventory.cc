@@ -80,7 +80,51 @@ std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> port
     }
   }
   ports_.swap(next);
+  IndexDescriptions();
   return changes;
+}
+
+namespace {
+
+std::string LowerAscii(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// "1/19/2" and "19/2" name the same cage and split: the ASIC prefix is often dropped.
+std::string WithoutAsic(const std::string& label) {
+  return label.rfind("1/", 0) == 0 && std::count(label.begin(), label.end(), '/') == 2
+             ? label.substr(2)
+             : label;
+}
+
+}  // namespace
+
+void Inventory::IndexDescriptions() {
+  by_description_.clear();
+  for (const auto& [name, p] : ports_) {
+    std::string node = p.system_name;
+    std::string label = p.label;
+    size_t colon = p.node_description.find(':');
+    if (colon != std::string::npos) {
+      if (node.empty()) node = p.node_description.substr(0, colon);
+      if (label.empty()) label = p.node_description.substr(colon + 1);
+    }
+    if (node.empty() || label.empty()) continue;
+    by_description_[LowerAscii(node + ":" + WithoutAsic(label))] = name;
+  }
+}
+
+std::optional<std::string> Inventory::FindByDescription(const std::string& ref) const {
+  size_t colon = ref.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  std::string key = LowerAscii(ref.substr(0, colon) + ":" + WithoutAsic(ref.substr(colon + 1)));
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = by_description_.find(key);
+  if (it == by_description_.end()) return std::nullopt;
+  return it->second;
 }
 
 Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) {
@@ -136,7 +180,12 @@ int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>
 
 void Inventory::Upsert(const PortInfo& port) {
   std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(port.name);
+  bool reindex = it == ports_.end() || it->second.label != port.label ||
+                 it->second.system_name != port.system_name ||
+                 it->second.node_description != port.node_description;
   ports_[port.name] = port;
+  if (reindex) IndexDescriptions();
 }
 
 std::optional<PortInfo> Inventory::Get(const std::string& name) const {

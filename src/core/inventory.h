@@ -73,11 +73,17 @@ class Inventory {
   std::optional<PortInfo> Get(const std::string& name) const;
   // Both ends of the link the given ports belong to (peer added from inventory when known).
   std::vector<std::string> LinkEnds(const std::vector<std::string>& ports) const;
+  // The port a UFM message names as "<node>:<label>" ("T2-E63-L-U37:1/19/2", the port's node
+  // description; a leading "1/" ASIC prefix may be left out), if known. Case-insensitive.
+  std::optional<std::string> FindByDescription(const std::string& ref) const;
   size_t size() const;
 
  private:
+  void IndexDescriptions();  // with mu_ held
+
   mutable std::mutex mu_;
   std::map<std::string, PortInfo> ports_;
+  std::map<std::string, std::string> by_description_;  // lower-case "<node>:<label>" -> name
 };
 
 }  // namespace ufmr

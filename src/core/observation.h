@@ -23,11 +23,17 @@ struct Observation {
   std::string severity;
   std::string object_type;
   std::string object_name;
+  std::string category;
   std::string description;
   std::string ufm_timestamp;
+  std::string dev_id;        // the object's GUID, when the source gives it (event log)
+  std::string cable_serial;  // "cable S/N: ..." in the message, when given
 
   // Ports implicated: both ends for a link event, one port for a counter.
   std::vector<std::string> ports;
+  // Ports the event names only as "<node>:<label>" (event 702's "Peer Port T2-E63-L-U37:1/19/2");
+  // the rules engine resolves them through the inventory.
+  std::vector<std::string> port_refs;
 
   // kCounter
   std::string counter;

@@ -32,10 +32,9 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
       inventory_(inventory),
       metrics_(metrics),
       clock_(clock),
-      engine_(std::move(rules),
-              [&inventory](const std::vector<std::string>& ports) {
-                return inventory.LinkEnds(ports);
-              }),
+      engine_(std::move(rules), &inventory),
+      decider_(
+          DecisionPolicy{config.remediation.dry_run, config.remediation.max_disabled_ports, true}),
       syslog_(syslog) {}
 
 bool Remediator::Due(TimePoint& next, double interval_s) {
@@ -58,7 +57,7 @@ void Remediator::RunOnce() {
     PollEventLog();
   }
   if (syslog_) DrainSyslog();
-  for (auto& f : engine_.Tick(clock_.Now())) queue_.push_back(std::move(f));
+  engine_.Tick(clock_.Now(), &queue_);
   ApplyQueue();
   ExecuteActions();
   CheckSoaks();
@@ -327,29 +326,33 @@ void Remediator::PollTelemetry() {
 }
 
 void Remediator::Consider(const Observation& o) {
-  auto matching = engine_.Matching(o);
-  if (matching.empty()) {
-    // Nothing fires on it, but an event may still clear a held finding ("link went up").
-    if (o.kind == Observation::Kind::kEvent) engine_.Observe(o);
-    return;
+  if (!verifying_links_.empty() && !o.ports.empty()) {
+    std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
+    std::string key = LinkKey(ends);
+    const Rule* broken = verifying_links_.count(key) ? engine_.BreaksSoak(o) : nullptr;
+    if (broken) {
+      // Under soak, a sign past the rule's clear level fails verification at once: no count,
+      // no hold.
+      Finding f;
+      f.rule = broken->name;
+      f.action = broken->action;
+      f.mode = broken->mode;
+      f.scope = broken->scope;
+      f.severity = broken->severity;
+      f.link_key = key;
+      f.ports = ends;
+      f.time = o.time;
+      f.rules_hash = engine_.rules().hash;
+      f.reason = "during verification: " +
+                 (o.kind == Observation::Kind::kEvent ? o.name : o.counter + " increased");
+      f.evidence = {{"observations", {ObservationToJson(o)}},
+                    {"during_soak", true},
+                    {"rules_hash", f.rules_hash}};
+      queue_.push_back(std::move(f));
+      return;
+    }
   }
-  std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
-  std::string key = LinkKey(ends);
-  if (verifying_links_.count(key)) {
-    // Under soak, any bad sign fails verification at once: no count, no hold.
-    Finding f;
-    f.rule = matching.front()->name;
-    f.action = matching.front()->action;
-    f.link_key = key;
-    f.ports = ends;
-    f.time = o.time;
-    f.reason = "during verification: " +
-               (o.kind == Observation::Kind::kEvent ? o.name : o.counter + " increased");
-    f.evidence = {{"observations", {ObservationToJson(o)}}, {"during_soak", true}};
-    queue_.push_back(std::move(f));
-    return;
-  }
-  for (auto& f : engine_.Observe(o)) queue_.push_back(std::move(f));
+  engine_.Observe(o, &queue_);
 }
 
 void Remediator::ApplyQueue() {
@@ -360,6 +363,18 @@ void Remediator::ApplyQueue() {
   bool cursor_moved = safe && safe != written_cursor_;
   bool log_moved = log_cursor_ && log_cursor_ != written_log_cursor_;
   if (queue_.empty() && !cursor_moved && !log_moved && alerts_.empty()) return;
+  if (!queue_.empty()) {
+    auto silences = store_.ActiveSilences();
+    if (silences.ok()) {
+      silences_ = SilenceSet(std::move(silences.value()));
+    } else {
+      // Deciding without the silences could act inside a maintenance window: wait.
+      spdlog::error("cannot read silences: {}; {} findings wait", silences.status().ToString(),
+                    queue_.size());
+      metrics_.Add("ufmr_store_errors_total");
+      return;
+    }
+  }
   auto tx = store_.Begin();
   if (!tx.ok()) {
     spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),
@@ -389,35 +404,98 @@ void Remediator::ApplyQueue() {
   }
 }
 
-std::string Remediator::ChooseActionPort(const std::vector<std::string>& ends) const {
-  // Act on the switch side: the switch port is what UFM can always reach, and disabling it takes
-  // the link out of the fabric whatever state the host is in.
-  std::string fallback;
-  for (const auto& p : ends) {
-    auto info = inventory_.Get(p);
-    if (!info || info->system_guid.empty()) continue;
-    if (info->is_switch()) return p;
-    if (fallback.empty()) fallback = p;
+namespace {
+
+// The decision stage's questions, answered from the pass's transaction and the inventory.
+class TxDecisionContext final : public DecisionContext {
+ public:
+  TxDecisionContext(Store::Tx& tx, const Inventory& inventory, const SilenceSet& silences)
+      : tx_(tx), inventory_(inventory), silences_(silences) {}
+  std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
+  std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
+    open_ = tx_.OpenTicketForLink(entity);
+    if (!open_) return std::nullopt;
+    // Only a ticket that never asked for a port action may be upgraded by a rule that acts: a
+    // ticket reopened after a repair (attempts > 0) has a history a person must judge.
+    bool acted = open_->state != ticket_state::kTicketOnly || open_->attempts > 0;
+    return OpenTicketInfo{open_->id, acted};
   }
-  return fallback;
-}
+  const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
+    return silences_.Match(subject, t);
+  }
+  std::string OwnedByPerson(const std::string& port) override {
+    auto info = inventory_.Get(port);
+    // No open ticket of ours covers this link (that is checked first), so a disabled port was
+    // disabled by someone else.
+    if (info && info->disabled()) return "disabled in UFM, not by this service";
+    return "";
+  }
+  int HeldDisabled() override { return tx_.CountHeldDisabled(); }
+  std::optional<Ticket>& open() { return open_; }
+
+ private:
+  Store::Tx& tx_;
+  const Inventory& inventory_;
+  const SilenceSet& silences_;
+  std::optional<Ticket> open_;
+};
+
+}  // namespace
 
 void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   metrics_.Add("ufmr_findings_total{rule=\"" + f.rule + "\"}");
-  auto existing = tx.OpenTicketForLink(f.link_key);
-  if (existing) {
-    if (existing->state == ticket_state::kVerifying) {
-      FailSoak(tx, *existing, f.reason, f.evidence);
+  TxDecisionContext ctx(tx, inventory_, silences_);
+  Decision d = decider_.Decide(f, ctx);
+  metrics_.Add(std::string("ufmr_decisions_total{decision=\"") + DecisionKindName(d.kind) + "\"}");
+  if (ctx.open() && !d.acts()) {
+    Ticket& existing = *ctx.open();
+    if (existing.state == ticket_state::kVerifying) {
+      FailSoak(tx, existing, f.reason, f.evidence);
       return;
     }
     TimePoint now = clock_.Now();
     auto last = last_evidence_.find(f.link_key);
     if (last == last_evidence_.end() ||
         std::chrono::duration<double>(now - last->second).count() >= kEvidenceThrottleS) {
-      tx.AddEvent(existing->id, "evidence", kService, "rule " + f.rule + ": " + f.reason,
+      tx.AddEvent(existing.id, "evidence", kService, "rule " + f.rule + ": " + f.reason,
                   f.evidence);
       last_evidence_[f.link_key] = now;
     }
+    return;
+  }
+  if (d.acts() && ctx.open()) {
+    // A stronger rule fired on a link whose ticket so far asked for no action: act now.
+    Ticket& t = *ctx.open();
+    t.state = ticket_state::kOpen;
+    t.action_port = d.port;
+    tx.UpdateTicket(t);
+    nlohmann::json evidence = f.evidence;
+    evidence["decision"] = d.ToJson();
+    tx.AddEvent(t.id, "upgraded", kService, "rule " + f.rule + ": " + f.reason + "; " + d.note,
+                evidence);
+    if (d.kind == DecisionKind::kDisable) {
+      PortAction a;
+      a.ticket_id = t.id;
+      a.port = d.port;
+      auto info = inventory_.Get(d.port);
+      a.system_guid = info ? info->system_guid : "";
+      a.action = "disable";
+      a.state = action_state::kPending;
+      a.reason = "rule " + f.rule + ": " + f.reason;
+      a.id = tx.InsertAction(a);
+    } else {
+      tx.AddEvent(t.id, "guard", kService,
+                  "no port action: this build does not isolate ports; ticket only");
+    }
+    engine_.Forget(f.link_key);
+    spdlog::info("ticket {} upgraded by rule {}: {}", t.id, f.rule, d.note);
+    return;
+  }
+  if (d.kind == DecisionKind::kSuppressed || d.kind == DecisionKind::kFinding) {
+    // Inhibited, silenced, shadow or log-only: recorded in the log and the metrics, no ticket.
+    spdlog::info("rule {} on {}: {} ({}); rules {}", f.rule, f.link_key, DecisionKindName(d.kind),
+                 d.reason, d.rules_hash);
+    engine_.Forget(f.link_key);
     return;
   }
   Ticket t;
@@ -426,23 +504,26 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   t.port_b = f.ports.size() > 1 ? f.ports[1] : "";
   t.rule = f.rule;
   t.reason = f.reason;
-  t.action_port = ChooseActionPort(f.ports);
+  t.action_port = d.acts() || d.kind == DecisionKind::kBlocked ? d.port : "";
   std::string skip;
-  if (f.action == RuleAction::kTicketOnly) {
-    skip = "rule '" + f.rule + "' asks for a ticket only";
-  } else if (t.action_port.empty()) {
-    skip = "no end of the link is in UFM's inventory with a system GUID";
-  } else if (config_.remediation.dry_run) {
-    skip = "dry run: would disable " + t.action_port;
-  } else if (tx.CountHeldDisabled() >= config_.remediation.max_disabled_ports) {
-    skip = "cap reached: this service already holds " +
-           std::to_string(config_.remediation.max_disabled_ports) + " ports disabled";
-    metrics_.Add("ufmr_guard_vetoes_total{guard=\"cap\"}");
+  if (d.kind == DecisionKind::kIsolate) {
+    // Isolation through unhealthy_ports is not wired to UFM in this build: say so, act on nothing.
+    skip = "rule '" + f.rule + "' asks to isolate " + d.port +
+           ", which this build does not do: ticket only";
+  } else if (!d.acts()) {
+    skip = d.note;
+    if (d.kind == DecisionKind::kBlocked) {
+      metrics_.Add("ufmr_guard_vetoes_total{guard=\"" + d.guard + "\"}");
+    }
   }
   t.state = skip.empty() ? ticket_state::kOpen : ticket_state::kTicketOnly;
   t.id = tx.InsertTicket(t);
-  tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, f.evidence);
-  if (!t.action_port.empty() && f.action == RuleAction::kDisable) {
+  nlohmann::json evidence = f.evidence;
+  evidence["decision"] = d.ToJson();
+  tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, evidence);
+  bool wants_port_action =
+      f.action == RuleAction::kDisablePort && !t.action_port.empty() && d.guard != "manual";
+  if (wants_port_action) {
     PortAction a;
     a.ticket_id = t.id;
     a.port = t.action_port;
@@ -455,8 +536,8 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   }
   if (!skip.empty()) tx.AddEvent(t.id, "guard", kService, "no port action: " + skip);
   engine_.Forget(f.link_key);
-  spdlog::info("ticket {} opened for link {} by rule {}{}", t.id, f.link_key, f.rule,
-               skip.empty() ? "; disabling " + t.action_port : "; " + skip);
+  spdlog::info("ticket {} opened for {} by rule {}{}; rules {}", t.id, f.link_key, f.rule,
+               skip.empty() ? "; disabling " + t.action_port : "; " + skip, d.rules_hash);
   metrics_.Add("ufmr_tickets_opened_total");
 }
 

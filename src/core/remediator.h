@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/decision.h"
 #include "core/event_dedup.h"
 #include "core/event_log.h"
 #include "core/finding.h"
@@ -23,6 +24,7 @@
 #include "core/log_tailer.h"
 #include "core/metrics.h"
 #include "core/rule_engine.h"
+#include "core/silence.h"
 #include "core/store.h"
 #include "core/syslog_receiver.h"
 #include "core/telemetry.h"
@@ -69,7 +71,6 @@ class Remediator {
   // The ticket's link is live again: watch it for the soak window (the caller writes the ticket).
   void StartSoak(Store::Tx& tx, Ticket& t);
   void LoadVerifyingLinks();
-  std::string ChooseActionPort(const std::vector<std::string>& ends) const;
 
   const Config& config_;
   Store& store_;
@@ -78,6 +79,8 @@ class Remediator {
   Metrics& metrics_;
   const Clock& clock_;
   RuleEngine engine_;
+  Decider decider_;
+  SilenceSet silences_;  // the silences in force, reloaded each pass
   TelemetryIntake telemetry_{config_.telemetry, ufm_, inventory_};
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory

@@ -1,15 +1,20 @@
 // RuleEngine: matches Observations against a RuleSet and emits Findings. Event rules count
-// matching events per link over a window and may hold (debounce) until a clear event cancels;
-// counter rules compare a counter's rate with a threshold. Owned by the pipeline thread; not
-// thread-safe. Swapping rules means building a new engine.
+// matching events per port, link, switch or node over a sliding window and may hold a finding
+// (`for`) until a clear event cancels it; flapping rules count a link's down transitions; counter
+// rules compare a delta, rate, BER or level over a window with a threshold, with a separate clear
+// level (hysteresis). A fired rule stays active for its entity until it clears, so one episode is
+// one finding. Switch- and node-level findings inhibit the port findings they cover (a reboot is
+// not a bad cable). Owned by the pipeline thread; not thread-safe. Time comes only from the
+// observations and Tick, so replay drives it with recorded timestamps.
 #pragma once
 
 #include <deque>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/finding.h"
@@ -18,21 +23,24 @@
 
 namespace ufmr {
 
-// Given the ports an observation names, returns both ends of the link when known.
-using LinkResolver = std::function<std::vector<std::string>(const std::vector<std::string>&)>;
+class Inventory;
 
 class RuleEngine {
  public:
-  RuleEngine(std::shared_ptr<const RuleSet> rules, LinkResolver resolver);
+  // `inventory` may be null: ports, switches and hosts then come from the events' text only.
+  // It must outlive the engine.
+  RuleEngine(std::shared_ptr<const RuleSet> rules, const Inventory* inventory);
 
-  // Findings this observation completes now (rules without hold).
-  std::vector<Finding> Observe(const Observation& o);
-  // Held findings whose hold has passed without a clear event.
-  std::vector<Finding> Tick(TimePoint now);
-  // Rules whose match condition this single observation meets (ignoring count/hold): used to
-  // judge a link under soak, where any bad sign fails it.
-  std::vector<const Rule*> Matching(const Observation& o) const;
-  // Drops counting state for a link, e.g. once it has a ticket.
+  // Appends the findings this observation completes now (rules without `for`).
+  void Observe(const Observation& o, std::vector<Finding>* out);
+  // Appends held findings whose `for` has passed without a clear; ages windows and clears counter
+  // conditions that fell under their clear level.
+  void Tick(TimePoint now, std::vector<Finding>* out);
+
+  // For a link under soak: the first rule whose clear condition this observation breaks (any
+  // matching event; a counter sample at or above the rule's clear level), or null.
+  const Rule* BreaksSoak(const Observation& o) const;
+  // Drops counting state for a link (its key or either end), e.g. once it has a ticket.
   void Forget(const std::string& link_key);
 
   // The smallest UFM event id that counting or holding state still depends on, if any. The
@@ -40,26 +48,88 @@ class RuleEngine {
   // Only observations from `source` count (each source has its own cursor and ids).
   std::optional<int64_t> OldestEventInUse(const std::string& source = "rest") const;
 
+  // Hot reload: takes over the state of `old` for rules that keep their name and kind.
+  void AdoptState(RuleEngine&& old);
+
   size_t pending() const { return pending_.size(); }
   const RuleSet& rules() const { return *rules_; }
+  const std::shared_ptr<const RuleSet>& rule_set() const { return rules_; }
+
+  // Who an observation is about: the link's ends and the switches and hosts they sit on.
+  struct Subjects {
+    std::vector<std::string> ends;
+    std::string link_key;
+    std::map<std::string, std::string> switches;  // NodeKey -> name as written
+    std::map<std::string, std::string> hosts;
+    std::map<std::string, std::string> port_switch;  // port -> NodeKey of its switch
+    std::map<std::string, std::string> port_host;    // port -> NodeKey of its host
+    std::string cable_serial;
+  };
+  Subjects Resolve(const Observation& o) const;
+  // The observation's ports, with "<node>:<label>" references resolved through the inventory.
+  std::vector<std::string> PortsOf(const Observation& o) const;
 
  private:
-  bool Matches(const Rule& r, const Observation& o) const;
-  Finding MakeFinding(const Rule& r, const std::vector<std::string>& ends, TimePoint t,
-                      nlohmann::json evidence) const;
-
-  struct Pending {
-    const Rule* rule;
-    std::vector<std::string> ends;
-    TimePoint fire_at;
-    nlohmann::json evidence;
+  struct Seen {  // one matching observation held in a window
+    TimePoint time;
+    std::string port;
+    int64_t event_id = 0;
+    std::string source;
+    nlohmann::json json;
   };
+  struct EventState {
+    std::deque<Seen> window;
+    bool active = false;  // fired, not yet cleared
+    TimePoint last_match;
+  };
+  struct Pending {
+    std::string rule;
+    Finding finding;
+    TimePoint fire_at;
+    std::vector<Seen> seen;
+  };
+  struct CounterState {
+    std::deque<std::pair<TimePoint, Observation>> samples;
+    bool active = false;
+    std::optional<TimePoint> above_since;
+  };
+  struct FlapState {
+    std::deque<Seen> events;
+    std::map<std::string, std::deque<std::pair<TimePoint, double>>> counter_downs;
+    bool active = false;
+    TimePoint last_down;
+  };
+  struct Inhibitor {
+    std::string rule;
+    std::string entity_name;
+    TimePoint until;
+  };
+  class EventView;
+
+  void ObserveEvent(const Observation& o, std::vector<Finding>* out);
+  void ObserveCounter(const Observation& o, std::vector<Finding>* out);
+  void MatchEventRule(const Rule& r, EventView& view, std::vector<Finding>* out);
+  void ClearEventRule(const Rule& r, EventView& view);
+  void CountDown(const Rule& r, const Observation& o, const Subjects& s, std::vector<Finding>* out);
+  void Emit(const Rule& r, Finding f, std::vector<Finding>* out);
+  Finding MakeFinding(const Rule& r, const Subjects& s, TimePoint t) const;
+  double Measure(const Rule& r, const CounterState& st, TimePoint now) const;
+  std::string InhibitedBy(const std::string& rule, const std::vector<std::string>& ports,
+                          TimePoint t) const;
+  void ExtendInhibitor(const Rule& r, const std::string& entity, const std::string& name,
+                       TimePoint t);
+  bool RecentlyDown(const std::vector<std::string>& ports, TimePoint t, double within_s) const;
+
   std::shared_ptr<const RuleSet> rules_;
-  std::map<std::string, const Rule*> by_name_;
-  LinkResolver resolver_;
-  std::map<std::pair<std::string, std::string>, std::deque<std::pair<TimePoint, nlohmann::json>>>
-      windows_;  // (rule, link) -> matching observations in the window
-  std::map<std::pair<std::string, std::string>, Pending> pending_;
+  const Inventory* inventory_;
+  std::unordered_map<std::string, const Rule*> by_name_;
+  // Keyed by rule name + '\x1f' + entity.
+  std::unordered_map<std::string, EventState> events_;
+  std::map<std::string, Pending> pending_;
+  std::unordered_map<std::string, CounterState> counters_;
+  std::unordered_map<std::string, FlapState> flaps_;
+  std::map<std::string, std::vector<Inhibitor>> inhibitors_;  // "switch:<key>" / "node:<key>"
+  std::unordered_map<std::string, TimePoint> last_down_;      // port -> last link-down seen
 };
 
 nlohmann::json ObservationToJson(const Observation& o);

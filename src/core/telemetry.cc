@@ -57,11 +57,7 @@ void TelemetryIntake::SetInterest(std::optional<std::set<std::string>> counters)
 }
 
 std::set<std::string> TelemetryIntake::CountersUsedBy(const RuleSet& rules) {
-  std::set<std::string> out;
-  for (const auto& r : rules.rules) {
-    if (r.kind == Rule::Kind::kCounter) out.insert(r.counter);
-  }
-  return out;
+  return rules.counters;
 }
 
 std::optional<LinkRate> TelemetryIntake::LinkFor(const TelemetrySnapshot& snapshot,
@@ -89,6 +85,14 @@ size_t TelemetryIntake::Ingest(const TelemetrySnapshot& snapshot, bool secondary
     o.time = d.time;
     o.source = "telemetry";
     o.ports = {PortName(snapshot.ports[d.row])};
+    if (wanted) {
+      o.counter = name;
+      o.delta = static_cast<double>(d.delta);
+      o.interval_s = d.interval_s;
+      o.value = static_cast<double>(d.value);
+      sink(o);
+      ++emitted;
+    }
     if (ber) {
       std::optional<LinkRate> rate = LinkFor(snapshot, d.row);
       if (!rate) {
@@ -102,14 +106,6 @@ size_t TelemetryIntake::Ingest(const TelemetrySnapshot& snapshot, bool secondary
         sink(b);
         ++emitted;
       }
-    }
-    if (wanted) {
-      o.counter = name;
-      o.delta = static_cast<double>(d.delta);
-      o.interval_s = d.interval_s;
-      o.value = static_cast<double>(d.value);
-      sink(o);
-      ++emitted;
     }
   });
   return emitted;

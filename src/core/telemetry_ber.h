@@ -37,7 +37,7 @@ double SymbolBer(double errors, double interval_s, const LinkRate& rate);
 // The rules engine compares rates: delta / interval_s x per. A SymbolBER observation carries
 // value = BER and delta = BER x interval_s / kSymbolBerPerS, so a counter rule with the default
 // `per` (1m = kSymbolBerPerS seconds) compares the BER itself:
-//   when: {counter: SymbolBER, rate_above: 1e-12}   # fires when BER > 1e-12
+//   counter: SymbolBER, rate: {above: 1e-12}   # fires when BER > 1e-12 (or: ber: {above: ...})
 inline constexpr double kSymbolBerPerS = 60;
 
 }  // namespace ufmr

@@ -114,6 +114,9 @@ Observation ToObservation(const UfmEvent& e, TimePoint received) {
   o.object_name = e.object_name;
   o.description = e.description;
   o.ufm_timestamp = e.timestamp;
+  o.category = e.category;
+  static const RE2 serial(R"(cable S/N:\s*([^\s,;]+))");
+  RE2::PartialMatch(e.description, serial, &o.cable_serial);
   o.ports = ExtractPortNames(e.object_name + " " + e.object_path + " " + e.description);
   return o;
 }

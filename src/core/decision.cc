@@ -1,0 +1,221 @@
+#include "core/decision.h"
+
+#include "core/duration.h"
+#include "core/event_subjects.h"
+
+namespace ufmr {
+
+const char* DecisionKindName(DecisionKind k) {
+  switch (k) {
+    case DecisionKind::kFinding:
+      return "finding";
+    case DecisionKind::kDisable:
+      return "disable";
+    case DecisionKind::kIsolate:
+      return "isolate";
+    case DecisionKind::kTicket:
+      return "ticket";
+    case DecisionKind::kSuppressed:
+      return "suppressed";
+    case DecisionKind::kBlocked:
+      return "blocked";
+  }
+  return "?";
+}
+
+nlohmann::json Decision::ToJson() const {
+  nlohmann::json j{
+      {"time", FormatIsoTime(time)}, {"rule", rule}, {"decision", DecisionKindName(kind)}};
+  if (!port.empty()) j["port"] = port;
+  if (!peer.empty()) j["peer"] = peer;
+  if (!switch_name.empty()) j["switch"] = switch_name;
+  if (!node.empty()) j["node"] = node;
+  j["reason"] = reason;
+  if (!guard.empty()) j["guard"] = guard;
+  if (ticket_id) j["ticket_id"] = *ticket_id;
+  if (silence_id) j["silence_id"] = *silence_id;
+  j["severity"] = severity;
+  j["mode"] = mode;
+  if (!title.empty()) j["title"] = title;
+  if (!repair_hint.empty()) j["repair_hint"] = repair_hint;
+  j["rules_hash"] = rules_hash;
+  return j;
+}
+
+std::string Decider::ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
+                                bool require_system_guid) {
+  std::string fallback;
+  for (const auto& p : ends) {
+    auto info = ctx.Port(p);
+    if (!info || (require_system_guid && info->system_guid.empty())) continue;
+    if (info->is_switch()) return p;
+    if (fallback.empty()) fallback = p;
+  }
+  return fallback;
+}
+
+namespace {
+
+std::string NodeName(const std::optional<PortInfo>& info) {
+  if (!info) return "";
+  if (!info->system_name.empty()) return info->system_name;
+  return info->node_description.substr(0, info->node_description.find(':'));
+}
+
+}  // namespace
+
+std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
+                           DecisionContext& ctx) {
+  std::optional<PortInfo> port = d.port.empty() ? std::nullopt : ctx.Port(d.port);
+  std::optional<PortInfo> peer = d.peer.empty() ? std::nullopt : ctx.Port(d.peer);
+  auto value = [&](const std::string& name) -> std::string {
+    if (name == "rule") return d.rule;
+    if (name == "reason") return f.reason;
+    if (name == "port") return d.port;
+    if (name == "peer") return d.peer;
+    if (name == "port_label") return port ? port->label : "";
+    if (name == "peer_label") return peer ? peer->label : "";
+    if (name == "port_node") return NodeName(port);
+    if (name == "peer_node") return NodeName(peer);
+    if (name == "switch") {
+      if (!d.switch_name.empty()) return d.switch_name;
+      if (port && port->is_switch()) return NodeName(port);
+      if (peer && peer->is_switch()) return NodeName(peer);
+      return "";
+    }
+    if (name == "node") {
+      if (!d.node.empty()) return d.node;
+      if (port && !port->is_switch()) return NodeName(port);
+      if (peer && !peer->is_switch()) return NodeName(peer);
+      return "";
+    }
+    if (name == "cable_serial") return f.cable_serial.empty() ? "(unknown)" : f.cable_serial;
+    if (name == "severity") return d.severity;
+    const auto& t = f.evidence.contains("threshold") ? f.evidence["threshold"] : nlohmann::json{};
+    if (name == "count") return t.contains("count") ? t["count"].dump() : "";
+    if (name == "window") return FormatDuration(t.value("window_s", 0.0));
+    if (name == "threshold") return t.contains("above") ? t["above"].dump() : "";
+    if (name == "value")
+      return f.evidence.contains("measured") ? f.evidence["measured"].dump() : "";
+    return "{" + name + "}";
+  };
+  std::string out;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    size_t end = tmpl[i] == '{' ? tmpl.find('}', i) : std::string::npos;
+    if (end == std::string::npos) {
+      out += tmpl[i];
+      continue;
+    }
+    std::string v = value(tmpl.substr(i + 1, end - i - 1));
+    out += v.empty() ? "?" : v;
+    i = end;
+  }
+  return out;
+}
+
+Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
+  Decision d;
+  d.time = f.time;
+  d.rule = f.rule;
+  d.entity = f.link_key;
+  d.reason = f.reason;
+  d.rules_hash = f.rules_hash;
+  d.mode = RuleModeName(f.mode);
+  d.severity = f.severity;
+  if (f.scope == RuleScope::kSwitch) d.switch_name = f.switch_name;
+  if (f.scope == RuleScope::kNode) d.node = f.node_name;
+
+  std::string action_port;
+  bool acts = f.action == RuleAction::kDisablePort || f.action == RuleAction::kIsolatePort;
+  if (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink) {
+    action_port = ActionPort(f.ports, ctx, policy_.require_system_guid);
+    d.port = !action_port.empty() ? action_port : (f.ports.empty() ? "" : f.ports.front());
+    for (const auto& p : f.ports) {
+      if (p != d.port) d.peer = p;
+    }
+  }
+  auto finish = [&](DecisionKind kind, std::string guard, const std::string& why) {
+    d.kind = kind;
+    d.guard = std::move(guard);
+    d.note = why;
+    if (!why.empty()) d.reason += "; " + why;
+    std::string title = f.title;
+    if (title.empty()) {
+      title = f.rule + ": " +
+              (!d.switch_name.empty() ? "switch {switch}"
+               : !d.node.empty()      ? "node {node}"
+               : d.peer.empty()       ? "{port_node} {port_label}"
+                                      : "{port_node} {port_label} <-> {peer_node} {peer_label}");
+    }
+    d.title = RenderTemplate(title, d, f, ctx);
+    if (!f.repair_hint.empty()) d.repair_hint = RenderTemplate(f.repair_hint, d, f, ctx);
+    return d;
+  };
+
+  if (!f.inhibited_by.empty()) {
+    return finish(DecisionKind::kSuppressed, "inhibited", "covered by " + f.inhibited_by);
+  }
+  SilenceSubject subject;
+  subject.ports = f.ports;
+  for (const auto& p : f.ports) {
+    auto info = ctx.Port(p);
+    std::string name = NodeName(info);
+    if (!info || name.empty()) continue;
+    (info->is_switch() ? subject.switches : subject.hosts).push_back(name);
+  }
+  if (!f.switch_name.empty()) subject.switches.push_back(f.switch_name);
+  if (!f.node_name.empty()) subject.hosts.push_back(f.node_name);
+  if (const Silence* s = ctx.Silenced(subject, f.time)) {
+    d.silence_id = s->id;
+    return finish(DecisionKind::kSuppressed, "silenced",
+                  "silenced until " + FormatIsoTime(s->expires_at) + ": " + s->reason);
+  }
+  const char* verb = f.action == RuleAction::kIsolatePort ? "isolate" : "disable";
+  if (auto open = ctx.OpenTicket(f.link_key)) {
+    d.ticket_id = open->id;
+    // A ticket-only ticket does not stop a rule that acts: the link is worse than first judged.
+    bool upgrade = !open->acted && acts && f.mode == RuleMode::kEnforce;
+    if (!upgrade) {
+      return finish(DecisionKind::kSuppressed, "open_ticket",
+                    "ticket " + std::to_string(open->id) + " is already open for it");
+    }
+  }
+  if (f.mode == RuleMode::kShadow) {
+    return finish(DecisionKind::kFinding, "shadow",
+                  acts ? std::string("shadow mode: would ") + verb + " " + d.port
+                       : "shadow mode: recorded only");
+  }
+  if (f.action == RuleAction::kLogOnly) {
+    return finish(DecisionKind::kFinding, "log_only", "the rule asks for a record only");
+  }
+  if (f.action == RuleAction::kTicketOnly) {
+    return finish(DecisionKind::kTicket, "ticket_only", "the rule asks for a ticket only");
+  }
+  if (action_port.empty()) {
+    return finish(DecisionKind::kTicket, "no_port",
+                  std::string("no end of the link is known to UFM") +
+                      (policy_.require_system_guid ? " with a system GUID" : "") + ": nothing to " +
+                      verb);
+  }
+  for (const auto& p : f.ports) {
+    std::string why = ctx.OwnedByPerson(p);
+    if (!why.empty()) {
+      return finish(DecisionKind::kBlocked, "manual",
+                    p + " is in a person's hands (" + why + "): not touched");
+    }
+  }
+  if (policy_.dry_run) {
+    return finish(DecisionKind::kBlocked, "dry_run",
+                  std::string("dry run: would ") + verb + " " + action_port);
+  }
+  if (ctx.HeldDisabled() >= policy_.max_disabled_ports) {
+    return finish(DecisionKind::kBlocked, "cap",
+                  "cap reached: this service already holds " +
+                      std::to_string(policy_.max_disabled_ports) + " ports out of service");
+  }
+  return finish(
+      f.action == RuleAction::kIsolatePort ? DecisionKind::kIsolate : DecisionKind::kDisable, "",
+      std::string(verb) + " " + action_port);
+}
+
+}  // namespace ufmr

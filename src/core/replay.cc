@@ -1,0 +1,346 @@
+#include "core/replay.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/event_log.h"
+#include "core/event_subjects.h"
+#include "core/inventory.h"
+#include "core/manual_marks.h"
+#include "core/rule_engine.h"
+#include "core/telemetry.h"
+
+namespace ufmr {
+
+namespace {
+
+bool ReadWhole(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  *out = buf.str();
+  return true;
+}
+
+// The decision stage's questions, answered from what the replay has decided so far.
+class ReplayContext final : public DecisionContext {
+ public:
+  ReplayContext(const Inventory& inventory, const ManualMarks& marks, const SilenceSet& silences)
+      : inventory_(inventory), marks_(marks), silences_(silences) {}
+  std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
+  std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
+    auto it = tickets_.find(entity);
+    if (it == tickets_.end()) return std::nullopt;
+    return it->second;
+  }
+  const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
+    return silences_.Match(subject, t);
+  }
+  std::string OwnedByPerson(const std::string& port) override {
+    std::string why = marks_.Why(port);
+    if (!why.empty()) return why;
+    auto info = inventory_.Get(port);
+    if (info && info->disabled()) return "disabled in UFM's saved port list";
+    return "";
+  }
+  int HeldDisabled() override { return held_; }
+
+  void Record(const Decision& d) {
+    if (d.kind == DecisionKind::kSuppressed || d.kind == DecisionKind::kFinding) return;
+    auto [it, added] =
+        tickets_.emplace(d.entity, OpenTicketInfo{static_cast<int64_t>(tickets_.size() + 1)});
+    if (d.acts()) {
+      it->second.acted = true;
+      ++held_;
+    }
+  }
+
+ private:
+  const Inventory& inventory_;
+  const ManualMarks& marks_;
+  const SilenceSet& silences_;
+  std::map<std::string, OpenTicketInfo> tickets_;
+  int held_ = 0;
+};
+
+// Ports the saved port list lacks, learned from how events name them.
+size_t LearnPorts(const Observation& o, Inventory* inventory) {
+  auto named = ExtractPortSubjects(o.description);
+  size_t learned = 0;
+  for (const auto& s : named) {
+    if (inventory->Get(s.port)) continue;
+    PortInfo p;
+    p.name = s.port;
+    p.guid = s.port.substr(0, s.port.find('_'));
+    p.system_name = s.node;
+    p.node_description = s.label.empty() ? s.node : s.node + ":" + s.label;
+    p.description = s.is_switch ? "Switch IB Port" : "Computer IB Port";
+    p.label = s.label;
+    try {
+      p.number = std::stoi(s.port.substr(s.port.find('_') + 1));
+    } catch (const std::exception&) {
+    }
+    if (named.size() == 2) p.peer = named[0].port == s.port ? named[1].port : named[0].port;
+    inventory->Upsert(p);
+    ++learned;
+  }
+  return learned;
+}
+
+Result<std::vector<Silence>> LoadSilences(const std::string& path) {
+  std::string text;
+  if (!ReadWhole(path, &text)) return Status::NotFound("cannot read " + path);
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_object() && doc.contains("silences")) doc = doc["silences"];
+  if (!doc.is_array()) return Status::InvalidArgument(path + ": expected a JSON list of silences");
+  std::vector<Silence> out;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    const auto& j = doc[i];
+    std::string where = path + ": silence " + std::to_string(i) + ": ";
+    if (!j.is_object()) return Status::InvalidArgument(where + "expected an object");
+    Silence s;
+    s.id = j.value("id", static_cast<int64_t>(i + 1));
+    s.port = j.value("port", "");
+    s.switch_ = j.value("switch", "");
+    s.host = j.value("host", "");
+    s.reason = j.value("reason", "");
+    auto starts = ParseIsoTime(j.value("created_at", "1970-01-01T00:00:00Z"));
+    auto ends = ParseIsoTime(j.value("expires_at", ""));
+    if (!starts.ok())
+      return Status::InvalidArgument(where + "created_at: " + starts.status().message());
+    if (!ends.ok())
+      return Status::InvalidArgument(where + "expires_at: " + ends.status().message());
+    s.created_at = starts.value();
+    s.expires_at = ends.value();
+    Status valid = ValidateSilence(s);
+    if (!valid.ok()) return Status::InvalidArgument(where + valid.message());
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+struct SnapshotFile {
+  TimePoint time;
+  std::string path;
+};
+
+}  // namespace
+
+Status RunReplay(std::shared_ptr<const RuleSet> rules, const ReplayOptions& options,
+                 const std::function<void(const Decision&)>& sink, ReplayStats* stats) {
+  namespace fs = std::filesystem;
+  auto note = [&](const std::string& e) {
+    if (stats->errors.size() < 20) stats->errors.push_back(e);
+  };
+
+  Inventory inventory;
+  if (!options.ports_file.empty()) {
+    std::string body;
+    if (!ReadWhole(options.ports_file, &body)) {
+      return Status::NotFound("cannot read the ports file " + options.ports_file);
+    }
+    int skipped = 0;
+    auto ports = ParsePorts(body, &skipped);
+    if (!ports.ok()) {
+      return Status::InvalidArgument(options.ports_file + ": " + ports.status().message());
+    }
+    if (skipped > 0) note(options.ports_file + ": " + std::to_string(skipped) + " ports skipped");
+    inventory.Replace(std::move(ports.value()));
+  }
+  SilenceSet silences;
+  if (!options.silences_file.empty()) {
+    auto list = LoadSilences(options.silences_file);
+    if (!list.ok()) return list.status();
+    silences = SilenceSet(std::move(list.value()));
+  }
+
+  // Telemetry snapshots, ordered by their own sample time.
+  std::vector<SnapshotFile> snapshots;
+  for (const auto& path : options.telemetry) {
+    std::error_code ec;
+    std::vector<std::string> files;
+    if (fs::is_directory(path, ec)) {
+      for (const auto& e : fs::directory_iterator(path, ec)) {
+        if (e.is_regular_file() && e.path().extension() == ".csv")
+          files.push_back(e.path().string());
+      }
+    } else if (fs::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      return Status::NotFound("no such telemetry file or folder: " + path);
+    }
+    for (const auto& f : files) {
+      std::string text;
+      if (!ReadWhole(f, &text)) return Status::NotFound("cannot read " + f);
+      auto snap = ParseTelemetryCsv(text);
+      if (!snap.ok()) {
+        note(f + ": " + snap.status().message());
+        continue;
+      }
+      int64_t us = 0;
+      for (int64_t t : snap->time_us) us = std::max(us, t);
+      if (us == 0) {
+        note(f + ": no timestamp column: skipped (replay needs the recorded time)");
+        continue;
+      }
+      snapshots.push_back({TimePoint(std::chrono::duration_cast<TimePoint::duration>(
+                               std::chrono::microseconds(us))),
+                           f});
+    }
+  }
+  std::sort(snapshots.begin(), snapshots.end(), [](const auto& a, const auto& b) {
+    return a.time < b.time || (a.time == b.time && a.path < b.path);
+  });
+
+  ReplayPipeline pipeline(rules, options.policy, &inventory, std::move(silences),
+                          [&](const Decision& d) {
+                            ++stats->decisions[DecisionKindName(d.kind)];
+                            sink(d);
+                          });
+  size_t next_snapshot = 0;
+  auto telemetry_until = [&](std::optional<TimePoint> t) {
+    for (; next_snapshot < snapshots.size() && (!t || snapshots[next_snapshot].time <= *t);
+         ++next_snapshot) {
+      const auto& s = snapshots[next_snapshot];
+      std::string text;
+      if (!ReadWhole(s.path, &text)) return;
+      auto snap = ParseTelemetryCsv(text);
+      if (!snap.ok()) continue;
+      for (const auto& e : snap->errors) note(s.path + ": " + e);
+      ++stats->telemetry_files;
+      stats->telemetry_samples += snap->rows();
+      pipeline.Telemetry(snap.value(), s.time);
+    }
+  };
+
+  if (!options.event_log.empty()) {
+    std::ifstream in(options.event_log, std::ios::binary);
+    if (!in) return Status::NotFound("cannot read the event log " + options.event_log);
+    EventLogAssembler assembler;
+    RawLogEntry raw;
+    LogEntry entry;
+    auto handle = [&](const RawLogEntry& r) {
+      ++stats->events;
+      Status s = ParseEventLogEntry(r, &entry);
+      TimePoint t;
+      if (s.ok() && !ParseUfmTimestamp(entry.timestamp, options.utc_offset_s, &t)) {
+        s = Status::InvalidArgument("bad timestamp '" + entry.timestamp + "'");
+      }
+      if (!s.ok()) {
+        ++stats->bad_entries;
+        note(options.event_log + ": byte " + std::to_string(r.offset) + ": " + s.message());
+        return;
+      }
+      telemetry_until(t);
+      stats->learned_ports += pipeline.Event(ToObservation(entry, t));
+    };
+    std::string line;
+    uint64_t offset = 0;
+    while (std::getline(in, line)) {
+      uint64_t at = offset;
+      offset += line.size() + 1;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (assembler.Add(line, at, &raw)) handle(raw);
+    }
+    if (assembler.Flush(&raw)) handle(raw);
+  }
+  telemetry_until(std::nullopt);
+  pipeline.Finish();
+  stats->findings = pipeline.findings();
+  return Status::Ok();
+}
+
+struct ReplayPipeline::Impl {
+  Impl(std::shared_ptr<const RuleSet> r, DecisionPolicy policy, Inventory* inv, SilenceSet s,
+       Sink out)
+      : rules(std::move(r)),
+        inventory(inv),
+        silences(std::move(s)),
+        engine(rules, inventory),
+        decider(policy),
+        ctx(*inventory, marks, silences),
+        intake(Config::Telemetry{}, nullptr,
+               [inv](const std::string& port) -> std::optional<LinkRate> {
+                 auto info = inv->Get(port);
+                 if (!info) return std::nullopt;
+                 LinkRate rate = ParseLinkRate(info->active_speed, info->active_width);
+                 if (!rate.known()) return std::nullopt;
+                 return rate;
+               }),
+        sink(std::move(out)) {
+    intake.SetInterest(rules->counters);
+  }
+
+  void Decide() {
+    for (const auto& f : pending) {
+      ++findings;
+      Decision d = decider.Decide(f, ctx);
+      ctx.Record(d);
+      if (d.guard != "open_ticket" &&
+          (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink)) {
+        engine.Forget(f.link_key);  // as the service does once a ticket is open
+      }
+      sink(d);
+    }
+    pending.clear();
+  }
+
+  void Advance(TimePoint t) {
+    if (clock && t <= *clock) return;
+    clock = t;
+    engine.Tick(t, &pending);
+    Decide();
+  }
+
+  std::shared_ptr<const RuleSet> rules;
+  Inventory* inventory;
+  SilenceSet silences;
+  ManualMarks marks;
+  RuleEngine engine;
+  Decider decider;
+  ReplayContext ctx;
+  TelemetryIntake intake;
+  Sink sink;
+  std::vector<Finding> pending;
+  std::optional<TimePoint> clock;
+  size_t findings = 0;
+};
+
+ReplayPipeline::ReplayPipeline(std::shared_ptr<const RuleSet> rules, DecisionPolicy policy,
+                               Inventory* inventory, SilenceSet silences, Sink sink)
+    : impl_(std::make_unique<Impl>(std::move(rules), policy, inventory, std::move(silences),
+                                   std::move(sink))) {}
+
+ReplayPipeline::~ReplayPipeline() = default;
+
+size_t ReplayPipeline::Event(const Observation& o) {
+  impl_->Advance(o.time);
+  size_t learned = LearnPorts(o, impl_->inventory);
+  impl_->marks.Observe(o, impl_->engine.PortsOf(o));
+  impl_->engine.Observe(o, &impl_->pending);
+  impl_->Decide();
+  return learned;
+}
+
+void ReplayPipeline::Telemetry(const TelemetrySnapshot& snapshot, TimePoint t) {
+  impl_->Advance(t);
+  impl_->intake.Ingest(snapshot, false, t,
+                       [this](const Observation& o) { impl_->engine.Observe(o, &impl_->pending); });
+  impl_->Decide();
+}
+
+void ReplayPipeline::AdvanceTo(TimePoint t) { impl_->Advance(t); }
+
+void ReplayPipeline::Finish() {
+  if (!impl_->clock) return;
+  double longest = 0;
+  for (const auto& r : impl_->rules->rules) longest = std::max(longest, r.for_s);
+  impl_->Advance(*impl_->clock + std::chrono::duration_cast<TimePoint::duration>(Seconds(longest)));
+}
+
+size_t ReplayPipeline::findings() const { return impl_->findings; }
+
+}  // namespace ufmr
