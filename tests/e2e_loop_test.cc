@@ -5,6 +5,8 @@
 // is reopened.
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -307,6 +309,55 @@ TEST_F(LoopTest, FlappingLinkIsDisabledOnce) {
   std::this_thread::sleep_for(seconds(2));
   EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u);
   EXPECT_EQ(Get(api_ + "/api/tickets?state=all")["tickets"].size(), 1u);
+}
+
+bool HasAlertOfKind(const json& alerts, const std::string& kind) {
+  for (const auto& a : alerts["alerts"]) {
+    if (a.value("kind", "") == kind) return true;
+  }
+  return false;
+}
+
+// Hot reload: a broken rules file never replaces working rules (the service keeps deciding with
+// the old ones, says so on a dashboard alert and in /metrics); a good one swaps in on its own,
+// clears the alert, and every decision records the hash it was made under. SIGHUP reloads too.
+TEST_F(LoopTest, RulesReloadKeepsWorkingRulesWhenAChangeIsBroken) {
+  const std::string before = Get(api_ + "/api/rules")["hash"];
+  ASSERT_FALSE(before.empty());
+  testing::WriteFile(dir_ + "/rules/zz_new.yaml",
+                     "rules:\n  - name: width\n    match: {event_id: 130}\n    action: explode\n");
+  ASSERT_TRUE(WaitUntil([&] { return HasAlertOfKind(Get(api_ + "/api/alerts"), "rules_reload"); },
+                        seconds(15)))
+      << service_->Log();
+  EXPECT_EQ(Metric("ufmr_rules_last_reload_success"), 0);
+  EXPECT_EQ(Get(api_ + "/api/rules")["hash"], before);
+  EXPECT_NE(service_->Log().find("zz_new.yaml:4:13"), std::string::npos) << service_->Log();
+
+  // The old rules still act, and the decision says which rules made it.
+  std::string sw, host;
+  int64_t id = 0;
+  BreakLinkAndAwaitTicket(&sw, &host, &id);
+  json decisions = Get(api_ + "/api/decisions")["decisions"];
+  ASSERT_FALSE(decisions.empty()) << decisions.dump();
+  EXPECT_EQ(decisions[0]["rule"], "link_down");
+  EXPECT_EQ(decisions[0]["decision"], "disable");
+  EXPECT_EQ(decisions[0]["rules_hash"], before);
+  EXPECT_EQ(decisions[0]["ticket_id"], id);
+
+  testing::WriteFile(dir_ + "/rules/zz_new.yaml",
+                     "rules:\n  - name: width\n    match: {event_id: 130}\n"
+                     "    action: ticket_only\n    mode: shadow\n");
+  ASSERT_TRUE(WaitUntil([&] { return Get(api_ + "/api/rules")["hash"] != before; }, seconds(15)))
+      << service_->Log();
+  EXPECT_TRUE(WaitUntil([&] { return !HasAlertOfKind(Get(api_ + "/api/alerts"), "rules_reload"); },
+                        seconds(10)));
+  EXPECT_EQ(Metric("ufmr_rules_last_reload_success"), 1);
+
+  double reloads = Metric("ufmr_rules_reloads_total{result=\"ok\"}");
+  service_->Signal(SIGHUP);
+  EXPECT_TRUE(WaitUntil([&] { return Metric("ufmr_rules_reloads_total{result=\"ok\"}") > reloads; },
+                        seconds(10)))
+      << service_->Log();
 }
 
 TEST_F(LoopTest, ApiAnswersBadRequestsWithMessages) {

@@ -33,7 +33,13 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
+std::atomic<ufmr::Remediator*> g_remediator{nullptr};
+
 void OnSignal(int) { g_stop.store(true); }
+// SIGHUP: reload the rules (the loop runs the load as a dry run first).
+void OnHangup(int) {
+  if (auto* r = g_remediator.load()) r->RequestReload();
+}
 
 void Usage(std::ostream& out) {
   out << "usage:\n"
@@ -179,10 +185,14 @@ int Serve(const Args& args) {
   if (Step("start web", server.Start())) return 1;
   spdlog::info("dashboard: http://{}:{}/", c.http.listen, server.port());
 
+  g_remediator.store(&remediator);
   std::signal(SIGINT, OnSignal);
   std::signal(SIGTERM, OnSignal);
+  std::signal(SIGHUP, OnHangup);
   spdlog::info("watching fabric '{}' at {}", c.fabric, c.ufm.url);
   remediator.Run(g_stop);
+  std::signal(SIGHUP, SIG_IGN);
+  g_remediator.store(nullptr);
   spdlog::info("stopping");
   server.Stop();
   return 0;

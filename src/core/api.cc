@@ -257,6 +257,23 @@ void Api::Register(HttpRouter& router) {
     return HttpResponse::Json(200, {{"cleared", id.value()}, {"by", by}});
   });
   RegisterSilenceRoutes(router, store_, clock_);
+  router.Add("GET", "/api/decisions", [this](const HttpRequest& r) {
+    int limit = 200;
+    std::string l = r.Query("limit");
+    if (!l.empty()) {
+      if (l.size() > 6 || l.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoi(l) < 1) {
+        return HttpResponse::Error(400, "limit must be a positive integer");
+      }
+      limit = std::min(std::stoi(l), 5000);
+    }
+    auto decisions = store_.RecentDecisions(limit, r.Query("rule"));
+    if (!decisions.ok()) return HttpResponse::FromStatus(decisions.status());
+    return HttpResponse::Json(200, {{"decisions", decisions.value()}});
+  });
+  router.Add("GET", "/api/rules", [this](const HttpRequest&) {
+    return HttpResponse::Json(200, {{"hash", remediator_.rules_hash()}});
+  });
   router.Add("GET", "/healthz", [this](const HttpRequest&) {
     Status db = store_.Ping();
     nlohmann::json body{{"status", db.ok() ? "ok" : "degraded"},

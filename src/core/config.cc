@@ -153,8 +153,10 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Str(d, "schema_dir", "database.schema_dir", &c.database.schema_dir);
   }
   if (auto x = r.Section(root, "rules")) {
-    r.Keys(x, "rules", {"dir"});
+    r.Keys(x, "rules", {"dir", "reload_check_interval_s"});
     r.Str(x, "dir", "rules.dir", &c.rules.dir);
+    r.Secs(x, "reload_check_interval_s", "rules.reload_check_interval_s",
+           &c.rules.reload_check_interval_s, 0);
   }
   if (auto e = r.Section(root, "events")) {
     r.Keys(e, "events", {"poll_interval_s"});

@@ -46,6 +46,8 @@ struct Config {
 
   struct Rules {
     std::string dir = "rules";
+    // How often the rules folder is checked for changes (then reloaded); 0: only on SIGHUP.
+    double reload_check_interval_s = 2;
   } rules;
 
   struct Events {

@@ -30,6 +30,7 @@ nlohmann::json Decision::ToJson() const {
   if (!peer.empty()) j["peer"] = peer;
   if (!switch_name.empty()) j["switch"] = switch_name;
   if (!node.empty()) j["node"] = node;
+  j["entity"] = entity;
   j["reason"] = reason;
   if (!guard.empty()) j["guard"] = guard;
   if (ticket_id) j["ticket_id"] = *ticket_id;

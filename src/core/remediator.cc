@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <thread>
 
 #include "core/duration.h"
+#include "core/rule_loader.h"
 
 namespace ufmr {
 
@@ -16,6 +18,26 @@ constexpr const char* kEventsCursor = "rest_events";
 constexpr const char* kEventLogCursor = "event_log";
 constexpr const char* kService = "service";
 constexpr double kEvidenceThrottleS = 300;
+
+// Cheap change detection for the rules folder: each *.yaml's name, size and modification time.
+std::string RulesFingerprint(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> parts;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    auto ext = e.path().extension().string();
+    if (ext != ".yaml" && ext != ".yml") continue;
+    std::error_code fe;
+    auto size = fs::file_size(e.path(), fe);
+    auto time = fs::last_write_time(e.path(), fe).time_since_epoch().count();
+    parts.push_back(e.path().filename().string() + ":" + std::to_string(size) + ":" +
+                    std::to_string(time));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (const auto& p : parts) out += p + ";";
+  return out;
+}
 
 TimePoint After(TimePoint t, double seconds) {
   return t + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
@@ -33,9 +55,72 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
       metrics_(metrics),
       clock_(clock),
       engine_(std::move(rules), &inventory),
+      rules_fingerprint_(RulesFingerprint(config.rules.dir)),
+      rules_hash_(engine_.rules().hash),
       decider_(
           DecisionPolicy{config.remediation.dry_run, config.remediation.max_disabled_ports, true}),
       syslog_(syslog) {}
+
+std::string Remediator::rules_hash() const {
+  std::lock_guard<std::mutex> lock(hash_mu_);
+  return rules_hash_;
+}
+
+void Remediator::MaybeReloadRules() {
+  bool forced = reload_requested_.exchange(false);
+  if (!forced) {
+    if (config_.rules.reload_check_interval_s <= 0) return;
+    if (!Due(next_rules_check_, config_.rules.reload_check_interval_s)) return;
+  }
+  std::string fingerprint = RulesFingerprint(config_.rules.dir);
+  if (!forced && fingerprint == rules_fingerprint_) return;
+  rules_fingerprint_ = fingerprint;
+  auto start = std::chrono::steady_clock::now();
+  auto loaded = LoadRulesDir(config_.rules.dir);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  metrics_.Set("ufmr_rules_reload_duration_seconds", seconds);
+  for (const auto& d : loaded.diagnostics) {
+    (d.warning ? spdlog::warn("rules: {}", d.ToString()) : spdlog::error("rules: {}", d.ToString()));
+  }
+  if (!loaded.ok()) {
+    int errors = 0;
+    nlohmann::json diags = nlohmann::json::array();
+    for (const auto& d : loaded.diagnostics) {
+      if (d.warning) continue;
+      ++errors;
+      diags.push_back(d.ToJson());
+    }
+    spdlog::error("rules reload failed with {} errors; still deciding with rules {}", errors,
+                  engine_.rules().hash);
+    metrics_.Add("ufmr_rules_reloads_total{result=\"error\"}");
+    metrics_.Set("ufmr_rules_last_reload_success", 0);
+    std::string first = diags.empty() ? "" : diags[0].value("file", "") + ":" +
+                                                 std::to_string(diags[0].value("line", 0)) + ": " +
+                                                 diags[0].value("message", "");
+    alerts_.push_back({"rules_reload",
+                       "Rules reload failed (" + std::to_string(errors) +
+                           " errors; first: " + first + "). Still using rules " +
+                           engine_.rules().hash + ".",
+                       {{"diagnostics", diags}, {"kept_hash", engine_.rules().hash}}});
+    return;
+  }
+  metrics_.Add("ufmr_rules_reloads_total{result=\"ok\"}");
+  metrics_.Set("ufmr_rules_last_reload_success", 1);
+  clear_rules_alert_ = true;
+  if (loaded.rules->hash == engine_.rules().hash) return;  // touched, not changed
+  std::string was = engine_.rules().hash;
+  RuleEngine next(loaded.rules, &inventory_);
+  next.AdoptState(std::move(engine_));
+  engine_ = std::move(next);
+  {
+    std::lock_guard<std::mutex> lock(hash_mu_);
+    rules_hash_ = engine_.rules().hash;
+  }
+  metrics_.Set("ufmr_rules_loaded", static_cast<double>(engine_.rules().rules.size()));
+  spdlog::info("rules reloaded from {}: {} rules, hash {} (was {}), in {:.1f} ms",
+               config_.rules.dir, engine_.rules().rules.size(), engine_.rules().hash, was,
+               seconds * 1000);
+}
 
 bool Remediator::Due(TimePoint& next, double interval_s) {
   TimePoint now = clock_.Now();
@@ -45,6 +130,7 @@ bool Remediator::Due(TimePoint& next, double interval_s) {
 }
 
 void Remediator::RunOnce() {
+  MaybeReloadRules();
   if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
     RefreshInventory();
   }
@@ -362,7 +448,9 @@ void Remediator::ApplyQueue() {
   if (auto oldest = engine_.OldestEventInUse(); safe && oldest) safe = std::min(*safe, *oldest - 1);
   bool cursor_moved = safe && safe != written_cursor_;
   bool log_moved = log_cursor_ && log_cursor_ != written_log_cursor_;
-  if (queue_.empty() && !cursor_moved && !log_moved && alerts_.empty()) return;
+  if (queue_.empty() && !cursor_moved && !log_moved && alerts_.empty() && !clear_rules_alert_) {
+    return;
+  }
   if (!queue_.empty()) {
     auto silences = store_.ActiveSilences();
     if (silences.ok()) {
@@ -384,6 +472,7 @@ void Remediator::ApplyQueue() {
   }
   try {
     for (const auto& f : queue_) ApplyFinding(*tx.value(), f);
+    if (clear_rules_alert_) tx.value()->ClearAlertsOfKind("rules_reload", kService);
     for (const auto& a : alerts_) tx.value()->AddAlert(a.kind, a.message, a.details);
     if (cursor_moved) {
       tx.value()->SetCursor(kEventsCursor, *safe, {{"newest_timestamp", newest_event_time_}});
@@ -395,6 +484,7 @@ void Remediator::ApplyQueue() {
     tx.value()->Commit();
     queue_.clear();
     alerts_.clear();
+    clear_rules_alert_ = false;
     if (log_moved) written_log_cursor_ = log_cursor_;
     if (cursor_moved) written_cursor_ = safe;
   } catch (const std::exception& e) {
@@ -442,13 +532,22 @@ class TxDecisionContext final : public DecisionContext {
 
 }  // namespace
 
+void Remediator::ForgetLink(const Finding& f) {
+  // Once a link has a ticket (or a decision), its counting starts afresh. A switch- or node-level
+  // finding keeps its state: it stays active, and inhibiting, until its events stop.
+  if (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink) engine_.Forget(f.link_key);
+}
+
 void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   metrics_.Add("ufmr_findings_total{rule=\"" + f.rule + "\"}");
   TxDecisionContext ctx(tx, inventory_, silences_);
   Decision d = decider_.Decide(f, ctx);
   metrics_.Add(std::string("ufmr_decisions_total{decision=\"") + DecisionKindName(d.kind) + "\"}");
+  // The audit trail: every decision, with the rules hash it was made under.
+  auto record = [&](std::optional<int64_t> ticket) { tx.AddDecision(d.ToJson(), ticket); };
   if (ctx.open() && !d.acts()) {
     Ticket& existing = *ctx.open();
+    record(existing.id);
     if (existing.state == ticket_state::kVerifying) {
       FailSoak(tx, existing, f.reason, f.evidence);
       return;
@@ -466,6 +565,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   if (d.acts() && ctx.open()) {
     // A stronger rule fired on a link whose ticket so far asked for no action: act now.
     Ticket& t = *ctx.open();
+    record(t.id);
     t.state = ticket_state::kOpen;
     t.action_port = d.port;
     tx.UpdateTicket(t);
@@ -487,15 +587,16 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
       tx.AddEvent(t.id, "guard", kService,
                   "no port action: this build does not isolate ports; ticket only");
     }
-    engine_.Forget(f.link_key);
+    ForgetLink(f);
     spdlog::info("ticket {} upgraded by rule {}: {}", t.id, f.rule, d.note);
     return;
   }
   if (d.kind == DecisionKind::kSuppressed || d.kind == DecisionKind::kFinding) {
-    // Inhibited, silenced, shadow or log-only: recorded in the log and the metrics, no ticket.
+    // Inhibited, silenced, shadow or log-only: recorded, no ticket.
+    record(std::nullopt);
     spdlog::info("rule {} on {}: {} ({}); rules {}", f.rule, f.link_key, DecisionKindName(d.kind),
                  d.reason, d.rules_hash);
-    engine_.Forget(f.link_key);
+    ForgetLink(f);
     return;
   }
   Ticket t;
@@ -518,6 +619,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   }
   t.state = skip.empty() ? ticket_state::kOpen : ticket_state::kTicketOnly;
   t.id = tx.InsertTicket(t);
+  record(t.id);
   nlohmann::json evidence = f.evidence;
   evidence["decision"] = d.ToJson();
   tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, evidence);
@@ -535,7 +637,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     a.id = tx.InsertAction(a);
   }
   if (!skip.empty()) tx.AddEvent(t.id, "guard", kService, "no port action: " + skip);
-  engine_.Forget(f.link_key);
+  ForgetLink(f);
   spdlog::info("ticket {} opened for {} by rule {}{}; rules {}", t.id, f.link_key, f.rule,
                skip.empty() ? "; disabling " + t.action_port : "; " + skip, d.rules_hash);
   metrics_.Add("ufmr_tickets_opened_total");

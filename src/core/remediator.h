@@ -44,6 +44,10 @@ class Remediator {
   // Passes until `stop` is set; sleeps between passes unless woken.
   void Run(const std::atomic<bool>& stop);
   void Wake();
+  // Asks the loop to reload the rules on its next pass (SIGHUP). Async-signal-safe.
+  void RequestReload() { reload_requested_.store(true); }
+  // The rules the loop decides with now.
+  std::string rules_hash() const;
 
   // Staff actions, from the API. They record; the loop acts.
   Result<Ticket> ReportRepair(int64_t ticket_id, const std::string& by, const std::string& note);
@@ -51,6 +55,10 @@ class Remediator {
 
  private:
   bool Due(TimePoint& next, double interval_s);
+  // Hot reload: on request, or when the rules folder changed. The whole load runs first, side
+  // effect free; only a clean result replaces the rules (keeping the state of unchanged rules).
+  // A failed load keeps the old rules, logs the diagnostics, and raises a dashboard alert.
+  void MaybeReloadRules();
   void RefreshInventory();
   void PollEvents();
   void PollTelemetry();
@@ -61,6 +69,7 @@ class Remediator {
   void Consider(const Observation& o);
   void ApplyQueue();
   void ApplyFinding(Store::Tx& tx, const Finding& f);
+  void ForgetLink(const Finding& f);
   void FailSoak(Store::Tx& tx, Ticket& t, const std::string& why, const nlohmann::json& details);
   void ExecuteActions();
   void ExecuteAction(PortAction a);
@@ -79,6 +88,12 @@ class Remediator {
   Metrics& metrics_;
   const Clock& clock_;
   RuleEngine engine_;
+  std::atomic<bool> reload_requested_{false};
+  TimePoint next_rules_check_{};
+  std::string rules_fingerprint_;  // names, sizes and times of the rules files last loaded
+  bool clear_rules_alert_ = false;
+  mutable std::mutex hash_mu_;
+  std::string rules_hash_;
   Decider decider_;
   SilenceSet silences_;  // the silences in force, reloaded each pass
   TelemetryIntake telemetry_{config_.telemetry, ufm_, inventory_};

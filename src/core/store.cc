@@ -288,6 +288,26 @@ int64_t Store::Tx::AddAlert(const std::string& kind, const std::string& message,
   return r[0][0].as<int64_t>();
 }
 
+int Store::Tx::ClearAlertsOfKind(const std::string& kind, const std::string& by) {
+  auto r = work_->exec_params(
+      "UPDATE alerts SET cleared_at = now(), cleared_by = $3 "
+      "WHERE fabric = $1 AND kind = $2 AND cleared_at IS NULL",
+      store_->fabric_, kind, by);
+  return static_cast<int>(r.affected_rows());
+}
+
+int64_t Store::Tx::AddDecision(const nlohmann::json& d, std::optional<int64_t> ticket_id) {
+  auto text = [&](const char* k) { return d.contains(k) ? d[k].get<std::string>() : ""; };
+  auto r = work_->exec_params(
+      "INSERT INTO decisions (fabric, finding_at, rule, decision, guard, entity, port, peer, "
+      "reason, rules_hash, ticket_id, details) VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, "
+      "$8, $9, $10, NULLIF($11, 0), $12::jsonb) RETURNING id",
+      store_->fabric_, text("time"), text("rule"), text("decision"), text("guard"),
+      text("entity"), text("port"), text("peer"), text("reason"), text("rules_hash"),
+      ticket_id.value_or(0), d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return r[0][0].as<int64_t>();
+}
+
 namespace {
 
 Result<std::vector<std::filesystem::path>> MigrationFiles(const std::string& schema_dir) {
@@ -466,6 +486,32 @@ Result<std::vector<Alert>> Store::ActiveAlerts(int limit) {
         a.details = nlohmann::json::parse(row[3].as<std::string>(), nullptr, false);
         a.created_at = row[4].as<double>();
         out.push_back(std::move(a));
+      }
+    }
+    Release(std::move(conn));
+    return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<nlohmann::json> Store::RecentDecisions(int limit, const std::string& rule) {
+  try {
+    auto conn = Acquire();
+    nlohmann::json out = nlohmann::json::array();
+    {
+      pqxx::read_transaction w(*conn);
+      auto r = w.exec_params(
+          "SELECT id, details::text, ticket_id, extract(epoch from decided_at)::float8 FROM "
+          "decisions WHERE fabric = $1 AND ($3 = '' OR rule = $3) ORDER BY id DESC LIMIT $2",
+          fabric_, limit, rule);
+      for (const auto& row : r) {
+        nlohmann::json d = nlohmann::json::parse(row[1].as<std::string>(), nullptr, false);
+        if (!d.is_object()) d = nlohmann::json::object();
+        d["id"] = row[0].as<int64_t>();
+        d["ticket_id"] = row[2].is_null() ? nlohmann::json(nullptr) : nlohmann::json(row[2].as<int64_t>());
+        d["decided_at"] = FormatIsoTime(FromEpochSeconds(row[3].as<double>()));
+        out.push_back(std::move(d));
       }
     }
     Release(std::move(conn));

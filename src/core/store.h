@@ -49,6 +49,10 @@ class Store {
                    const nlohmann::json& state = nlohmann::json::object());
     int64_t AddAlert(const std::string& kind, const std::string& message,
                      const nlohmann::json& details = nlohmann::json::object());
+    // Clears every active alert of `kind` (e.g. a rules reload that failed, once one succeeds).
+    int ClearAlertsOfKind(const std::string& kind, const std::string& by);
+    // Records a decision (decision.h's Decision, as JSON) and the ticket it opened or touched.
+    int64_t AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id);
     void Commit();
 
    private:
@@ -75,6 +79,9 @@ class Store {
   Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
   Result<std::vector<PortAction>> Actions(int64_t ticket_id);
   Result<std::vector<Alert>> ActiveAlerts(int limit);
+  // The newest decisions, newest first (each as recorded: the Decision JSON plus id, ticket_id,
+  // decided_at); `rule` filters when not empty.
+  Result<nlohmann::json> RecentDecisions(int limit, const std::string& rule);
   // Dismisses an alert; NotFound if there is no such active alert.
   Status ClearAlert(int64_t id, const std::string& by);
 

@@ -129,6 +129,10 @@ bool ChildProcess::running() {
   return true;
 }
 
+void ChildProcess::Signal(int sig) {
+  if (pid_ > 0) kill(pid_, sig);
+}
+
 void ChildProcess::Stop() {
   if (!running()) return;
   kill(pid_, SIGTERM);

@@ -49,6 +49,7 @@ class ChildProcess {
 
   bool running();
   void Stop();  // SIGTERM, then SIGKILL after 5 s
+  void Signal(int sig);  // e.g. SIGHUP
   std::string Log() const;
 
  private:
