@@ -1,0 +1,731 @@
+// Covers src/core/decision.h: every decision kind and the order of the guards (inhibited,
+// silenced, open_ticket, an acting rule upgrading a ticket-only ticket, shadow, log_only,
+// ticket_only, no_port, manual, dry_run, cap, then disable or isolate); ActionPort's preference
+// for the switch side and require_system_guid; RenderTemplate's placeholders and default titles;
+// Decision::ToJson. The world comes from a small fake DecisionContext backed by a real SilenceSet.
+#include "core/decision.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/rule_engine.h"
+
+namespace ufmr {
+
+namespace {
+
+const TimePoint kT0 = TimePoint(std::chrono::seconds(1'767'225'630));  // 2026-01-01T00:00:30Z
+
+const std::string kSw = "9c0591030090e000_33";    // leaf-1 1/17/1
+const std::string kHost = "e41d2d0300a4f482_1";   // host-a HCA-1
+const std::string kSpine = "fc6a1c0300244e00_8";  // spine-1 1/4/2
+
+PortInfo SwitchPort(const std::string& name, const std::string& system, const std::string& label) {
+  PortInfo p;
+  p.name = name;
+  p.system_guid = name.substr(0, 16);
+  p.system_name = system;
+  p.node_description = system + ":" + label;
+  p.description = "Switch IB Port";
+  p.label = label;
+  return p;
+}
+
+PortInfo HostPort(const std::string& name, const std::string& node_description) {
+  PortInfo p;
+  p.name = name;
+  p.system_guid = "e41d2d0300a4f480";
+  p.node_description = node_description;  // no system_name: the name comes from here
+  p.description = "Computer IB Port";
+  p.label = "1";
+  return p;
+}
+
+// The world as a test sets it up.
+class FakeContext final : public DecisionContext {
+ public:
+  std::optional<PortInfo> Port(const std::string& name) override {
+    ++port_calls;
+    auto it = ports.find(name);
+    if (it == ports.end()) return std::nullopt;
+    return it->second;
+  }
+  std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
+    auto it = tickets.find(entity);
+    if (it == tickets.end()) return std::nullopt;
+    return it->second;
+  }
+  const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
+    last_subject = subject;
+    return silences.Match(subject, t);
+  }
+  std::string OwnedByPerson(const std::string& port) override {
+    auto it = owned.find(port);
+    return it == owned.end() ? "" : it->second;
+  }
+  int HeldDisabled() override { return held; }
+
+  std::map<std::string, PortInfo> ports;
+  std::map<std::string, OpenTicketInfo> tickets;
+  SilenceSet silences;
+  std::map<std::string, std::string> owned;
+  int held = 0;
+  SilenceSubject last_subject;
+  int port_calls = 0;
+};
+
+void AddFabric(FakeContext* ctx) {
+  ctx->ports[kSw] = SwitchPort(kSw, "leaf-1", "1/17/1");
+  ctx->ports[kSpine] = SwitchPort(kSpine, "spine-1", "1/4/2");
+  ctx->ports[kHost] = HostPort(kHost, "host-a HCA-1");
+}
+
+Silence MakeSilence(int64_t id, const std::string& port, const std::string& sw,
+                    const std::string& host) {
+  Silence s;
+  s.id = id;
+  s.port = port;
+  s.switch_ = sw;
+  s.host = host;
+  s.reason = "cable work in row 3";
+  s.created_by = "ops";
+  s.created_at = kT0 - std::chrono::hours(1);
+  s.expires_at = kT0 + std::chrono::hours(1);
+  return s;
+}
+
+Finding LinkFinding(RuleAction action = RuleAction::kDisablePort) {
+  Finding f;
+  f.rule = "link_down";
+  f.action = action;
+  f.mode = RuleMode::kEnforce;
+  f.scope = RuleScope::kLink;
+  f.severity = "major";
+  f.ports = {kSw, kHost};
+  f.link_key = LinkKey(f.ports);
+  f.reason = "Link went down";
+  f.rules_hash = "0123456789abcdef";
+  f.time = kT0;
+  f.cable_serial = "MT2330FT09118";
+  f.evidence = {{"threshold", {{"count", 1}, {"window_s", 600.0}}}};
+  return f;
+}
+
+// --- the guards, in order --------------------------------------------------------------------
+
+// Every guard's condition holds at first; each step takes the guard that decided away, so the
+// next one in the order decides.
+TEST(DecisionTest, GuardsDecideInOrder) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding(RuleAction::kLogOnly);
+  f.mode = RuleMode::kShadow;
+  f.inhibited_by = "switch_reboot on switch leaf-1";
+  ctx.silences = SilenceSet({MakeSilence(7, "", "leaf-.*", "")});
+  ctx.tickets[f.link_key] = {41, true};
+  ctx.owned[kHost] = "isolated by a person";
+  ctx.held = 20;
+  const std::vector<std::string> no_ports = {"ffffffffffffff01_1", "ffffffffffffff02_1"};
+  Decider dry(DecisionPolicy{true, 20, true});
+  Decider live(DecisionPolicy{false, 20, true});
+
+  struct Step {
+    std::string guard;
+    DecisionKind kind;
+    std::function<void()> lift;  // takes this guard's condition away
+  };
+  const std::vector<Step> steps = {
+      {"inhibited", DecisionKind::kSuppressed, [&] { f.inhibited_by.clear(); }},
+      {"silenced", DecisionKind::kSuppressed, [&] { ctx.silences = SilenceSet(); }},
+      {"open_ticket", DecisionKind::kSuppressed, [&] { ctx.tickets.clear(); }},
+      {"shadow", DecisionKind::kFinding, [&] { f.mode = RuleMode::kEnforce; }},
+      {"log_only", DecisionKind::kFinding, [&] { f.action = RuleAction::kTicketOnly; }},
+      {"ticket_only", DecisionKind::kTicket,
+       [&] {
+         f.action = RuleAction::kDisablePort;
+         f.ports = no_ports;  // neither end known to UFM
+       }},
+      {"no_port", DecisionKind::kTicket,
+       [&] {
+         f.ports = {kSw, kHost};
+       }},
+      {"manual", DecisionKind::kBlocked, [&] { ctx.owned.clear(); }},
+      {"dry_run", DecisionKind::kBlocked, [] {}},
+  };
+  for (const auto& step : steps) {
+    SCOPED_TRACE(step.guard);
+    Decision d = dry.Decide(f, ctx);
+    EXPECT_EQ(d.guard, step.guard) << d.reason;
+    EXPECT_EQ(d.kind, step.kind);
+    EXPECT_FALSE(d.acts());
+    step.lift();
+  }
+  // dry_run lifted: the live decider.
+  Decision cap = live.Decide(f, ctx);
+  EXPECT_EQ(cap.guard, "cap");
+  EXPECT_EQ(cap.kind, DecisionKind::kBlocked);
+  ctx.held = 19;
+  Decision act = live.Decide(f, ctx);
+  EXPECT_EQ(act.guard, "");
+  EXPECT_EQ(act.kind, DecisionKind::kDisable);
+  EXPECT_TRUE(act.acts());
+  f.action = RuleAction::kIsolatePort;
+  Decision isolate = live.Decide(f, ctx);
+  EXPECT_EQ(isolate.kind, DecisionKind::kIsolate);
+  EXPECT_TRUE(isolate.acts());
+  EXPECT_EQ(isolate.note, "isolate " + kSw);
+}
+
+TEST(DecisionTest, EachDecisionSaysWhy) {
+  struct Case {
+    std::string what;
+    std::function<void(Finding*, FakeContext*, DecisionPolicy*)> setup;
+    DecisionKind kind;
+    std::string guard;
+    std::string note;
+  };
+  const std::vector<Case> cases = {
+      {"inhibited",
+       [](Finding* f, FakeContext*, DecisionPolicy*) {
+         f->inhibited_by = "switch_reboot on switch leaf-1";
+       },
+       DecisionKind::kSuppressed, "inhibited", "covered by switch_reboot on switch leaf-1"},
+      {"silenced",
+       [](Finding*, FakeContext* c, DecisionPolicy*) {
+         c->silences = SilenceSet({MakeSilence(7, kSw, "", "")});
+       },
+       DecisionKind::kSuppressed, "silenced",
+       "silenced until 2026-01-01T01:00:30.000Z: cable work in row 3"},
+      {"open ticket",
+       [](Finding* f, FakeContext* c, DecisionPolicy*) {
+         c->tickets[f->link_key] = {41, true};
+       },
+       DecisionKind::kSuppressed, "open_ticket", "ticket 41 is already open for it"},
+      {"shadow, acting rule",
+       [](Finding* f, FakeContext*, DecisionPolicy*) { f->mode = RuleMode::kShadow; },
+       DecisionKind::kFinding, "shadow", "shadow mode: would disable " + kSw},
+      {"shadow, isolating rule",
+       [](Finding* f, FakeContext*, DecisionPolicy*) {
+         f->mode = RuleMode::kShadow;
+         f->action = RuleAction::kIsolatePort;
+       },
+       DecisionKind::kFinding, "shadow", "shadow mode: would isolate " + kSw},
+      {"shadow, recording rule",
+       [](Finding* f, FakeContext*, DecisionPolicy*) {
+         f->mode = RuleMode::kShadow;
+         f->action = RuleAction::kTicketOnly;
+       },
+       DecisionKind::kFinding, "shadow", "shadow mode: recorded only"},
+      {"log only",
+       [](Finding* f, FakeContext*, DecisionPolicy*) { f->action = RuleAction::kLogOnly; },
+       DecisionKind::kFinding, "log_only", "the rule asks for a record only"},
+      {"ticket only",
+       [](Finding* f, FakeContext*, DecisionPolicy*) { f->action = RuleAction::kTicketOnly; },
+       DecisionKind::kTicket, "ticket_only", "the rule asks for a ticket only"},
+      {"no port", [](Finding*, FakeContext* c, DecisionPolicy*) { c->ports.clear(); },
+       DecisionKind::kTicket, "no_port",
+       "no end of the link is known to UFM with a system GUID: nothing to disable"},
+      {"no port, without the GUID requirement",
+       [](Finding*, FakeContext* c, DecisionPolicy* p) {
+         c->ports.clear();
+         p->require_system_guid = false;
+       },
+       DecisionKind::kTicket, "no_port", "no end of the link is known to UFM: nothing to disable"},
+      {"manual",
+       [](Finding*, FakeContext* c, DecisionPolicy*) { c->owned[kHost] = "disabled in UFM"; },
+       DecisionKind::kBlocked, "manual",
+       kHost + " is in a person's hands (disabled in UFM): not touched"},
+      {"dry run", [](Finding*, FakeContext*, DecisionPolicy* p) { p->dry_run = true; },
+       DecisionKind::kBlocked, "dry_run", "dry run: would disable " + kSw},
+      {"cap",
+       [](Finding*, FakeContext* c, DecisionPolicy* p) {
+         p->max_disabled_ports = 3;
+         c->held = 3;
+       },
+       DecisionKind::kBlocked, "cap",
+       "cap reached: this service already holds 3 ports out of service (the cap is 3)"},
+      {"over the cap (lowered since)",
+       [](Finding*, FakeContext* c, DecisionPolicy* p) {
+         p->max_disabled_ports = 2;
+         c->held = 5;
+       },
+       DecisionKind::kBlocked, "cap",
+       "cap reached: this service already holds 5 ports out of service (the cap is 2)"},
+      {"under the cap",
+       [](Finding*, FakeContext* c, DecisionPolicy* p) {
+         p->max_disabled_ports = 3;
+         c->held = 2;
+       },
+       DecisionKind::kDisable, "", "disable " + kSw},
+      {"a cap of 0 blocks everything",
+       [](Finding*, FakeContext*, DecisionPolicy* p) { p->max_disabled_ports = 0; },
+       DecisionKind::kBlocked, "cap",
+       "cap reached: this service already holds 0 ports out of service (the cap is 0)"},
+      {"disable", [](Finding*, FakeContext*, DecisionPolicy*) {}, DecisionKind::kDisable, "",
+       "disable " + kSw},
+      {"isolate",
+       [](Finding* f, FakeContext*, DecisionPolicy*) { f->action = RuleAction::kIsolatePort; },
+       DecisionKind::kIsolate, "", "isolate " + kSw},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    FakeContext ctx;
+    AddFabric(&ctx);
+    Finding f = LinkFinding();
+    DecisionPolicy policy;
+    c.setup(&f, &ctx, &policy);
+    Decision d = Decider(policy).Decide(f, ctx);
+    EXPECT_EQ(d.kind, c.kind);
+    EXPECT_EQ(d.guard, c.guard);
+    EXPECT_EQ(d.note, c.note);
+    EXPECT_EQ(d.reason, "Link went down; " + c.note);
+    EXPECT_EQ(d.silence_id.has_value(), c.guard == "silenced");
+    if (c.guard == "silenced") {
+      EXPECT_EQ(*d.silence_id, 7);
+    }
+    EXPECT_EQ(d.ticket_id.has_value(), c.guard == "open_ticket");
+    if (c.guard == "open_ticket") {
+      EXPECT_EQ(*d.ticket_id, 41);
+    }
+  }
+}
+
+TEST(DecisionTest, ActingRuleUpgradesATicketOnlyTicket) {
+  struct Case {
+    std::string what;
+    bool acted;
+    RuleAction action;
+    RuleMode mode;
+    DecisionKind kind;
+    std::string guard;
+  };
+  const std::vector<Case> cases = {
+      {"ticket-only ticket, disabling rule", false, RuleAction::kDisablePort, RuleMode::kEnforce,
+       DecisionKind::kDisable, ""},
+      {"ticket-only ticket, isolating rule", false, RuleAction::kIsolatePort, RuleMode::kEnforce,
+       DecisionKind::kIsolate, ""},
+      {"ticket-only ticket, shadow rule", false, RuleAction::kDisablePort, RuleMode::kShadow,
+       DecisionKind::kSuppressed, "open_ticket"},
+      {"ticket-only ticket, ticket-only rule", false, RuleAction::kTicketOnly, RuleMode::kEnforce,
+       DecisionKind::kSuppressed, "open_ticket"},
+      {"ticket-only ticket, log-only rule", false, RuleAction::kLogOnly, RuleMode::kEnforce,
+       DecisionKind::kSuppressed, "open_ticket"},
+      {"acted ticket, disabling rule", true, RuleAction::kDisablePort, RuleMode::kEnforce,
+       DecisionKind::kSuppressed, "open_ticket"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    FakeContext ctx;
+    AddFabric(&ctx);
+    Finding f = LinkFinding(c.action);
+    f.mode = c.mode;
+    ctx.tickets[f.link_key] = {12, c.acted};
+    Decision d = Decider(DecisionPolicy{}).Decide(f, ctx);
+    EXPECT_EQ(d.kind, c.kind);
+    EXPECT_EQ(d.guard, c.guard);
+    // Either way the decision names the ticket: the one it upgrades, or the one that covers it.
+    ASSERT_TRUE(d.ticket_id.has_value());
+    EXPECT_EQ(*d.ticket_id, 12);
+  }
+}
+
+TEST(DecisionTest, UpgradeStillPassesTheLaterGuards) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  ctx.tickets[f.link_key] = {12, false};
+  Decision d = Decider(DecisionPolicy{true, 20, true}).Decide(f, ctx);
+  EXPECT_EQ(d.guard, "dry_run");
+  ctx.owned[kSw] = "x";
+  d = Decider(DecisionPolicy{}).Decide(f, ctx);
+  EXPECT_EQ(d.guard, "manual");
+}
+
+TEST(DecisionTest, SilenceSubjectNamesPortsSwitchesAndHosts) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  Decider(DecisionPolicy{}).Decide(f, ctx);
+  EXPECT_EQ(ctx.last_subject.ports, (std::vector<std::string>{kSw, kHost}));
+  EXPECT_EQ(ctx.last_subject.switches, std::vector<std::string>{"leaf-1"});
+  // The host has no system name: its node description, without an HCA suffix cut.
+  EXPECT_EQ(ctx.last_subject.hosts, std::vector<std::string>{"host-a HCA-1"});
+
+  struct Case {
+    std::string what;
+    Silence s;
+    bool silenced;
+  };
+  const std::vector<Case> cases = {
+      {"the switch port", MakeSilence(1, kSw, "", ""), true},
+      {"the host port", MakeSilence(2, kHost, "", ""), true},
+      {"the switch", MakeSilence(3, "", "leaf-1", ""), true},
+      {"the host", MakeSilence(4, "", "", "host-a.*"), true},
+      {"another switch", MakeSilence(5, "", "spine-1", ""), false},
+      {"every pattern must hold", MakeSilence(6, kSw, "spine-1", ""), false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    ctx.silences = SilenceSet({c.s});
+    Decision d = Decider(DecisionPolicy{}).Decide(f, ctx);
+    EXPECT_EQ(d.guard == "silenced", c.silenced) << d.reason;
+  }
+
+  // Ends the inventory does not know: the names the finding's events carried.
+  FakeContext blind;
+  Finding named = LinkFinding();
+  named.switches = {{"leaf-7", "leaf-7"}};
+  named.hosts = {{"host-z", "host-z HCA-1"}};
+  blind.silences = SilenceSet({MakeSilence(8, "", "leaf-7", "")});
+  EXPECT_EQ(Decider(DecisionPolicy{}).Decide(named, blind).guard, "silenced");
+  EXPECT_EQ(blind.last_subject.switches, std::vector<std::string>{"leaf-7"});
+  EXPECT_EQ(blind.last_subject.hosts, std::vector<std::string>{"host-z HCA-1"});
+
+  // A switch-scoped finding is silenced by its switch's name.
+  Finding sw;
+  sw.rule = "switch_reboot";
+  sw.scope = RuleScope::kSwitch;
+  sw.action = RuleAction::kTicketOnly;
+  sw.switch_name = "leaf-9";
+  sw.link_key = "switch:leaf-9";
+  sw.time = kT0;
+  ctx.silences = SilenceSet({MakeSilence(9, "", "leaf-9", "")});
+  Decision d = Decider(DecisionPolicy{}).Decide(sw, ctx);
+  EXPECT_EQ(d.guard, "silenced");
+  EXPECT_EQ(ctx.last_subject.switches, std::vector<std::string>{"leaf-9"});
+}
+
+TEST(DecisionTest, ExpiredSilenceDoesNotApply) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Silence s = MakeSilence(1, kSw, "", "");
+  s.expires_at = kT0;  // in force while created_at <= t < expires_at
+  ctx.silences = SilenceSet({s});
+  Decision d = Decider(DecisionPolicy{}).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.kind, DecisionKind::kDisable);
+}
+
+TEST(DecisionTest, SwitchAndNodeFindings) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding sw;
+  sw.rule = "switch_reboot";
+  sw.scope = RuleScope::kSwitch;
+  sw.action = RuleAction::kTicketOnly;
+  sw.severity = "critical";
+  sw.switch_name = "leaf-1";
+  sw.link_key = "switch:leaf-1";
+  sw.reason = "Switch went down";
+  sw.time = kT0;
+  Decision d = Decider(DecisionPolicy{}).Decide(sw, ctx);
+  EXPECT_EQ(d.kind, DecisionKind::kTicket);
+  EXPECT_EQ(d.guard, "ticket_only");
+  EXPECT_EQ(d.switch_name, "leaf-1");
+  EXPECT_EQ(d.node, "");
+  EXPECT_EQ(d.port, "");
+  EXPECT_EQ(d.peer, "");
+  EXPECT_EQ(d.entity, "switch:leaf-1");
+  EXPECT_EQ(d.title, "switch_reboot: switch leaf-1");
+
+  Finding node = sw;
+  node.rule = "node_reboot";
+  node.scope = RuleScope::kNode;
+  node.action = RuleAction::kLogOnly;
+  node.switch_name.clear();
+  node.node_name = "host-a";
+  node.link_key = "node:host-a";
+  d = Decider(DecisionPolicy{}).Decide(node, ctx);
+  EXPECT_EQ(d.kind, DecisionKind::kFinding);
+  EXPECT_EQ(d.guard, "log_only");
+  EXPECT_EQ(d.node, "host-a");
+  EXPECT_EQ(d.switch_name, "");
+  EXPECT_EQ(d.title, "node_reboot: node host-a");
+}
+
+TEST(DecisionTest, DecisionCopiesTheFinding) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  f.mode = RuleMode::kShadow;
+  f.severity = "critical";
+  Decision d = Decider(DecisionPolicy{}).Decide(f, ctx);
+  EXPECT_EQ(d.time, kT0);
+  EXPECT_EQ(d.rule, "link_down");
+  EXPECT_EQ(d.entity, f.link_key);
+  EXPECT_EQ(d.rules_hash, "0123456789abcdef");
+  EXPECT_EQ(d.mode, "shadow");
+  EXPECT_EQ(d.severity, "critical");
+  EXPECT_EQ(d.port, kSw);
+  EXPECT_EQ(d.peer, kHost);
+}
+
+// --- ActionPort ------------------------------------------------------------------------------
+
+TEST(DecisionTest, ActionPortPrefersTheSwitchSide) {
+  PortInfo no_guid_switch = SwitchPort(kSw, "leaf-1", "1/17/1");
+  no_guid_switch.system_guid.clear();
+  PortInfo no_guid_host = HostPort(kHost, "host-a HCA-1");
+  no_guid_host.system_guid.clear();
+  struct Case {
+    std::string what;
+    std::vector<PortInfo> known;
+    std::vector<std::string> ends;
+    bool require_guid;
+    std::string want;
+  };
+  const std::vector<Case> cases = {
+      {"switch first in the list",
+       {SwitchPort(kSw, "leaf-1", "1/17/1"), HostPort(kHost, "host-a HCA-1")},
+       {kSw, kHost},
+       true,
+       kSw},
+      {"switch second in the list",
+       {SwitchPort(kSw, "leaf-1", "1/17/1"), HostPort(kHost, "host-a HCA-1")},
+       {kHost, kSw},
+       true,
+       kSw},
+      {"only the host is known", {HostPort(kHost, "host-a HCA-1")}, {kSw, kHost}, true, kHost},
+      {"switch without a system GUID, required",
+       {no_guid_switch, HostPort(kHost, "host-a HCA-1")},
+       {kSw, kHost},
+       true,
+       kHost},
+      {"switch without a system GUID, not required",
+       {no_guid_switch, HostPort(kHost, "host-a HCA-1")},
+       {kHost, kSw},
+       false,
+       kSw},
+      {"nothing with a GUID, required", {no_guid_switch, no_guid_host}, {kSw, kHost}, true, ""},
+      {"nothing with a GUID, not required: the switch",
+       {no_guid_switch, no_guid_host},
+       {kHost, kSw},
+       false,
+       kSw},
+      {"two switches: the first",
+       {SwitchPort(kSw, "leaf-1", "1/17/1"), SwitchPort(kSpine, "spine-1", "1/4/2")},
+       {kSpine, kSw},
+       true,
+       kSpine},
+      {"nothing known", {}, {kSw, kHost}, true, ""},
+      {"no ends", {SwitchPort(kSw, "leaf-1", "1/17/1")}, {}, true, ""},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    FakeContext ctx;
+    for (const auto& p : c.known) ctx.ports[p.name] = p;
+    EXPECT_EQ(Decider::ActionPort(c.ends, ctx, c.require_guid), c.want);
+  }
+}
+
+TEST(DecisionTest, PortAndPeerOfTheDecision) {
+  struct Case {
+    std::string what;
+    std::vector<std::string> ports;
+    bool known;
+    std::string port, peer;
+  };
+  const std::vector<Case> cases = {
+      {"acts on the switch side, host is the peer", {kHost, kSw}, true, kSw, kHost},
+      {"no end known: the first end", {kHost, kSw}, false, kHost, kSw},
+      {"one end only", {kSw}, true, kSw, ""},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    FakeContext ctx;
+    if (c.known) AddFabric(&ctx);
+    Finding f = LinkFinding();
+    f.ports = c.ports;
+    f.link_key = LinkKey(c.ports);
+    Decision d = Decider(DecisionPolicy{}).Decide(f, ctx);
+    EXPECT_EQ(d.port, c.port);
+    EXPECT_EQ(d.peer, c.peer);
+  }
+}
+
+// --- templates -------------------------------------------------------------------------------
+
+TEST(DecisionTest, RenderTemplatePlaceholders) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  f.evidence = {{"threshold", {{"above", 100.0}, {"window_s", 300.0}, {"count", 3}}},
+                {"measured", 250.5}};
+  Decision d;
+  d.rule = "symbol_errors";
+  d.port = kSw;
+  d.peer = kHost;
+  d.severity = "major";
+  struct Case {
+    std::string tmpl, want;
+  };
+  const std::vector<Case> cases = {
+      {"{rule}", "symbol_errors"},
+      {"{reason}", "Link went down"},
+      {"{port}", kSw},
+      {"{peer}", kHost},
+      {"{port_label}", "1/17/1"},
+      {"{peer_label}", "1"},
+      {"{port_node}", "leaf-1"},
+      {"{peer_node}", "host-a HCA-1"},  // no system name: node description up to ':'
+      {"{switch}", "leaf-1"},
+      {"{node}", "host-a HCA-1"},
+      {"{cable_serial}", "MT2330FT09118"},
+      {"{count}", "3"},
+      {"{window}", "5m"},
+      {"{value}", "250.5"},
+      {"{threshold}", "100.0"},
+      {"{severity}", "major"},
+      {"{port_node} {port_label} <-> {peer_node} {peer_label}", "leaf-1 1/17/1 <-> host-a HCA-1 1"},
+      {"no placeholders", "no placeholders"},
+      {"{unknown}", "{unknown}"},
+      {"open { brace", "open { brace"},
+      {"{}", "{}"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.tmpl);
+    EXPECT_EQ(RenderTemplate(c.tmpl, d, f, ctx), c.want);
+  }
+}
+
+TEST(DecisionTest, RenderTemplateUnknownValues) {
+  FakeContext ctx;  // knows no port
+  Finding f = LinkFinding();
+  f.cable_serial.clear();
+  f.evidence = nlohmann::json::object();
+  Decision d;
+  d.port = kSw;
+  struct Case {
+    std::string tmpl, want;
+  };
+  const std::vector<Case> cases = {
+      {"{cable_serial}", "(unknown)"},
+      {"{port_label}", "?"},
+      {"{port_node}", "?"},
+      {"{peer}", "?"},
+      {"{switch}", "?"},
+      {"{node}", "?"},
+      {"{count}", "?"},
+      {"{threshold}", "?"},
+      {"{value}", "?"},
+      {"{window}", "?"},
+      {"{port} on {switch}", kSw + " on ?"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.tmpl);
+    EXPECT_EQ(RenderTemplate(c.tmpl, d, f, ctx), c.want);
+  }
+}
+
+TEST(DecisionTest, SwitchAndNodePlaceholdersFollowTheDecisionFirst) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  Decision d;
+  d.port = kHost;  // a host end acted on
+  d.peer = kSw;
+  EXPECT_EQ(RenderTemplate("{switch}/{node}", d, f, ctx), "leaf-1/host-a HCA-1");
+  d.switch_name = "named-switch";
+  d.node = "named-node";
+  EXPECT_EQ(RenderTemplate("{switch}/{node}", d, f, ctx), "named-switch/named-node");
+}
+
+TEST(DecisionTest, TitlesAndRepairHints) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  Decision d = Decider(DecisionPolicy{}).Decide(f, ctx);
+  EXPECT_EQ(d.title, "link_down: leaf-1 1/17/1 <-> host-a HCA-1 1");
+  EXPECT_EQ(d.repair_hint, "");
+
+  f.ports = {kSw};
+  f.link_key = kSw;
+  d = Decider(DecisionPolicy{}).Decide(f, ctx);
+  EXPECT_EQ(d.title, "link_down: leaf-1 1/17/1");
+
+  f = LinkFinding();
+  f.title = "Link down: {port_node} {port_label} ({severity})";
+  f.repair_hint = "Replace cable {cable_serial} at {port_node} {port_label}";
+  d = Decider(DecisionPolicy{}).Decide(f, ctx);
+  EXPECT_EQ(d.title, "Link down: leaf-1 1/17/1 (major)");
+  EXPECT_EQ(d.repair_hint, "Replace cable MT2330FT09118 at leaf-1 1/17/1");
+
+  // Rendered for suppressed decisions too: the record reads the same.
+  f.inhibited_by = "x";
+  d = Decider(DecisionPolicy{}).Decide(f, ctx);
+  EXPECT_EQ(d.guard, "inhibited");
+  EXPECT_EQ(d.title, "Link down: leaf-1 1/17/1 (major)");
+}
+
+// --- JSON ------------------------------------------------------------------------------------
+
+TEST(DecisionTest, ToJson) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  f.repair_hint = "Reseat {cable_serial}";
+  Decision d = Decider(DecisionPolicy{}).Decide(f, ctx);
+  nlohmann::json j = d.ToJson();
+  EXPECT_EQ(j["time"], "2026-01-01T00:00:30.000Z");
+  EXPECT_EQ(j["rule"], "link_down");
+  EXPECT_EQ(j["decision"], "disable");
+  EXPECT_EQ(j["port"], kSw);
+  EXPECT_EQ(j["peer"], kHost);
+  EXPECT_EQ(j["reason"], "Link went down; disable " + kSw);
+  EXPECT_EQ(j["severity"], "major");
+  EXPECT_EQ(j["mode"], "enforce");
+  EXPECT_EQ(j["title"], "link_down: leaf-1 1/17/1 <-> host-a HCA-1 1");
+  EXPECT_EQ(j["repair_hint"], "Reseat MT2330FT09118");
+  EXPECT_EQ(j["rules_hash"], "0123456789abcdef");
+  // Empty fields are left out.
+  for (const char* k : {"switch", "node", "guard", "ticket_id", "silence_id"}) {
+    EXPECT_FALSE(j.contains(k)) << k;
+  }
+
+  Decision s;
+  s.time = kT0 + std::chrono::milliseconds(1234);
+  s.rule = "switch_reboot";
+  s.kind = DecisionKind::kSuppressed;
+  s.switch_name = "leaf-1";
+  s.node = "host-a";
+  s.guard = "silenced";
+  s.silence_id = 7;
+  s.ticket_id = 41;
+  s.reason = "r";
+  j = s.ToJson();
+  EXPECT_EQ(j["time"], "2026-01-01T00:00:31.234Z");
+  EXPECT_EQ(j["decision"], "suppressed");
+  EXPECT_EQ(j["switch"], "leaf-1");
+  EXPECT_EQ(j["node"], "host-a");
+  EXPECT_EQ(j["guard"], "silenced");
+  EXPECT_EQ(j["silence_id"], 7);
+  EXPECT_EQ(j["ticket_id"], 41);
+  EXPECT_FALSE(j.contains("port"));
+  EXPECT_FALSE(j.contains("peer"));
+  EXPECT_FALSE(j.contains("title"));
+}
+
+TEST(DecisionTest, KindNames) {
+  struct Case {
+    DecisionKind kind;
+    const char* name;
+    bool acts;
+  };
+  for (const auto& c : std::vector<Case>{{DecisionKind::kFinding, "finding", false},
+                                         {DecisionKind::kDisable, "disable", true},
+                                         {DecisionKind::kIsolate, "isolate", true},
+                                         {DecisionKind::kTicket, "ticket", false},
+                                         {DecisionKind::kSuppressed, "suppressed", false},
+                                         {DecisionKind::kBlocked, "blocked", false}}) {
+    EXPECT_STREQ(DecisionKindName(c.kind), c.name);
+    Decision d;
+    d.kind = c.kind;
+    EXPECT_EQ(d.acts(), c.acts) << c.name;
+    EXPECT_EQ(d.ToJson()["decision"], c.name);
+  }
+}
+
+}  // namespace
+}  // namespace ufmr

@@ -1,0 +1,129 @@
+// Covers src/core/event_subjects.h: the ports a UFM link message names with their switch or host,
+// in both message shapes (older "<guid> (Switch: name) : n", newer "(Switch:name:label)<guid>:n"),
+// NodeKey normalization, and which object types name a switch or a host.
+#include "core/event_subjects.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace ufmr {
+
+// For EXPECT_EQ on vectors of subjects (found by argument-dependent lookup, so in ufmr).
+static bool operator==(const PortSubject& a, const PortSubject& b) {
+  return a.port == b.port && a.is_switch == b.is_switch && a.node == b.node && a.label == b.label;
+}
+// Printed by gtest in failure messages.
+static void PrintTo(const PortSubject& s, std::ostream* os) {
+  *os << "{" << s.port << ", " << (s.is_switch ? "switch" : "host") << ", '" << s.node << "', '"
+      << s.label << "'}";
+}
+
+namespace {
+
+TEST(ExtractPortSubjectsTest, MessageShapes) {
+  struct Case {
+    std::string what;
+    std::string text;
+    std::vector<PortSubject> want;
+  };
+  const std::vector<Case> cases = {
+      {"older shape (UFM <= 6.x event log)",
+       "Link went down: f4521403008817f0 (Switch: mellanox-SX6036) : 12 - e41d2d0300a4f482 "
+       "(Computer: fsgb001 HCA-1) : 1",
+       {{"f4521403008817f0_12", true, "mellanox-SX6036", ""},
+        {"e41d2d0300a4f482_1", false, "fsgb001 HCA-1", ""}}},
+      {"newer shape with labels",
+       "Link went down: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33 - "
+       "(Switch:T4-E45-L-U51:1/4/2)fc6a1c0300244e00:8, cable S/N: MT2330FT09118",
+       {{"9c0591030090e000_33", true, "T3-E21-N-U47", "1/17/1"},
+        {"fc6a1c0300244e00_8", true, "T4-E45-L-U51", "1/4/2"}}},
+      {"newer shape, a host end without a label",
+       "Link went down: (Switch:T3-E21-N-U47:1/1/1)9c0591030090e000:1 - (Computer:fsgb001 "
+       "HCA-1)e41d2d0300a4f482:1",
+       {{"9c0591030090e000_1", true, "T3-E21-N-U47", "1/1/1"},
+        {"e41d2d0300a4f482_1", false, "fsgb001 HCA-1", ""}}},
+      {"0x prefix and upper-case GUID",
+       "Link went up: (Switch: LEAF-1 : 1/2/1 )0x9C0591030090E000:3",
+       {{"9c0591030090e000_3", true, "LEAF-1", "1/2/1"}}},
+      {"older shape with spaces and upper-case GUID",
+       "F4521403008817F0   ( switch :  sw-1  )   :   7",
+       {{"f4521403008817f0_7", true, "sw-1", ""}}},
+      {"older shape with a label in the node",
+       "f4521403008817f0 (Switch: T3-E21-N-U47:1/17/1) : 33",
+       {{"f4521403008817f0_33", true, "T3-E21-N-U47", "1/17/1"}}},
+      {"the same port twice is one subject",
+       "(Switch:a:1/1/1)9c0591030090e000:1 then again (Switch:b:1/1/1)9c0591030090e000:1",
+       {{"9c0591030090e000_1", true, "a", "1/1/1"}}},
+      {"older before newer, each in order",
+       "(Switch:new:1/1/1)9c0591030090e000:1 - f4521403008817f0 (Switch: old) : 2",
+       {{"f4521403008817f0_2", true, "old", ""}, {"9c0591030090e000_1", true, "new", "1/1/1"}}},
+      {"other node kinds are hosts",
+       "(Router:r-1)1111111111111111:4 - (Host:h-1)2222222222222222:1",
+       {{"1111111111111111_4", false, "r-1", ""}, {"2222222222222222_1", false, "h-1", ""}}},
+      {"no parenthesis", "Link went down: 9c0591030090e000_33 - fc6a1c0300244e00_8", {}},
+      {"a GUID that is too short", "(Switch:a)9c0591030090e00:1", {}},
+      {"no port number", "(Switch:a)9c0591030090e000", {}},
+      {"empty", "", {}},
+      {"event 702 names its peer only as node:label",
+       "Peer Port T2-E63-L-U37:1/19/2 is considered by SM as unhealthy due to FLAPPING.",
+       {}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.what);
+    EXPECT_EQ(ExtractPortSubjects(c.text), c.want);
+  }
+}
+
+TEST(NodeKeyTest, Normalization) {
+  struct Case {
+    std::string in, want;
+  };
+  const std::vector<Case> cases = {
+      {"T3-E21-N-U47", "t3-e21-n-u47"},
+      {"T3-E21-N-U47:1/17/1", "t3-e21-n-u47"},  // a switch port's node description
+      {"  T3-E21-N-U47 : 1/17/1 ", "t3-e21-n-u47"},
+      {"fsgb001 HCA-1", "fsgb001"},  // a host's HCA
+      {"fsgb001 HCA-12", "fsgb001"},
+      {"fsgb001 hca-2", "fsgb001"},
+      {"fsgb001 mlx5_0", "fsgb001"},
+      {"fsgb001   MLX5_3", "fsgb001"},
+      {"gpu node 7 HCA-1", "gpu node 7"},
+      {"fsgb001 HCA-1:1", "fsgb001"},
+      {"HCA-1", "hca-1"},                  // nothing before the suffix: kept
+      {"fsgb001-HCA-1", "fsgb001-hca-1"},  // no space before it: part of the name
+      {"fsgb001 HCA-x", "fsgb001 hca-x"},
+      {"\tLeaf-01\t", "leaf-01"},
+      {"", ""},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE("'" + c.in + "'");
+    EXPECT_EQ(NodeKey(c.in), c.want);
+  }
+  // The names ExtractPortSubjects finds and the inventory's names meet in NodeKey.
+  EXPECT_EQ(NodeKey("fsgb001 HCA-1"), NodeKey("FSGB001"));
+  EXPECT_EQ(NodeKey("T3-E21-N-U47:1/17/1"), NodeKey("t3-e21-n-u47"));
+}
+
+TEST(ObjectTypeTest, SwitchesAndHosts) {
+  struct Case {
+    std::string type;
+    bool is_switch, is_host;
+  };
+  const std::vector<Case> cases = {
+      {"Switch", true, false},    {"switch", true, false},   {"SWITCH", true, false},
+      {"Computer", false, true},  {"computer", false, true}, {"Host", false, true},
+      {"Node", false, true},      {"Server", false, true},   {"Link", false, false},
+      {"Port", false, false},     {"Site", false, false},    {"Grid", false, false},
+      {"Switches", false, false}, {"", false, false},        {" Switch", false, false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE("'" + c.type + "'");
+    EXPECT_EQ(IsSwitchObjectType(c.type), c.is_switch);
+    EXPECT_EQ(IsHostObjectType(c.type), c.is_host);
+  }
+}
+
+}  // namespace
+}  // namespace ufmr
