@@ -466,8 +466,8 @@ TEST_F(RemediatorTest, MigrateIsIdempotent) {
   ASSERT_TRUE(fresh.ok());
   auto pending = fresh.value()->PendingMigrations(testing::SourceDir() + "/schema");
   ASSERT_TRUE(pending.ok()) << pending.status().ToString();
-  EXPECT_EQ(pending.value(),
-            (std::vector<std::string>{"001_initial.sql", "002_alerts.sql", "003_silences.sql"}));
+  EXPECT_EQ(pending.value(), (std::vector<std::string>{"001_initial.sql", "002_alerts.sql",
+                                                       "003_silences.sql", "004_decisions.sql"}));
   EXPECT_TRUE(store_->PendingMigrations(testing::SourceDir() + "/schema")->empty());
   EXPECT_TRUE(store_->Migrate(testing::SourceDir() + "/schema").ok());
   EXPECT_FALSE(store_->Migrate("/nonexistent-schema-dir").ok());

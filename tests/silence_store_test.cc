@@ -7,6 +7,7 @@
 // ?all=1, and ending a silence early (200, then 404).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <pqxx/pqxx>
@@ -96,7 +97,7 @@ TEST_F(SilenceStoreTest, MigrationAddsTheSilencesTable) {
   auto pending = fresh.value()->PendingMigrations(testing::SourceDir() + "/schema");
   ASSERT_TRUE(pending.ok()) << pending.status().ToString();
   ASSERT_FALSE(pending->empty());
-  EXPECT_EQ(pending->back(), "003_silences.sql");
+  EXPECT_NE(std::find(pending->begin(), pending->end(), "003_silences.sql"), pending->end());
   EXPECT_TRUE(store_->PendingMigrations(testing::SourceDir() + "/schema")->empty());
 }
 

@@ -108,7 +108,9 @@ int Replay(const CommandLine& cl) {
   options.silences_file = cl.One("silences");
   if (rules_paths.empty() || (options.event_log.empty() && options.telemetry.empty())) {
     std::cerr << "usage: ufm-remediator replay --rules PATH --event-log FILE "
-                 "[--telemetry FILE_OR_DIR ...] [--ports FILE] [--format jsonl]\n";
+                 "[--telemetry FILE_OR_DIR ...] [--ports FILE]\n"
+                 "         [--silences FILE] [--utc-offset +HH:MM] [--max-disabled N] "
+                 "[--format jsonl|text]\n";
     return 2;
   }
   if (!ParseUtcOffset(cl.One("utc-offset", "0"), &options.utc_offset_s)) {

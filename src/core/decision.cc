@@ -1,5 +1,7 @@
 #include "core/decision.h"
 
+#include <cstdio>
+
 #include "core/duration.h"
 #include "core/event_subjects.h"
 
@@ -94,7 +96,8 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
     if (name == "severity") return d.severity;
     const auto& t = f.evidence.contains("threshold") ? f.evidence["threshold"] : nlohmann::json{};
     if (name == "count") return t.contains("count") ? t["count"].dump() : "";
-    if (name == "window") return FormatDuration(t.value("window_s", 0.0));
+    // A finding made outside the engine (a soak failure) may carry no threshold.
+    if (name == "window") return t.is_object() ? FormatDuration(t.value("window_s", 0.0)) : "";
     if (name == "threshold") return t.contains("above") ? t["above"].dump() : "";
     if (name == "value")
       return f.evidence.contains("measured") ? f.evidence["measured"].dump() : "";
@@ -166,6 +169,9 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
   }
   if (!f.switch_name.empty()) subject.switches.push_back(f.switch_name);
   if (!f.node_name.empty()) subject.hosts.push_back(f.node_name);
+  // Names the events carried, for ends the inventory does not know.
+  for (const auto& [key, name] : f.switches) subject.switches.push_back(name);
+  for (const auto& [key, name] : f.hosts) subject.hosts.push_back(name);
   if (const Silence* s = ctx.Silenced(subject, f.time)) {
     d.silence_id = s->id;
     return finish(DecisionKind::kSuppressed, "silenced",
@@ -209,10 +215,11 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
     return finish(DecisionKind::kBlocked, "dry_run",
                   std::string("dry run: would ") + verb + " " + action_port);
   }
-  if (ctx.HeldDisabled() >= policy_.max_disabled_ports) {
+  if (int held = ctx.HeldDisabled(); held >= policy_.max_disabled_ports) {
     return finish(DecisionKind::kBlocked, "cap",
-                  "cap reached: this service already holds " +
-                      std::to_string(policy_.max_disabled_ports) + " ports out of service");
+                  "cap reached: this service already holds " + std::to_string(held) +
+                      " ports out of service (the cap is " +
+                      std::to_string(policy_.max_disabled_ports) + ")");
   }
   return finish(
       f.action == RuleAction::kIsolatePort ? DecisionKind::kIsolate : DecisionKind::kDisable, "",

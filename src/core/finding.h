@@ -4,6 +4,7 @@
 // rule, so it stays valid after the rules are reloaded.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -32,8 +33,12 @@ struct Finding {
   std::string switch_name;         // switch scope: the switch, as named
   std::string node_name;           // node scope: the host, as named
   std::string cable_serial;        // from the events, when they carry it
-  std::string reason;              // one line for a person
-  nlohmann::json evidence;         // observations, thresholds, rule, rules hash
+  // The switches and hosts the link's ends sit on (NodeKey -> name as written), from the
+  // inventory or the events' own text: for inhibition and silences.
+  std::map<std::string, std::string> switches;
+  std::map<std::string, std::string> hosts;
+  std::string reason;       // one line for a person
+  nlohmann::json evidence;  // observations, thresholds, rule, rules hash
   std::string rules_hash;
   TimePoint time;
   // Non-empty when a switch- or node-level finding covers this one ("switch_reboot on switch

@@ -80,7 +80,8 @@ void Remediator::MaybeReloadRules() {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   metrics_.Set("ufmr_rules_reload_duration_seconds", seconds);
   for (const auto& d : loaded.diagnostics) {
-    (d.warning ? spdlog::warn("rules: {}", d.ToString()) : spdlog::error("rules: {}", d.ToString()));
+    (d.warning ? spdlog::warn("rules: {}", d.ToString())
+               : spdlog::error("rules: {}", d.ToString()));
   }
   if (!loaded.ok()) {
     int errors = 0;
@@ -94,13 +95,13 @@ void Remediator::MaybeReloadRules() {
                   engine_.rules().hash);
     metrics_.Add("ufmr_rules_reloads_total{result=\"error\"}");
     metrics_.Set("ufmr_rules_last_reload_success", 0);
-    std::string first = diags.empty() ? "" : diags[0].value("file", "") + ":" +
-                                                 std::to_string(diags[0].value("line", 0)) + ": " +
-                                                 diags[0].value("message", "");
+    std::string first = diags.empty() ? ""
+                                      : diags[0].value("file", "") + ":" +
+                                            std::to_string(diags[0].value("line", 0)) + ": " +
+                                            diags[0].value("message", "");
     alerts_.push_back({"rules_reload",
-                       "Rules reload failed (" + std::to_string(errors) +
-                           " errors; first: " + first + "). Still using rules " +
-                           engine_.rules().hash + ".",
+                       "Rules reload failed (" + std::to_string(errors) + " errors; first: " +
+                           first + "). Still using rules " + engine_.rules().hash + ".",
                        {{"diagnostics", diags}, {"kept_hash", engine_.rules().hash}}});
     return;
   }
@@ -533,8 +534,9 @@ class TxDecisionContext final : public DecisionContext {
 }  // namespace
 
 void Remediator::ForgetLink(const Finding& f) {
-  // Once a link has a ticket (or a decision), its counting starts afresh. A switch- or node-level
-  // finding keeps its state: it stays active, and inhibiting, until its events stop.
+  // Once the service takes a link out of service, its counting starts afresh: the link-downs our
+  // own action causes are not the fault's. Other decisions keep the counts (a ticket-only finding
+  // may be followed by one that acts), and a fired rule stays active, so it does not repeat.
   if (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink) engine_.Forget(f.link_key);
 }
 
@@ -596,7 +598,6 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     record(std::nullopt);
     spdlog::info("rule {} on {}: {} ({}); rules {}", f.rule, f.link_key, DecisionKindName(d.kind),
                  d.reason, d.rules_hash);
-    ForgetLink(f);
     return;
   }
   Ticket t;
@@ -637,7 +638,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     a.id = tx.InsertAction(a);
   }
   if (!skip.empty()) tx.AddEvent(t.id, "guard", kService, "no port action: " + skip);
-  ForgetLink(f);
+  if (skip.empty()) ForgetLink(f);
   spdlog::info("ticket {} opened for {} by rule {}{}; rules {}", t.id, f.link_key, f.rule,
                skip.empty() ? "; disabling " + t.action_port : "; " + skip, d.rules_hash);
   metrics_.Add("ufmr_tickets_opened_total");
@@ -840,6 +841,9 @@ void Remediator::StartSoak(Store::Tx& tx, Ticket& t) {
   t.soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
   tx.AddEvent(t.id, "soak_started", kService,
               "watching the link for " + FormatDuration(config_.remediation.soak_s));
+  // The link is judged afresh from here: what the fault and our own disable left in the counts
+  // (link-downs, windows) is not the repaired link's.
+  engine_.Forget(t.link_key);
 }
 
 void Remediator::CheckSoaks() {

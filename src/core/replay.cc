@@ -279,9 +279,8 @@ struct ReplayPipeline::Impl {
       ++findings;
       Decision d = decider.Decide(f, ctx);
       ctx.Record(d);
-      if (d.guard != "open_ticket" &&
-          (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink)) {
-        engine.Forget(f.link_key);  // as the service does once a ticket is open
+      if (d.acts() && (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink)) {
+        engine.Forget(f.link_key);  // as the service does once it takes the link out
       }
       sink(d);
     }

@@ -416,6 +416,10 @@ void RuleEngine::ObserveCounter(const Observation& o, std::vector<Finding>* out)
       continue;
     }
     st.samples.emplace_back(o.time, o);
+    // Samples that left the window count no more (Measure skips them): drop them, or a port
+    // that reports on time keeps every sample it ever sent (Tick prunes only late ones).
+    double window = std::max(r->window_s, o.interval_s);
+    while (Between(st.samples.front().first, o.time) >= window) st.samples.pop_front();
     double m = Measure(*r, st, o.time);
     if (m <= r->condition.above) {
       st.above_since.reset();
@@ -498,6 +502,8 @@ Finding RuleEngine::MakeFinding(const Rule& r, const Subjects& s, TimePoint t) c
   f.ports = s.ends;
   f.link_key = s.link_key;
   f.cable_serial = s.cable_serial;
+  f.switches = s.switches;
+  f.hosts = s.hosts;
   f.time = t;
   f.rules_hash = rules_->hash;
   f.evidence = {{"observations", nlohmann::json::array()},
@@ -524,7 +530,7 @@ Finding RuleEngine::MakeFinding(const Rule& r, const Subjects& s, TimePoint t) c
 
 void RuleEngine::Emit(const Rule& r, Finding f, std::vector<Finding>* out) {
   if (r.scope == RuleScope::kPort || r.scope == RuleScope::kLink) {
-    f.inhibited_by = InhibitedBy(r.name, f.ports, f.time);
+    f.inhibited_by = InhibitedBy(r.name, f, f.time);
   }
   if (!r.description.empty()) f.reason = r.description + " (" + f.reason + ")";
   out->push_back(std::move(f));
@@ -543,12 +549,19 @@ void RuleEngine::ExtendInhibitor(const Rule& r, const std::string& entity, const
   list.push_back({r.name, name, until});
 }
 
-std::string RuleEngine::InhibitedBy(const std::string& rule, const std::vector<std::string>& ports,
-                                    TimePoint t) const {
-  if (inhibitors_.empty() || ports.empty()) return "";
-  Observation probe;
-  probe.ports = ports;
-  Subjects s = Resolve(probe);
+std::string RuleEngine::InhibitedBy(const std::string& rule, const Finding& f, TimePoint t) const {
+  if (inhibitors_.empty()) return "";
+  // The switches and hosts the finding's observations named, and what the inventory says now.
+  Subjects s;
+  s.switches = f.switches;
+  s.hosts = f.hosts;
+  if (!f.ports.empty()) {
+    Observation probe;
+    probe.ports = f.ports;
+    Subjects now = Resolve(probe);
+    s.switches.insert(now.switches.begin(), now.switches.end());
+    s.hosts.insert(now.hosts.begin(), now.hosts.end());
+  }
   auto check = [&](const std::string& entity, const char* what) -> std::string {
     auto it = inhibitors_.find(entity);
     if (it == inhibitors_.end()) return "";
@@ -634,6 +647,8 @@ void RuleEngine::Tick(TimePoint now, std::vector<Finding>* out) {
     if (r != by_name_.end()) {
       Finding f = std::move(it->second.finding);
       f.time = it->second.fire_at;
+      // `seen` holds the window that started the hold, then every match since: the evidence.
+      f.evidence["observations"] = nlohmann::json::array();
       for (const auto& s : it->second.seen) {
         if (f.evidence["observations"].size() >= kMaxEvidence) break;
         f.evidence["observations"].push_back(s.json);
@@ -657,10 +672,17 @@ void RuleEngine::Tick(TimePoint now, std::vector<Finding>* out) {
 }
 
 const Rule* RuleEngine::BreaksSoak(const Observation& o) const {
+  // Only rules that would take the link out judge a repair: shadow and record-only rules do not,
+  // and neither do switch- or node-level ones.
+  auto judges = [](const Rule* r) {
+    return r->mode == RuleMode::kEnforce &&
+           (r->action == RuleAction::kDisablePort || r->action == RuleAction::kIsolatePort) &&
+           (r->scope == RuleScope::kPort || r->scope == RuleScope::kLink);
+  };
   if (o.kind == Observation::Kind::kEvent) {
     EventView view(*this, o);
     auto it = rules_->by_event_id.find(o.event_type);
-    auto check = [&](const Rule* r) { return view.Matches(r->match); };
+    auto check = [&](const Rule* r) { return judges(r) && view.Matches(r->match); };
     if (it != rules_->by_event_id.end()) {
       for (const Rule* r : it->second) {
         if (check(r)) return r;
@@ -674,10 +696,14 @@ const Rule* RuleEngine::BreaksSoak(const Observation& o) const {
   auto it = rules_->by_counter.find(o.counter);
   if (it == rules_->by_counter.end() || o.interval_s <= 0) return nullptr;
   for (const Rule* r : it->second) {
+    if (!judges(r)) continue;
     if (r->kind == Rule::Kind::kFlapping) {
       if (o.delta > 0) return r;  // the link went down during the soak
       continue;
     }
+    // A link that just came back up has no meaningful BER yet (the enable that starts the soak
+    // is such a moment): the rule's own uptime requirement holds here too.
+    if (r->min_link_uptime_s > 0 && RecentlyDown(o.ports, o.time, r->min_link_uptime_s)) continue;
     // One sample against the clear level: the hysteresis a repaired link must stay under.
     double m = 0;
     switch (r->condition.measure) {

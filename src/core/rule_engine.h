@@ -114,8 +114,7 @@ class RuleEngine {
   void Emit(const Rule& r, Finding f, std::vector<Finding>* out);
   Finding MakeFinding(const Rule& r, const Subjects& s, TimePoint t) const;
   double Measure(const Rule& r, const CounterState& st, TimePoint now) const;
-  std::string InhibitedBy(const std::string& rule, const std::vector<std::string>& ports,
-                          TimePoint t) const;
+  std::string InhibitedBy(const std::string& rule, const Finding& f, TimePoint t) const;
   void ExtendInhibitor(const Rule& r, const std::string& entity, const std::string& name,
                        TimePoint t);
   bool RecentlyDown(const std::vector<std::string>& ports, TimePoint t, double within_s) const;

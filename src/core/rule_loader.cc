@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/duration.h"
+#include "core/telemetry_snapshot.h"
 
 namespace ufmr {
 
@@ -35,6 +36,22 @@ std::string FnvHex(const std::string& data) {
   char buf[17];
   std::snprintf(buf, sizeof(buf), "%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+// Levenshtein distance, for "did you mean" on short keys.
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
 }
 
 std::string Join(const Keys& keys) {
@@ -63,6 +80,7 @@ class Loader {
 
   // Stage 1: parse.
   void Parse(SourceFile* f) {
+    texts_[f->name] = f->text;
     try {
       f->doc = YAML::Load(f->text);
       f->parsed = true;
@@ -157,7 +175,7 @@ class Loader {
     for (const auto& r : rules) names.insert(r.name);
     for (const auto& [rule, refs] : inhibit_refs_) {
       for (const auto& [name, where] : refs) {
-        if (names.count(name)) continue;
+        if (names.count(name) || disabled_.count(name)) continue;
         Diagnostic d = where;
         d.code = "unknown-rule";
         d.message = "rule '" + rule + "' inhibits '" + name + "', which no rules file defines";
@@ -200,9 +218,16 @@ class Loader {
     for (const auto& kv : map) {
       std::string key = kv.first.Scalar();
       if (allowed.count(key)) continue;
-      // A typo is worth a warning, not a lost rule: the rest of the rule still loads.
+      // A typo is worth a warning, not a lost rule: the rest of the rule still loads. Say which
+      // key was probably meant, so `mdoe: shadow` does not pass unnoticed.
+      std::string near;
+      for (const auto& a : allowed) {
+        if (EditDistance(key, a) <= 2) near = a;
+      }
       Warn(kv.first, path.empty() ? key : path + "." + key, "unknown-key",
-           "unknown key '" + key + "' is ignored (expected one of: " + Join(allowed) + ")");
+           "unknown key '" + key + "' is ignored" +
+               (near.empty() ? " (expected one of: " + Join(allowed) + ")"
+                             : "; did you mean '" + near + "'?"));
     }
   }
 
@@ -392,21 +417,40 @@ class Loader {
     }
     const std::string& s = node.Scalar();
     const auto& known = TemplatePlaceholders();
-    int quote = node.Tag() == "!" ? 1 : 0;  // quoted scalars start one column later
+    // Where a piece of the value is in the file: quoting and folding move text around, so look
+    // for it in the source from the scalar's start.
+    size_t search_from = node.Mark().pos >= 0 ? static_cast<size_t>(node.Mark().pos) : 0;
+    auto at = [&](const std::string& piece) {
+      Diagnostic d = Make(node, path, "bad-template", "");
+      auto text = texts_.find(file_);
+      if (text == texts_.end()) return d;
+      size_t pos = text->second.find(piece, search_from);
+      if (pos == std::string::npos) return d;
+      size_t line_start = text->second.rfind('\n', pos);
+      line_start = line_start == std::string::npos ? 0 : line_start + 1;
+      d.line =
+          1 + static_cast<int>(std::count(text->second.begin(), text->second.begin() + pos, '\n'));
+      d.column = 1 + static_cast<int>(pos - line_start);
+      return d;
+    };
     for (size_t i = 0; i < s.size(); ++i) {
       if (s[i] != '{') continue;
       size_t end = s.find('}', i);
       if (end == std::string::npos) {
-        Error(node, path, "bad-template", "'{' without a closing '}'", static_cast<int>(i) + quote);
+        Diagnostic d = at(s.substr(i, std::min<size_t>(s.size() - i, 16)));
+        d.message = "'{' without a closing '}'";
+        diags_->push_back(std::move(d));
+        ++errors_;
         return;
       }
       std::string name = s.substr(i + 1, end - i - 1);
       if (std::find(known.begin(), known.end(), name) == known.end()) {
         std::string list;
         for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        Error(node, path, "bad-template",
-              "unknown placeholder {" + name + "} (known: " + list + ")",
-              static_cast<int>(i) + quote);
+        Diagnostic d = at("{" + name + "}");
+        d.message = "unknown placeholder {" + name + "} (known: " + list + ")";
+        diags_->push_back(std::move(d));
+        ++errors_;
       }
       i = end;
     }
@@ -427,6 +471,7 @@ class Loader {
     Rule r;
     r.file = file_;
     r.line = node.Mark().line + 1;
+    bool switched_off = false;
     if (node["enabled"]) {
       bool enabled = true;
       try {
@@ -435,7 +480,12 @@ class Loader {
         Error(node["enabled"], path + ".enabled", "bad-bool", "enabled must be true or false");
         return;
       }
-      if (!enabled) return;
+      if (!enabled) {
+        // Still defined (another rule's inhibits may name it) and still checked, so switching
+        // it back on cannot bring in a mistake; it just does not load.
+        if (node["name"] && node["name"].IsScalar()) disabled_.insert(node["name"].Scalar());
+        switched_off = true;
+      }
     }
     if (!node["name"] || !node["name"].IsScalar() || node["name"].Scalar().empty()) {
       Error(node["name"] ? node["name"] : node, path + ".name", "missing-name",
@@ -542,16 +592,25 @@ class Loader {
       }
     }
     if (node["inhibits"]) CompileInhibits(node["inhibits"], path + ".inhibits", &r);
-    if (errors_ == before) out->push_back(std::move(r));
+    if (errors_ == before && !switched_off) out->push_back(std::move(r));
   }
 
   void CompileCounter(const YAML::Node& node, const std::string& path, Rule* r, int measures) {
     r->kind = Rule::Kind::kCounter;
     if (!node["counter"] || !node["counter"].IsScalar() || node["counter"].Scalar().empty()) {
-      Error(node["counter"] ? node["counter"] : node, path + ".counter", "missing-counter",
-            "a counter rule names its counter, e.g. counter: SymbolErrorCounterExtended");
+      // A ber condition without a counter judges the derived SymbolBER (set below).
+      if (node["counter"] || !node["ber"]) {
+        Error(node["counter"] ? node["counter"] : node, path + ".counter", "missing-counter",
+              "a counter rule names its counter, e.g. counter: SymbolErrorCounterExtended");
+      }
     } else {
       r->counter = node["counter"].Scalar();
+      if (r->counter != "SymbolBER" && ClassifyColumn(r->counter) != ColumnRole::kCounter) {
+        Warn(node["counter"], path + ".counter", "untracked-counter",
+             "'" + r->counter +
+                 "' is a level or identifier column, not a cumulative counter the telemetry "
+                 "intake tracks: this rule will never fire");
+      }
     }
     if (measures != 1) {
       Error(node, path, measures ? "ambiguous-condition" : "missing-condition",
@@ -639,6 +698,12 @@ class Loader {
     if (node["count"]) {
       Error(node["count"], path + ".count", "not-for-flapping", "use flapping.downs");
     }
+    for (const char* k : {"window", "for"}) {
+      if (node[k]) {
+        Error(node[k], path + "." + k, "not-for-flapping",
+              std::string(k) + " does not apply to a flapping rule: flapping.within is its window");
+      }
+    }
   }
 
   void CompileInhibits(const YAML::Node& node, const std::string& path, Rule* r) {
@@ -660,11 +725,13 @@ class Loader {
   }
 
   std::vector<Diagnostic>* diags_;
+  std::map<std::string, std::string> texts_;  // file -> its text, to place diagnostics
   std::string file_;
   int errors_ = 0;
   std::map<std::string, NamedNode> lists_;
   std::map<std::string, NamedNode> macros_;
   std::map<std::string, std::vector<std::pair<std::string, Diagnostic>>> inhibit_refs_;
+  std::set<std::string> disabled_;  // rules switched off with `enabled: false`
 };
 
 RuleLoadResult LoadSources(std::vector<SourceFile> files, std::vector<Diagnostic> diags) {
@@ -692,7 +759,8 @@ RuleLoadResult LoadSources(std::vector<SourceFile> files, std::vector<Diagnostic
   std::string all;
   for (const auto& f : files) {
     AttachSourceLines(f.name, f.text, &diags);
-    all += f.name + "\n" + f.text;
+    // Names without their folder: the same files hash the same wherever they are read from.
+    all += std::filesystem::path(f.name).filename().string() + "\n" + f.text;
   }
   RuleLoadResult result;
   if (!HasErrors(diags)) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "core/duration.h"
@@ -107,6 +108,7 @@ class TestFile {
             "a test file is a mapping with rule_files, (ports,) and a 'tests:' list");
       return Done();
     }
+    Keys(doc, "", {"rule_files", "ports", "tests"});
     // The rules under test.
     std::vector<std::string> rule_paths;
     YAML::Node files = doc["rule_files"];
@@ -161,6 +163,19 @@ class TestFile {
           code, msg);
   }
 
+  // In a test file a typo would make a test that checks nothing and passes: an error.
+  void Keys(const YAML::Node& map, const std::string& path, const std::set<std::string>& allowed) {
+    if (!map.IsMap()) return;
+    for (const auto& kv : map) {
+      std::string key = kv.first.Scalar();
+      if (allowed.count(key)) continue;
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      Error(kv.first, path.empty() ? key : path + "." + key, "unknown-key",
+            "unknown key '" + key + "' (expected one of: " + list + ")");
+    }
+  }
+
   std::vector<PortInfo> Ports(const YAML::Node& n, const std::string& path) {
     std::vector<PortInfo> out;
     if (!n.IsSequence()) {
@@ -191,6 +206,7 @@ class TestFile {
   void RunTest(const YAML::Node& t, const std::string& path) {
     std::string name = t["name"] ? t["name"].as<std::string>() : path;
     int errors_before = static_cast<int>(report_->diagnostics.size());
+    Keys(t, path, {"name", "ports", "events", "counters", "expect", "until"});
     TimePoint start = TimePoint(std::chrono::seconds(1767225600));  // 2026-01-01T00:00:00Z
     std::vector<PortInfo> ports = ports_;
     if (t["ports"]) {
@@ -206,6 +222,9 @@ class TestFile {
       for (size_t i = 0; i < list.size(); ++i) {
         std::string p = path + ".events[" + std::to_string(i) + "]";
         const YAML::Node& e = list[i];
+        Keys(e, p,
+             {"at", "line", "event_id", "id", "name", "severity", "category", "object_type",
+              "object", "description", "ports"});
         double at = 0;
         if (!e["at"] || !Seconds(e["at"], p + ".at", &at)) continue;
         TimePoint when = start + std::chrono::duration_cast<TimePoint::duration>(
@@ -250,6 +269,7 @@ class TestFile {
       for (size_t i = 0; i < list.size(); ++i) {
         std::string p = path + ".counters[" + std::to_string(i) + "]";
         const YAML::Node& c = list[i];
+        Keys(c, p, {"port", "counter", "interval", "start", "values"});
         PortKey key;
         if (!c["port"] || !ParsePortName(c["port"].as<std::string>(""), &key)) {
           Error(c["port"] ? c["port"] : c, p + ".port", "bad-port",
@@ -278,6 +298,7 @@ class TestFile {
       for (size_t i = 0; i < list.size(); ++i) {
         std::string p = path + ".expect[" + std::to_string(i) + "]";
         const YAML::Node& x = list[i];
+        Keys(x, p, {"at", "rule", "decision", "port", "peer", "switch", "node", "guard"});
         Expected e;
         e.line = x.Mark().line + 1;
         if (!x["at"] || !Seconds(x["at"], p + ".at", &e.at) || !x["rule"] || !x["decision"]) {

@@ -302,9 +302,9 @@ int64_t Store::Tx::AddDecision(const nlohmann::json& d, std::optional<int64_t> t
       "INSERT INTO decisions (fabric, finding_at, rule, decision, guard, entity, port, peer, "
       "reason, rules_hash, ticket_id, details) VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, "
       "$8, $9, $10, NULLIF($11, 0), $12::jsonb) RETURNING id",
-      store_->fabric_, text("time"), text("rule"), text("decision"), text("guard"),
-      text("entity"), text("port"), text("peer"), text("reason"), text("rules_hash"),
-      ticket_id.value_or(0), d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      store_->fabric_, text("time"), text("rule"), text("decision"), text("guard"), text("entity"),
+      text("port"), text("peer"), text("reason"), text("rules_hash"), ticket_id.value_or(0),
+      d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return r[0][0].as<int64_t>();
 }
 
@@ -509,7 +509,8 @@ Result<nlohmann::json> Store::RecentDecisions(int limit, const std::string& rule
         nlohmann::json d = nlohmann::json::parse(row[1].as<std::string>(), nullptr, false);
         if (!d.is_object()) d = nlohmann::json::object();
         d["id"] = row[0].as<int64_t>();
-        d["ticket_id"] = row[2].is_null() ? nlohmann::json(nullptr) : nlohmann::json(row[2].as<int64_t>());
+        d["ticket_id"] =
+            row[2].is_null() ? nlohmann::json(nullptr) : nlohmann::json(row[2].as<int64_t>());
         d["decided_at"] = FormatIsoTime(FromEpochSeconds(row[3].as<double>()));
         out.push_back(std::move(d));
       }

@@ -226,7 +226,7 @@ rules:
   { name: "flapping without within", ok: false, at: "/rules/0/flapping", loader: "error", text: "rules:\n  - {name: r, flapping: {downs: 3}, action: ticket_only}\n" },
   { name: "flapping with clear", ok: false, at: "/rules/0/clear", loader: "error", text: "rules:\n  - {name: r, flapping: {downs: 3, within: 10m}, clear: {event_id: 328}, action: ticket_only}\n" },
   { name: "flapping with count", ok: false, at: "/rules/0/count", loader: "error", text: "rules:\n  - {name: r, flapping: {downs: 3, within: 10m}, count: 2, action: ticket_only}\n" },
-  { name: "flapping with window (the loader ignores it)", ok: false, at: "/rules/0/window", loader: "ignored", text: "rules:\n  - {name: r, flapping: {downs: 3, within: 10m}, window: 1h, action: ticket_only}\n" },
+  { name: "flapping with window", ok: false, at: "/rules/0/window", loader: "error", text: "rules:\n  - {name: r, flapping: {downs: 3, within: 10m}, window: 1h, action: ticket_only}\n" },
   { name: "bad duration", ok: false, at: "/rules/0/window", loader: "error", text: "rules:\n  - {name: r, match: {event_id: 329}, count: 2, window: 10 minutes, action: ticket_only}\n" },
   { name: "compound duration", ok: false, at: "/rules/0/window", loader: "error", text: "rules:\n  - {name: r, match: {event_id: 329}, count: 2, window: 1h30m, action: ticket_only}\n" },
   { name: "empty match", ok: false, at: "/rules/0/match", loader: "error", text: "rules:\n  - {name: r, match: {}, action: ticket_only}\n" },

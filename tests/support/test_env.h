@@ -48,7 +48,7 @@ class ChildProcess {
   ChildProcess& operator=(const ChildProcess&) = delete;
 
   bool running();
-  void Stop();  // SIGTERM, then SIGKILL after 5 s
+  void Stop();           // SIGTERM, then SIGKILL after 5 s
   void Signal(int sig);  // e.g. SIGHUP
   std::string Log() const;
 
