@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmarks; prints figures (time per telemetry poll at fabric scale, event
-# parsing, peak memory; then the telemetry intake at 100k ports). Usage: bench/run.sh [PORTS] [POLLS]
+# parsing, peak memory; the telemetry intake at 100k ports; rule evaluation and a 500-rule reload).
+# Usage: bench/run.sh [PORTS] [POLLS]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build_dir=${BUILD_DIR:-build}
@@ -9,3 +10,4 @@ cmake --build "$build_dir" -j"$(nproc)" --target pipeline_bench >/dev/null
 /usr/bin/time -f "peak RSS: %M KiB" "$build_dir/pipeline_bench" "${1:-20000}" "${2:-10}" rules
 cmake --build "$build_dir" -j"$(nproc)" --target event_log_bench >/dev/null && /usr/bin/time -f "peak RSS: %M KiB" "$build_dir/event_log_bench"
 cmake --build "$build_dir" -j"$(nproc)" --target telemetry_bench >/dev/null && /usr/bin/time -f "peak RSS: %M KiB" "$build_dir/telemetry_bench" "${TELEMETRY_PORTS:-100000}" 10 rules
+cmake --build "$build_dir" -j"$(nproc)" --target rules_bench >/dev/null && /usr/bin/time -f "peak RSS: %M KiB" "$build_dir/rules_bench" "${RULE_EVENTS:-2000000}" rules

@@ -1381,7 +1381,12 @@ TEST(RuleEngineTest, ResolveFromTheInventory) {
   EXPECT_EQ(s.hosts, (std::map<std::string, std::string>{{"host-a", "host-a"}}));
   EXPECT_EQ(s.port_switch, (std::map<std::string, std::string>{{kL1, "leaf-1"}}));
   EXPECT_EQ(s.port_host, (std::map<std::string, std::string>{{kH1, "host-a"}}));
-  EXPECT_EQ(s.cable_serial, "MT1");
+  // The scope entities switch and node rules count on.
+  ASSERT_EQ(s.switch_entities.size(), 1u);
+  EXPECT_EQ(s.switch_entities[0].key, "switch:leaf-1");
+  EXPECT_EQ(s.switch_entities[0].port, kL1);
+  ASSERT_EQ(s.host_entities.size(), 1u);
+  EXPECT_EQ(s.host_entities[0].key, "node:host-a");
 
   // One port (a counter): its peer from the inventory.
   auto c = h.engine.Resolve(Counter(kSym, kH3, 0, 1));

@@ -72,9 +72,19 @@ std::string NodeKey(std::string_view name) {
   size_t colon = name.find(':');
   if (colon != std::string_view::npos) name = Trim(name.substr(0, colon));
   std::string out = Lower(name);
-  static const RE2 hca(R"((.*?)\s+(?:hca-\d+|mlx5_\d+))");
-  std::string base;
-  if (RE2::FullMatch(out, hca, &base)) out = base;
+  // " hca-<n>" or " mlx5_<n>" at the end: the host's HCA, not the host.
+  size_t space = out.find_last_of(" \t");
+  if (space != std::string::npos) {
+    std::string_view tail(out);
+    tail.remove_prefix(space + 1);
+    size_t digits_at = tail.rfind("hca-", 0) == 0 ? 4 : tail.rfind("mlx5_", 0) == 0 ? 5 : 0;
+    bool digits = digits_at > 0 && tail.size() > digits_at &&
+                  tail.find_first_not_of("0123456789", digits_at) == std::string_view::npos;
+    if (digits) {
+      out.resize(space);
+      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+    }
+  }
   return out;
 }
 

@@ -81,6 +81,7 @@ std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> port
   }
   ports_.swap(next);
   IndexDescriptions();
+  generation_.fetch_add(1, std::memory_order_release);
   return changes;
 }
 
@@ -184,8 +185,22 @@ void Inventory::Upsert(const PortInfo& port) {
   bool reindex = it == ports_.end() || it->second.label != port.label ||
                  it->second.system_name != port.system_name ||
                  it->second.node_description != port.node_description;
+  bool changed = it == ports_.end() || reindex || it->second.peer != port.peer ||
+                 it->second.description != port.description;
   ports_[port.name] = port;
   if (reindex) IndexDescriptions();
+  if (changed) generation_.fetch_add(1, std::memory_order_release);
+}
+
+bool Inventory::Placement(const std::string& name, bool* is_switch, std::string* node) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(name);
+  if (it == ports_.end()) return false;
+  const PortInfo& p = it->second;
+  if (p.system_name.empty() && p.node_description.empty()) return false;
+  *is_switch = p.is_switch();
+  *node = p.system_name.empty() ? p.node_description : p.system_name;
+  return true;
 }
 
 std::optional<PortInfo> Inventory::Get(const std::string& name) const {

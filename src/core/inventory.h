@@ -3,6 +3,8 @@
 // thread, read by HTTP handlers: every method is thread-safe.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -71,12 +73,18 @@ class Inventory {
   std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
   void Upsert(const PortInfo& port);
   std::optional<PortInfo> Get(const std::string& name) const;
+  // Which switch or host a port sits on (its system name, else its node description), without
+  // copying the port: the rules engine's hot path. False when the port is unknown or unnamed.
+  bool Placement(const std::string& name, bool* is_switch, std::string* node) const;
   // Both ends of the link the given ports belong to (peer added from inventory when known).
   std::vector<std::string> LinkEnds(const std::vector<std::string>& ports) const;
   // The port a UFM message names as "<node>:<label>" ("T2-E63-L-U37:1/19/2", the port's node
   // description; a leading "1/" ASIC prefix may be left out), if known. Case-insensitive.
   std::optional<std::string> FindByDescription(const std::string& ref) const;
   size_t size() const;
+  // Bumped by every change (Replace, an Upsert that changed something): lets readers cache what
+  // they derived from the inventory.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
  private:
   void IndexDescriptions();  // with mu_ held
@@ -84,6 +92,7 @@ class Inventory {
   mutable std::mutex mu_;
   std::map<std::string, PortInfo> ports_;
   std::map<std::string, std::string> by_description_;  // lower-case "<node>:<label>" -> name
+  std::atomic<uint64_t> generation_{0};
 };
 
 }  // namespace ufmr

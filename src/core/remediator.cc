@@ -132,6 +132,7 @@ bool Remediator::Due(TimePoint& next, double interval_s) {
 
 void Remediator::RunOnce() {
   MaybeReloadRules();
+  metrics_.Set("ufmr_rules_loaded", static_cast<double>(engine_.rules().rules.size()));
   if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
     RefreshInventory();
   }
@@ -542,6 +543,15 @@ void Remediator::ForgetLink(const Finding& f) {
 
 void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   metrics_.Add("ufmr_findings_total{rule=\"" + f.rule + "\"}");
+  if (f.evidence.value("during_soak", false)) {
+    // A repaired link under watch showed a bad sign: that is the verdict, whatever silences or
+    // modes say about new findings.
+    auto existing = tx.OpenTicketForLink(f.link_key);
+    if (existing && existing->state == ticket_state::kVerifying) {
+      FailSoak(tx, *existing, f.reason, f.evidence);
+      return;
+    }
+  }
   TxDecisionContext ctx(tx, inventory_, silences_);
   Decision d = decider_.Decide(f, ctx);
   metrics_.Add(std::string("ufmr_decisions_total{decision=\"") + DecisionKindName(d.kind) + "\"}");
@@ -568,7 +578,8 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     // A stronger rule fired on a link whose ticket so far asked for no action: act now.
     Ticket& t = *ctx.open();
     record(t.id);
-    t.state = ticket_state::kOpen;
+    // Isolation is not wired to UFM in this build: such a ticket stays ticket-only.
+    t.state = d.kind == DecisionKind::kDisable ? ticket_state::kOpen : ticket_state::kTicketOnly;
     t.action_port = d.port;
     tx.UpdateTicket(t);
     nlohmann::json evidence = f.evidence;

@@ -12,6 +12,7 @@ namespace ufmr {
 namespace {
 
 constexpr size_t kMaxEvidence = 50;
+constexpr double kSweepS = 5;
 constexpr int kLinkDownEvent = 329;
 constexpr const char* kLinkDownedCounter = "LinkDownedCounterExtended";
 
@@ -19,12 +20,6 @@ TimePoint After(TimePoint t, double seconds) {
   return t + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
 }
 double Between(TimePoint a, TimePoint b) { return std::chrono::duration<double>(b - a).count(); }
-
-std::string Key(const std::string& rule, const std::string& entity) {
-  return rule + '\x1f' + entity;
-}
-std::string EntityOf(const std::string& key) { return key.substr(key.find('\x1f') + 1); }
-std::string RuleOf(const std::string& key) { return key.substr(0, key.find('\x1f')); }
 
 // "default / Switch: sw-1 / 1/17/1" -> "sw-1"; a bare name stays as it is.
 std::string ObjectNodeName(const std::string& object) {
@@ -80,7 +75,7 @@ nlohmann::json ObservationToJson(const Observation& o) {
 // once and only when some rule needs them.
 class RuleEngine::EventView {
  public:
-  EventView(const RuleEngine& engine, const Observation& o) : engine_(engine), o_(o) {}
+  EventView(RuleEngine& engine, const Observation& o) : engine_(engine), o_(o) {}
   const Observation& obs() const { return o_; }
 
   bool Matches(const EventMatch& m) {
@@ -109,9 +104,15 @@ class RuleEngine::EventView {
     return true;
   }
 
-  const Subjects& subjects() {
-    if (!subjects_) subjects_ = engine_.Resolve(o_);
-    return *subjects_;
+  const Subjects& subjects() { return *shared_subjects(); }
+  const std::shared_ptr<const Subjects>& shared_subjects() {
+    if (!subjects_) subjects_ = engine_.ResolveCached(o_);
+    return subjects_;
+  }
+  // One copy of the observation, shared by every window that keeps it.
+  const std::shared_ptr<const Observation>& shared() {
+    if (!shared_) shared_ = std::make_shared<const Observation>(o_);
+    return shared_;
   }
 
  private:
@@ -126,17 +127,23 @@ class RuleEngine::EventView {
     return **cache;
   }
 
-  const RuleEngine& engine_;
+  RuleEngine& engine_;
   const Observation& o_;
   std::optional<std::string> severity_, name_, category_, object_type_;
   std::vector<int> hits_;
   bool hits_done_ = false;
-  std::optional<Subjects> subjects_;
+  std::shared_ptr<const Subjects> subjects_;
+  std::shared_ptr<const Observation> shared_;
 };
 
 RuleEngine::RuleEngine(std::shared_ptr<const RuleSet> rules, const Inventory* inventory)
     : rules_(std::move(rules)), inventory_(inventory) {
   for (const auto& r : rules_->rules) by_name_[r.name] = &r;
+  const size_t n = rules_->rules.size();
+  events_.resize(n);
+  pending_.resize(n);
+  counters_.resize(n);
+  flaps_.resize(n);
 }
 
 RuleEngine::Subjects RuleEngine::Resolve(const Observation& o) const {
@@ -144,28 +151,29 @@ RuleEngine::Subjects RuleEngine::Resolve(const Observation& o) const {
   s.ends = inventory_ && !o.ports.empty() ? inventory_->LinkEnds(o.ports) : o.ports;
   if (s.ends.empty()) s.ends = o.ports;
   s.link_key = LinkKey(s.ends);
-  s.cable_serial = o.cable_serial;
-  std::vector<PortSubject> named;
-  if (o.kind == Observation::Kind::kEvent) named = ExtractPortSubjects(o.description);
   auto place = [&](const std::string& port, bool is_switch, const std::string& name) {
     if (name.empty()) return;
     std::string key = NodeKey(name);
     if (is_switch) {
-      s.switches.emplace(key, name);
       s.port_switch[port] = key;
+      s.switches.emplace(std::move(key), name);
     } else {
-      s.hosts.emplace(key, name);
       s.port_host[port] = key;
+      s.hosts.emplace(std::move(key), name);
     }
   };
+  // The inventory first; the event's own text (parsed once, only when needed) for ends it lacks.
+  std::optional<std::vector<PortSubject>> named;
+  std::string node;
   for (const auto& port : s.ends) {
-    std::optional<PortInfo> info = inventory_ ? inventory_->Get(port) : std::nullopt;
-    if (info && !(info->system_name.empty() && info->node_description.empty())) {
-      place(port, info->is_switch(),
-            info->system_name.empty() ? info->node_description : info->system_name);
+    bool is_switch = false;
+    if (inventory_ && inventory_->Placement(port, &is_switch, &node)) {
+      place(port, is_switch, node);
       continue;
     }
-    for (const auto& n : named) {
+    if (o.kind != Observation::Kind::kEvent) continue;
+    if (!named) named = ExtractPortSubjects(o.description);
+    for (const auto& n : *named) {
       if (n.port == port) place(port, n.is_switch, n.node);
     }
   }
@@ -176,6 +184,19 @@ RuleEngine::Subjects RuleEngine::Resolve(const Observation& o) const {
       s.switches.emplace(NodeKey(name), name);
     } else if (IsHostObjectType(o.object_type) && !name.empty()) {
       s.hosts.emplace(NodeKey(name), name);
+    }
+  }
+  for (bool sw : {true, false}) {
+    const auto& names = sw ? s.switches : s.hosts;
+    const auto& by_port = sw ? s.port_switch : s.port_host;
+    auto& out = sw ? s.switch_entities : s.host_entities;
+    for (const auto& [k, n] : names) {
+      // Switch/node rules count distinct ports; an event about the whole object counts as one.
+      std::string port;
+      for (const auto& [p, pk] : by_port) {
+        if (pk == k) port = p;
+      }
+      out.push_back({(sw ? "switch:" : "node:") + k, n, port});
     }
   }
   return s;
@@ -189,6 +210,25 @@ std::vector<std::string> RuleEngine::PortsOf(const Observation& o) const {
     if (name && std::find(ports.begin(), ports.end(), *name) == ports.end()) ports.push_back(*name);
   }
   return ports;
+}
+
+std::shared_ptr<const RuleEngine::Subjects> RuleEngine::ResolveCached(const Observation& o) {
+  uint64_t generation = inventory_ ? inventory_->generation() : 0;
+  if (generation != resolved_generation_ || resolved_.size() > 100'000) {
+    resolved_.clear();
+    resolved_generation_ = generation;
+  }
+  // Whole-object events (no ports) name their switch or host in the object: not cached.
+  if (o.ports.empty() || o.kind != Observation::Kind::kEvent) {
+    return std::make_shared<const Subjects>(Resolve(o));
+  }
+  std::string key;
+  for (const auto& p : o.ports) key += p + "|";
+  auto it = resolved_.find(key);
+  if (it != resolved_.end()) return it->second;
+  auto s = std::make_shared<const Subjects>(Resolve(o));
+  resolved_.emplace(std::move(key), s);
+  return s;
 }
 
 void RuleEngine::Observe(const Observation& o, std::vector<Finding>* out) {
@@ -225,38 +265,40 @@ void RuleEngine::ObserveEvent(const Observation& o, std::vector<Finding>* out) {
 
 void RuleEngine::ClearEventRule(const Rule& r, EventView& view) {
   const Subjects& s = view.subjects();
-  std::vector<std::pair<std::string, std::string>> entities;  // (entity, name)
+  auto clear = [&](const std::string& entity, const std::string& name) {
+    auto& held = pending_[r.index];
+    if (auto it = held.find(entity); it != held.end()) held.erase(it);
+    auto& states = events_[r.index];
+    if (auto it = states.find(entity); it != states.end()) states.erase(it);
+    if (!r.inhibits.empty()) ExtendInhibitor(r, entity, name, view.obs().time);
+  };
   switch (r.scope) {
     case RuleScope::kPort:
-      for (const auto& p : view.obs().ports) entities.emplace_back(p, p);
+      for (const auto& p : view.obs().ports) clear(p, p);
       break;
     case RuleScope::kLink:
-      if (!s.link_key.empty()) entities.emplace_back(s.link_key, s.link_key);
+      if (!s.link_key.empty()) clear(s.link_key, s.link_key);
       break;
     case RuleScope::kSwitch:
-      for (const auto& [k, n] : s.switches) entities.emplace_back("switch:" + k, n);
+      for (const auto& e : s.switch_entities) clear(e.key, e.name);
       break;
     case RuleScope::kNode:
-      for (const auto& [k, n] : s.hosts) entities.emplace_back("node:" + k, n);
+      for (const auto& e : s.host_entities) clear(e.key, e.name);
       break;
-  }
-  for (const auto& [entity, name] : entities) {
-    std::string key = Key(r.name, entity);
-    pending_.erase(key);
-    events_.erase(key);
-    if (!r.inhibits.empty()) ExtendInhibitor(r, entity, name, view.obs().time);
   }
 }
 
 void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Finding>* out) {
   const Observation& o = view.obs();
   if (r.kind == Rule::Kind::kFlapping) {
-    CountDown(r, o, view.subjects(), out);
+    CountDown(r, o, view.subjects(), out, view.shared());
     return;
   }
   const Subjects& s = view.subjects();
   struct Target {
-    std::string entity, name, port;
+    const std::string& entity;
+    const std::string& name;
+    const std::string& port;
   };
   std::vector<Target> targets;
   switch (r.scope) {
@@ -267,66 +309,55 @@ void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Find
       if (!s.link_key.empty()) targets.push_back({s.link_key, s.link_key, s.link_key});
       break;
     case RuleScope::kSwitch:
-    case RuleScope::kNode: {
-      bool sw = r.scope == RuleScope::kSwitch;
-      const auto& names = sw ? s.switches : s.hosts;
-      const auto& by_port = sw ? s.port_switch : s.port_host;
-      for (const auto& [k, n] : names) {
-        // Count distinct ports of the switch or node; an event about the whole object is one.
-        std::string port;
-        for (const auto& [p, pk] : by_port) {
-          if (pk == k) port = p;
-        }
-        targets.push_back({(sw ? "switch:" : "node:") + k, n, port});
-      }
+      for (const auto& e : s.switch_entities) targets.push_back({e.key, e.name, e.port});
       break;
-    }
+    case RuleScope::kNode:
+      for (const auto& e : s.host_entities) targets.push_back({e.key, e.name, e.port});
+      break;
   }
   for (const auto& t : targets) {
-    std::string key = Key(r.name, t.entity);
-    EventState& st = events_[key];
+    auto& states = events_[r.index];
+    auto& held = pending_[r.index];
+    auto slot = states.find(t.entity);
+    if (slot == states.end()) slot = states.emplace(t.entity, EventState{}).first;
+    EventState& st = slot->second;
+    st.rule = &r;
     if (st.active) {
       // Already fired for this episode: a reboot keeps inhibiting while its events go on.
       st.last_match = o.time;
       if (!r.inhibits.empty()) ExtendInhibitor(r, t.entity, t.name, o.time);
       continue;
     }
-    if (auto p = pending_.find(key); p != pending_.end()) {
+    if (auto p = held.find(t.entity); p != held.end()) {
       if (p->second.seen.size() < kMaxEvidence) {
-        p->second.seen.push_back({o.time, t.port, o.event_id, o.source, ObservationToJson(o)});
+        p->second.seen.push_back(
+            {o.time, std::hash<std::string>{}(t.port), o.event_id, o.source, view.shared()});
       }
       continue;
     }
-    st.window.push_back({o.time, t.port, o.event_id, o.source, ObservationToJson(o)});
+    st.window.push_back(
+        {o.time, std::hash<std::string>{}(t.port), o.event_id, o.source, view.shared()});
     st.last_match = o.time;
     while (!st.window.empty() && Between(st.window.front().time, o.time) > r.window_s) {
       st.window.pop_front();
     }
     int have = static_cast<int>(st.window.size());
     if (r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode) {
-      std::set<std::string> ports;
+      std::set<size_t> ports;
       for (const auto& w : st.window) ports.insert(w.port);
       have = static_cast<int>(ports.size());
     }
     if (have < r.count) continue;
 
-    Subjects fs = s;
-    if (r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode) {
-      fs.ends.clear();
-      fs.link_key = t.entity;
-    }
-    Finding f = MakeFinding(r, fs, o.time);
-    if (r.scope == RuleScope::kSwitch) f.switch_name = t.name;
-    if (r.scope == RuleScope::kNode) f.node_name = t.name;
-    for (const auto& w : st.window) f.evidence["observations"].push_back(w.json);
+    std::string reason;
     if (r.count > 1) {
-      f.reason = std::to_string(have) +
-                 (r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode
-                      ? " ports with matching events within "
-                      : " matching events within ") +
-                 FormatDuration(r.window_s);
+      reason = std::to_string(have) +
+               (r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode
+                    ? " ports with matching events within "
+                    : " matching events within ") +
+               FormatDuration(r.window_s);
     } else {
-      f.reason = o.name.empty() ? "event " + std::to_string(o.event_type) : o.name;
+      reason = o.name.empty() ? "event " + std::to_string(o.event_type) : o.name;
     }
     std::vector<Seen> seen(st.window.begin(), st.window.end());
     st.window.clear();
@@ -334,21 +365,32 @@ void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Find
     st.active = r.clear.has_value() || r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode;
     if (!r.inhibits.empty()) ExtendInhibitor(r, t.entity, t.name, o.time);
     if (r.for_s > 0) {
-      f.reason += ", not cleared within " + FormatDuration(r.for_s);
-      pending_[key] = Pending{r.name, std::move(f), After(o.time, r.for_s), std::move(seen)};
+      // Held: the finding is built only if the hold runs out (most holds end in a clear).
+      held[t.entity] = Pending{&r,
+                               view.shared_subjects(),
+                               t.entity,
+                               t.name,
+                               reason + ", not cleared within " + FormatDuration(r.for_s),
+                               After(o.time, r.for_s),
+                               std::move(seen)};
       st.active = false;  // a held finding is not active until it fires
       continue;
     }
-    if (!st.active) events_.erase(key);
+    Finding f = EventFinding(r, s, t.entity, t.name, std::move(reason), o.time, seen);
+    if (!st.active) states.erase(t.entity);
     Emit(r, std::move(f), out);
   }
 }
 
 void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& s,
-                           std::vector<Finding>* out) {
+                           std::vector<Finding>* out,
+                           const std::shared_ptr<const Observation>& shared) {
   if (s.link_key.empty()) return;
-  std::string key = Key(r.name, s.link_key);
-  FlapState& st = flaps_[key];
+  auto& flaps = flaps_[r.index];
+  auto slot = flaps.find(s.link_key);
+  if (slot == flaps.end()) slot = flaps.emplace(s.link_key, FlapState{}).first;
+  FlapState& st = slot->second;
+  st.rule = &r;
   auto trim = [&](TimePoint now) {
     while (!st.events.empty() && Between(st.events.front().time, now) > r.window_s) {
       st.events.pop_front();
@@ -358,8 +400,8 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
     }
   };
   if (o.kind == Observation::Kind::kEvent) {
-    st.events.push_back({o.time, o.ports.empty() ? "" : o.ports.front(), o.event_id, o.source,
-                         ObservationToJson(o)});
+    st.events.push_back({o.time, 0, o.event_id, o.source,
+                         shared ? shared : std::make_shared<const Observation>(o)});
   } else {
     st.counter_downs[o.ports.front()].emplace_back(o.time, o.delta);
   }
@@ -377,7 +419,7 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
   Finding f = MakeFinding(r, s, o.time);
   f.reason = std::to_string(static_cast<long long>(downs)) + " link-down transitions within " +
              FormatDuration(r.window_s);
-  for (const auto& e : st.events) f.evidence["observations"].push_back(e.json);
+  for (const auto& e : st.events) f.evidence["observations"].push_back(ObservationToJson(*e.obs));
   if (from_counters > 0) {
     f.evidence["counter_downs"] = from_counters;
     f.evidence["observations"].push_back(ObservationToJson(o));
@@ -405,8 +447,8 @@ void RuleEngine::ObserveCounter(const Observation& o, std::vector<Finding>* out)
       continue;
     }
     const std::string& port = o.ports.front();
-    std::string key = Key(r->name, port);
-    CounterState& st = counters_[key];
+    CounterState& st = counters_[r->index][port];
+    st.rule = r;
     if (r->min_link_uptime_s > 0 &&
         RecentlyDown(get_subjects().ends.empty() ? o.ports : get_subjects().ends, o.time,
                      r->min_link_uptime_s)) {
@@ -490,6 +532,26 @@ bool RuleEngine::RecentlyDown(const std::vector<std::string>& ports, TimePoint t
   return false;
 }
 
+Finding RuleEngine::EventFinding(const Rule& r, const Subjects& s, const std::string& entity,
+                                 const std::string& name, std::string reason, TimePoint t,
+                                 const std::vector<Seen>& seen) const {
+  Finding f = MakeFinding(r, s, t);
+  if (r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode) {
+    f.ports.clear();
+    f.link_key = entity;
+    (r.scope == RuleScope::kSwitch ? f.switch_name : f.node_name) = name;
+  }
+  f.reason = std::move(reason);
+  for (auto it = seen.rbegin(); it != seen.rend() && f.cable_serial.empty(); ++it) {
+    f.cable_serial = it->obs->cable_serial;  // the newest event that names it
+  }
+  for (const auto& w : seen) {
+    if (f.evidence["observations"].size() >= kMaxEvidence) break;
+    f.evidence["observations"].push_back(ObservationToJson(*w.obs));
+  }
+  return f;
+}
+
 Finding RuleEngine::MakeFinding(const Rule& r, const Subjects& s, TimePoint t) const {
   Finding f;
   f.rule = r.name;
@@ -501,7 +563,6 @@ Finding RuleEngine::MakeFinding(const Rule& r, const Subjects& s, TimePoint t) c
   f.repair_hint = r.repair_hint;
   f.ports = s.ends;
   f.link_key = s.link_key;
-  f.cable_serial = s.cable_serial;
   f.switches = s.switches;
   f.hosts = s.hosts;
   f.time = t;
@@ -583,83 +644,95 @@ std::string RuleEngine::InhibitedBy(const std::string& rule, const Finding& f, T
 }
 
 void RuleEngine::Tick(TimePoint now, std::vector<Finding>* out) {
-  for (auto it = events_.begin(); it != events_.end();) {
-    auto r = by_name_.find(RuleOf(it->first));
-    if (r == by_name_.end()) {
-      it = events_.erase(it);
-      continue;
-    }
-    const Rule& rule = *r->second;
-    EventState& st = it->second;
-    while (!st.window.empty() && Between(st.window.front().time, now) > rule.window_s) {
-      st.window.pop_front();
-    }
-    // An active switch/node finding without a clear event ends once its events stop.
-    bool quiet = st.active && !rule.clear &&
-                 Between(st.last_match, now) > std::max({rule.window_s, rule.inhibit_for_s, 60.0});
-    if (quiet) st.active = false;
-    it = (!st.active && st.window.empty()) ? events_.erase(it) : std::next(it);
+  // Ageing windows and ending quiet episodes is housekeeping: a few seconds late is harmless,
+  // and the sweep visits every entry, so it runs at most every kSweepS of UFM time. Held
+  // findings below are checked on every tick.
+  if (now >= next_sweep_) {
+    next_sweep_ = After(now, kSweepS);
+    Sweep(now);
   }
-  for (auto it = flaps_.begin(); it != flaps_.end();) {
-    auto r = by_name_.find(RuleOf(it->first));
-    double window = r == by_name_.end() ? 0 : r->second->window_s;
-    FlapState& st = it->second;
-    if (st.active && Between(st.last_down, now) > window) st.active = false;
-    while (!st.events.empty() && Between(st.events.front().time, now) > window)
-      st.events.pop_front();
-    bool empty = st.events.empty();
-    for (auto& [port, downs] : st.counter_downs) {
-      while (!downs.empty() && Between(downs.front().first, now) > window) downs.pop_front();
-      empty = empty && downs.empty();
-    }
-    it = (!st.active && empty) ? flaps_.erase(it) : std::next(it);
-  }
-  for (auto it = counters_.begin(); it != counters_.end();) {
-    auto r = by_name_.find(RuleOf(it->first));
-    if (r == by_name_.end()) {
-      it = counters_.erase(it);
-      continue;
-    }
-    CounterState& st = it->second;
-    double interval = st.samples.empty() ? 0.0 : st.samples.back().second.interval_s;
-    // The next sample is due about one interval after the last: until it is late, a quiet
-    // window is only the gap between samples, not a clean link.
-    if (!st.samples.empty() && Between(st.samples.back().first, now) < interval * 1.5) {
-      ++it;
-      continue;
-    }
-    double window = std::max(r->second->window_s, interval);
-    while (!st.samples.empty() && Between(st.samples.front().first, now) >= window) {
-      st.samples.pop_front();
-    }
-    if (Measure(*r->second, st, now) < r->second->condition.clear_below) {
-      st.active = false;
-      if (st.samples.empty()) st.above_since.reset();
-    }
-    it = (st.samples.empty() && !st.active) ? counters_.erase(it) : std::next(it);
-  }
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (it->second.fire_at > now) {
-      ++it;
-      continue;
-    }
-    auto r = by_name_.find(it->second.rule);
-    if (r != by_name_.end()) {
-      Finding f = std::move(it->second.finding);
-      f.time = it->second.fire_at;
-      // `seen` holds the window that started the hold, then every match since: the evidence.
-      f.evidence["observations"] = nlohmann::json::array();
-      for (const auto& s : it->second.seen) {
-        if (f.evidence["observations"].size() >= kMaxEvidence) break;
-        f.evidence["observations"].push_back(s.json);
+  FireHeld(now, out);
+}
+
+void RuleEngine::Sweep(TimePoint now) {
+  for (auto& states : events_) {
+    for (auto it = states.begin(); it != states.end();) {
+      EventState& st = it->second;
+      const Rule& rule = *st.rule;
+      while (!st.window.empty() && Between(st.window.front().time, now) > rule.window_s) {
+        st.window.pop_front();
       }
-      // It fired: active until its clear event, so the episode is one finding.
-      EventState& st = events_[it->first];
-      st.active = true;
-      st.last_match = f.time;
-      Emit(*r->second, std::move(f), out);
+      // An active switch/node finding without a clear event ends once its events stop.
+      bool quiet =
+          st.active && !rule.clear &&
+          Between(st.last_match, now) > std::max({rule.window_s, rule.inhibit_for_s, 60.0});
+      if (quiet) st.active = false;
+      it = (!st.active && st.window.empty()) ? states.erase(it) : std::next(it);
     }
-    it = pending_.erase(it);
+  }
+  for (auto& flaps : flaps_) {
+    for (auto it = flaps.begin(); it != flaps.end();) {
+      FlapState& st = it->second;
+      double window = st.rule->window_s;
+      if (st.active && Between(st.last_down, now) > window) st.active = false;
+      while (!st.events.empty() && Between(st.events.front().time, now) > window)
+        st.events.pop_front();
+      bool empty = st.events.empty();
+      for (auto& [port, downs] : st.counter_downs) {
+        while (!downs.empty() && Between(downs.front().first, now) > window) downs.pop_front();
+        empty = empty && downs.empty();
+      }
+      it = (!st.active && empty) ? flaps.erase(it) : std::next(it);
+    }
+  }
+  for (auto& counters : counters_) {
+    for (auto it = counters.begin(); it != counters.end();) {
+      CounterState& st = it->second;
+      const Rule* rule = st.rule;
+      double interval = st.samples.empty() ? 0.0 : st.samples.back().second.interval_s;
+      // The next sample is due about one interval after the last: until it is late, a quiet
+      // window is only the gap between samples, not a clean link.
+      if (!st.samples.empty() && Between(st.samples.back().first, now) < interval * 1.5) {
+        ++it;
+        continue;
+      }
+      double window = std::max(rule->window_s, interval);
+      while (!st.samples.empty() && Between(st.samples.front().first, now) >= window) {
+        st.samples.pop_front();
+      }
+      if (Measure(*rule, st, now) < rule->condition.clear_below) {
+        st.active = false;
+        if (st.samples.empty()) st.above_since.reset();
+      }
+      it = (st.samples.empty() && !st.active) ? counters.erase(it) : std::next(it);
+    }
+  }
+}
+
+void RuleEngine::FireHeld(TimePoint now, std::vector<Finding>* out) {
+  // Held findings that are due, in the order they fell due (then by key: deterministic).
+  std::vector<std::tuple<TimePoint, int, std::string>> due;
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    for (const auto& [entity, p] : pending_[i]) {
+      if (p.fire_at <= now) due.emplace_back(p.fire_at, static_cast<int>(i), entity);
+    }
+  }
+  std::sort(due.begin(), due.end());
+  for (const auto& [when, index, entity] : due) {
+    auto& held = pending_[index];
+    auto it = held.find(entity);
+    Pending& p = it->second;
+    // `seen` holds the window that started the hold, then every match since: the evidence.
+    Finding f = EventFinding(*p.rule, *p.subjects, p.entity, p.name, std::move(p.reason), p.fire_at,
+                             p.seen);
+    // It fired: active until its clear event, so the episode is one finding.
+    EventState& st = events_[index][entity];
+    st.rule = p.rule;
+    st.active = true;
+    st.last_match = f.time;
+    const Rule& rule = *p.rule;
+    held.erase(it);
+    Emit(rule, std::move(f), out);
   }
   // Last: a held finding that fired above is judged against the inhibitors of its own time.
   for (auto it = inhibitors_.begin(); it != inhibitors_.end();) {
@@ -671,7 +744,7 @@ void RuleEngine::Tick(TimePoint now, std::vector<Finding>* out) {
   }
 }
 
-const Rule* RuleEngine::BreaksSoak(const Observation& o) const {
+const Rule* RuleEngine::BreaksSoak(const Observation& o) {
   // Only rules that would take the link out judge a repair: shadow and record-only rules do not,
   // and neither do switch- or node-level ones.
   auto judges = [](const Rule* r) {
@@ -733,9 +806,9 @@ void RuleEngine::Forget(const std::string& link_key) {
     if (bar == std::string::npos) break;
     start = bar + 1;
   }
-  auto drop = [&](auto& map) {
-    for (auto it = map.begin(); it != map.end();) {
-      it = names.count(EntityOf(it->first)) ? map.erase(it) : std::next(it);
+  auto drop = [&](auto& per_rule) {
+    for (auto& map : per_rule) {
+      for (const auto& name : names) map.erase(name);
     }
   };
   drop(events_);
@@ -751,28 +824,39 @@ std::optional<int64_t> RuleEngine::OldestEventInUse(const std::string& source) c
     if (s.event_id <= 0 || s.source != source) return;
     if (!oldest || s.event_id < *oldest) oldest = s.event_id;
   };
-  for (const auto& [key, st] : events_) {
-    for (const auto& s : st.window) consider(s);
+  for (const auto& states : events_) {
+    for (const auto& [entity, st] : states) {
+      for (const auto& s : st.window) consider(s);
+    }
   }
-  for (const auto& [key, p] : pending_) {
-    for (const auto& s : p.seen) consider(s);
+  for (const auto& held : pending_) {
+    for (const auto& [entity, p] : held) {
+      for (const auto& s : p.seen) consider(s);
+    }
   }
-  for (const auto& [key, st] : flaps_) {
-    for (const auto& s : st.events) consider(s);
+  for (const auto& flaps : flaps_) {
+    for (const auto& [entity, st] : flaps) {
+      for (const auto& s : st.events) consider(s);
+    }
   }
   return oldest;
 }
 
 void RuleEngine::AdoptState(RuleEngine&& old) {
-  auto same_kind = [&](const std::string& key) {
-    auto now = by_name_.find(RuleOf(key));
-    auto was = old.by_name_.find(RuleOf(key));
-    return now != by_name_.end() && was != old.by_name_.end() &&
-           now->second->kind == was->second->kind && now->second->scope == was->second->scope;
-  };
+  // A rule that keeps its name, kind and scope keeps its state (now under the new rule).
   auto take = [&](auto& from, auto& to) {
-    for (auto& [key, value] : from) {
-      if (same_kind(key)) to.emplace(key, std::move(value));
+    for (size_t i = 0; i < from.size(); ++i) {
+      const Rule& was = old.rules_->rules[i];
+      auto now = by_name_.find(was.name);
+      if (now == by_name_.end() || now->second->kind != was.kind ||
+          now->second->scope != was.scope) {
+        continue;
+      }
+      auto& target = to[now->second->index];
+      for (auto& [entity, value] : from[i]) {
+        value.rule = now->second;
+        target.emplace(entity, std::move(value));
+      }
     }
   };
   take(old.events_, events_);

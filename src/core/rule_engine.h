@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -39,7 +40,7 @@ class RuleEngine {
 
   // For a link under soak: the first rule whose clear condition this observation breaks (any
   // matching event; a counter sample at or above the rule's clear level), or null.
-  const Rule* BreaksSoak(const Observation& o) const;
+  const Rule* BreaksSoak(const Observation& o);
   // Drops counting state for a link (its key or either end), e.g. once it has a ticket.
   void Forget(const std::string& link_key);
 
@@ -51,7 +52,11 @@ class RuleEngine {
   // Hot reload: takes over the state of `old` for rules that keep their name and kind.
   void AdoptState(RuleEngine&& old);
 
-  size_t pending() const { return pending_.size(); }
+  size_t pending() const {
+    size_t n = 0;
+    for (const auto& m : pending_) n += m.size();
+    return n;
+  }
   const RuleSet& rules() const { return *rules_; }
   const std::shared_ptr<const RuleSet>& rule_set() const { return rules_; }
 
@@ -63,37 +68,51 @@ class RuleEngine {
     std::map<std::string, std::string> hosts;
     std::map<std::string, std::string> port_switch;  // port -> NodeKey of its switch
     std::map<std::string, std::string> port_host;    // port -> NodeKey of its host
-    std::string cable_serial;
+    // The switch and node scope entities ("switch:<key>", name as written, one port of it).
+    struct Entity {
+      std::string key, name, port;
+    };
+    std::vector<Entity> switch_entities, host_entities;
   };
   Subjects Resolve(const Observation& o) const;
+  // Resolve, remembered per set of ports until the inventory changes (the hot path: a storm
+  // names the same links again and again).
+  std::shared_ptr<const Subjects> ResolveCached(const Observation& o);
   // The observation's ports, with "<node>:<label>" references resolved through the inventory.
   std::vector<std::string> PortsOf(const Observation& o) const;
 
  private:
   struct Seen {  // one matching observation held in a window
     TimePoint time;
-    std::string port;
+    size_t port = 0;  // hash of the port it counts for (switch/node scopes count distinct ports)
     int64_t event_id = 0;
     std::string source;
-    nlohmann::json json;
+    // Shared by every window the observation sits in; made JSON only when a finding fires.
+    std::shared_ptr<const Observation> obs;
   };
   struct EventState {
+    const Rule* rule = nullptr;
     std::deque<Seen> window;
     bool active = false;  // fired, not yet cleared
     TimePoint last_match;
   };
   struct Pending {
-    std::string rule;
-    Finding finding;
+    const Rule* rule = nullptr;
+    std::shared_ptr<const Subjects> subjects;
+    std::string entity;  // the scope entity, and its name as written
+    std::string name;
+    std::string reason;
     TimePoint fire_at;
     std::vector<Seen> seen;
   };
   struct CounterState {
+    const Rule* rule = nullptr;
     std::deque<std::pair<TimePoint, Observation>> samples;
     bool active = false;
     std::optional<TimePoint> above_since;
   };
   struct FlapState {
+    const Rule* rule = nullptr;
     std::deque<Seen> events;
     std::map<std::string, std::deque<std::pair<TimePoint, double>>> counter_downs;
     bool active = false;
@@ -106,13 +125,19 @@ class RuleEngine {
   };
   class EventView;
 
+  void Sweep(TimePoint now);
+  void FireHeld(TimePoint now, std::vector<Finding>* out);
   void ObserveEvent(const Observation& o, std::vector<Finding>* out);
   void ObserveCounter(const Observation& o, std::vector<Finding>* out);
   void MatchEventRule(const Rule& r, EventView& view, std::vector<Finding>* out);
   void ClearEventRule(const Rule& r, EventView& view);
-  void CountDown(const Rule& r, const Observation& o, const Subjects& s, std::vector<Finding>* out);
+  void CountDown(const Rule& r, const Observation& o, const Subjects& s, std::vector<Finding>* out,
+                 const std::shared_ptr<const Observation>& shared = nullptr);
   void Emit(const Rule& r, Finding f, std::vector<Finding>* out);
   Finding MakeFinding(const Rule& r, const Subjects& s, TimePoint t) const;
+  Finding EventFinding(const Rule& r, const Subjects& s, const std::string& entity,
+                       const std::string& name, std::string reason, TimePoint t,
+                       const std::vector<Seen>& seen) const;
   double Measure(const Rule& r, const CounterState& st, TimePoint now) const;
   std::string InhibitedBy(const std::string& rule, const Finding& f, TimePoint t) const;
   void ExtendInhibitor(const Rule& r, const std::string& entity, const std::string& name,
@@ -123,12 +148,22 @@ class RuleEngine {
   const Inventory* inventory_;
   std::unordered_map<std::string, const Rule*> by_name_;
   // Keyed by rule name + '\x1f' + entity.
-  std::unordered_map<std::string, EventState> events_;
-  std::map<std::string, Pending> pending_;
-  std::unordered_map<std::string, CounterState> counters_;
-  std::unordered_map<std::string, FlapState> flaps_;
+  // State per rule (by Rule::index), then per scope entity (a link key, a port, "switch:<key>").
+  struct EntityHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  template <typename T>
+  using ByEntity = std::unordered_map<std::string, T, EntityHash, std::equal_to<>>;
+  std::vector<ByEntity<EventState>> events_;
+  std::vector<ByEntity<Pending>> pending_;
+  std::vector<ByEntity<CounterState>> counters_;
+  std::vector<ByEntity<FlapState>> flaps_;
   std::map<std::string, std::vector<Inhibitor>> inhibitors_;  // "switch:<key>" / "node:<key>"
   std::unordered_map<std::string, TimePoint> last_down_;      // port -> last link-down seen
+  std::unordered_map<std::string, std::shared_ptr<const Subjects>> resolved_;
+  uint64_t resolved_generation_ = 0;
+  TimePoint next_sweep_{};
 };
 
 nlohmann::json ObservationToJson(const Observation& o);

@@ -76,6 +76,7 @@ void RuleSet::Index() {
   opts.set_log_errors(false);
   auto set = std::make_shared<RE2::Set>(opts, RE2::UNANCHORED);
   int patterns = 0;
+  for (size_t i = 0; i < rules.size(); ++i) rules[i].index = static_cast<int>(i);
   for (auto& r : rules) {
     if (r.kind == Rule::Kind::kCounter) {
       counter_rules.push_back(&r);

@@ -61,6 +61,7 @@ struct CounterCondition {
 const char* CounterMeasureName(CounterCondition::Measure m);
 
 struct Rule {
+  int index = 0;  // position in RuleSet::rules (set by Index)
   std::string name;
   std::string description;
   std::string file;
