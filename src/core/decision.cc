@@ -65,6 +65,21 @@ std::string NodeName(const std::optional<PortInfo>& info) {
   return info->node_description.substr(0, info->node_description.find(':'));
 }
 
+// Where on its node a port is, for a person: the switch label ("1/17/1"), or for a host the HCA
+// and port number ("HCA-1 port 1").
+std::string Label(const std::optional<PortInfo>& info) {
+  if (!info) return "";
+  if (!info->label.empty()) return info->label;
+  std::string hca = info->node_description;
+  if (!info->system_name.empty() && hca.rfind(info->system_name, 0) == 0) {
+    hca = hca.substr(info->system_name.size());
+  }
+  size_t b = hca.find_first_not_of(' ');
+  hca = b == std::string::npos ? "" : hca.substr(b);
+  std::string number = info->number > 0 ? "port " + std::to_string(info->number) : "";
+  return hca.empty() ? number : number.empty() ? hca : hca + " " + number;
+}
+
 }  // namespace
 
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
@@ -76,8 +91,8 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
     if (name == "reason") return f.reason;
     if (name == "port") return d.port;
     if (name == "peer") return d.peer;
-    if (name == "port_label") return port ? port->label : "";
-    if (name == "peer_label") return peer ? peer->label : "";
+    if (name == "port_label") return Label(port);
+    if (name == "peer_label") return Label(peer);
     if (name == "port_node") return NodeName(port);
     if (name == "peer_node") return NodeName(peer);
     if (name == "switch") {
@@ -111,10 +126,20 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
       continue;
     }
     std::string v = value(tmpl.substr(i + 1, end - i - 1));
-    out += v.empty() ? "?" : v;
+    out += v;  // an unknown value is left out, not shown as a placeholder
     i = end;
   }
-  return out;
+  // Tidy what missing values leave behind: doubled spaces, a space before punctuation, ends.
+  std::string tidy;
+  for (char c : out) {
+    if (c == ' ' && (tidy.empty() || tidy.back() == ' ')) continue;
+    if ((c == '.' || c == ',' || c == ';' || c == ')') && !tidy.empty() && tidy.back() == ' ') {
+      tidy.pop_back();
+    }
+    tidy += c;
+  }
+  while (!tidy.empty() && tidy.back() == ' ') tidy.pop_back();
+  return tidy;
 }
 
 Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
