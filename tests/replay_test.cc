@@ -417,7 +417,7 @@ TEST_F(ReplayTest, PortsMissingFromThePortsFileAreLearnedFromEvents) {
   EXPECT_EQ(out.decisions[0].port, kLeaf3);
   EXPECT_EQ(out.decisions[0].peer, kHost3);
   // The text gives no port labels: unknown placeholders render as '?'.
-  EXPECT_EQ(out.decisions[0].title, "link_down: T3-E21-N-U47 ? <-> fsgb002 HCA-1 ?");
+  EXPECT_EQ(out.decisions[0].title, "link_down: T3-E21-N-U47 port 3 <-> fsgb002 HCA-1 port 1");
 }
 
 TEST_F(ReplayTest, SnapshotsWithoutATimestampAreSkipped) {
