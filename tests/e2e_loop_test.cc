@@ -312,8 +312,8 @@ TEST_F(LoopTest, FlappingLinkIsDisabledOnce) {
   ASSERT_NO_FATAL_FAILURE(
       BreakLinkAndAwaitTicket(&sw, &host, &id, {{"kind", "flap"}, {"interval_s", 0.4}}));
   // The second down opened a ticket to investigate (repeated_link_downs); the third made the link
-  // flapping, and link_flapping upgraded that same ticket to a disable.
-  EXPECT_EQ(Ticket(id)["rule"], "repeated_link_downs");
+  // flapping, and link_flapping upgraded that same ticket to a disable (and now names it).
+  EXPECT_EQ(Ticket(id)["rule"], "link_flapping");
   bool upgraded = false;
   const json ticket = Ticket(id);
   for (const auto& e : ticket["events"]) {

@@ -560,7 +560,11 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   if (ctx.open() && !d.acts()) {
     Ticket& existing = *ctx.open();
     record(existing.id);
-    if (existing.state == ticket_state::kVerifying) {
+    // Only a rule that would take the link out judges a repair (as BreaksSoak does for single
+    // signs); a shadow, ticket-only or record-only finding adds evidence.
+    bool judges = f.mode == RuleMode::kEnforce &&
+                  (f.action == RuleAction::kDisablePort || f.action == RuleAction::kIsolatePort);
+    if (existing.state == ticket_state::kVerifying && judges) {
       FailSoak(tx, existing, f.reason, f.evidence);
       return;
     }
@@ -581,6 +585,8 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     // Isolation is not wired to UFM in this build: such a ticket stays ticket-only.
     t.state = d.kind == DecisionKind::kDisable ? ticket_state::kOpen : ticket_state::kTicketOnly;
     t.action_port = d.port;
+    t.rule = f.rule;  // the rule that acts names the ticket now; the timeline keeps the first
+    t.reason = f.reason;
     tx.UpdateTicket(t);
     nlohmann::json evidence = f.evidence;
     evidence["decision"] = d.ToJson();

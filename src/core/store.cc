@@ -206,9 +206,10 @@ void Store::Tx::UpdateTicket(const Ticket& t) {
       "acknowledged_by = NULLIF($6, ''), "
       "soak_until = CASE WHEN $7 = '' THEN NULL ELSE to_timestamp($7::float8) END, "
       "closed_at = CASE WHEN $8 = '' THEN NULL ELSE to_timestamp($8::float8) END, "
+      "rule = COALESCE(NULLIF($9, ''), rule), reason = COALESCE(NULLIF($10, ''), reason), "
       "updated_at = now() WHERE id = $1",
       t.id, t.state, t.attempts, t.disabled_by_us, t.action_port, t.acknowledged_by,
-      EpochOrEmpty(t.soak_until), EpochOrEmpty(t.closed_at));
+      EpochOrEmpty(t.soak_until), EpochOrEmpty(t.closed_at), t.rule, t.reason);
 }
 
 void Store::Tx::AddEvent(int64_t ticket_id, const std::string& kind, const std::string& actor,

@@ -33,7 +33,8 @@ class Store {
     std::optional<Ticket> TicketById(int64_t id);                          // locks the row
     std::vector<Ticket> TicketsInState(const std::string& state);          // locks the rows
     int64_t InsertTicket(const Ticket& t);
-    void UpdateTicket(const Ticket& t);  // state, attempts, flags, soak/closed times
+    // state, attempts, flags, soak/closed times; rule and reason when set (an upgrade)
+    void UpdateTicket(const Ticket& t);
     void AddEvent(int64_t ticket_id, const std::string& kind, const std::string& actor,
                   const std::string& message,
                   const nlohmann::json& details = nlohmann::json::object());

@@ -250,7 +250,7 @@ rules:
   { name: "unknown key in rate", ok: false, at: "/rules/0/rate", loader: "warning", text: "rules:\n  - {name: r, counter: X, rate: {above: 1, window: 1m}, action: ticket_only}\n" },
 ];
 
-// 3. Rule tests examples (the test runner ignores unknown keys: there the schema is stricter).
+// 3. Rule tests examples (the schema and the test runner both refuse unknown keys).
 const testCases = [
   {
     name: "a test with ports, a line event, an event_id event, a series and expectations",
