@@ -534,6 +534,20 @@ class TxDecisionContext final : public DecisionContext {
 
 }  // namespace
 
+int64_t Remediator::RecordAction(Store::Tx& tx, int64_t ticket_id, const std::string& port,
+                                 const std::string& action, const std::string& state,
+                                 const std::string& reason) {
+  PortAction a;
+  a.ticket_id = ticket_id;
+  a.port = port;
+  auto info = inventory_.Get(port);
+  a.system_guid = info ? info->system_guid : "";
+  a.action = action;
+  a.state = state;
+  a.reason = reason;
+  return tx.InsertAction(a);
+}
+
 void Remediator::ForgetLink(const Finding& f) {
   // Once the service takes a link out of service, its counting starts afresh: the link-downs our
   // own action causes are not the fault's. Other decisions keep the counts (a ticket-only finding
@@ -593,15 +607,8 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     tx.AddEvent(t.id, "upgraded", kService, "rule " + f.rule + ": " + f.reason + "; " + d.note,
                 evidence);
     if (d.kind == DecisionKind::kDisable) {
-      PortAction a;
-      a.ticket_id = t.id;
-      a.port = d.port;
-      auto info = inventory_.Get(d.port);
-      a.system_guid = info ? info->system_guid : "";
-      a.action = "disable";
-      a.state = action_state::kPending;
-      a.reason = "rule " + f.rule + ": " + f.reason;
-      a.id = tx.InsertAction(a);
+      RecordAction(tx, t.id, d.port, "disable", action_state::kPending,
+                   "rule " + f.rule + ": " + f.reason);
     } else {
       tx.AddEvent(t.id, "guard", kService,
                   "no port action: this build does not isolate ports; ticket only");
@@ -644,15 +651,9 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   bool wants_port_action =
       f.action == RuleAction::kDisablePort && !t.action_port.empty() && d.guard != "manual";
   if (wants_port_action) {
-    PortAction a;
-    a.ticket_id = t.id;
-    a.port = t.action_port;
-    auto info = inventory_.Get(t.action_port);
-    a.system_guid = info ? info->system_guid : "";
-    a.action = "disable";
-    a.state = skip.empty() ? action_state::kPending : action_state::kSkipped;
-    a.reason = skip.empty() ? "rule " + f.rule + ": " + f.reason : skip;
-    a.id = tx.InsertAction(a);
+    RecordAction(tx, t.id, t.action_port, "disable",
+                 skip.empty() ? action_state::kPending : action_state::kSkipped,
+                 skip.empty() ? "rule " + f.rule + ": " + f.reason : skip);
   }
   if (!skip.empty()) tx.AddEvent(t.id, "guard", kService, "no port action: " + skip);
   if (skip.empty()) ForgetLink(f);
@@ -682,14 +683,8 @@ void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
     }
   }
   if (we_enabled && was_ours) {
-    PortAction a;
-    a.ticket_id = t.id;
-    a.port = t.action_port;
-    a.system_guid = info->system_guid;
-    a.action = "disable";
-    a.state = action_state::kPending;
-    a.reason = "verification failed: " + why;
-    a.id = tx.InsertAction(a);
+    RecordAction(tx, t.id, t.action_port, "disable", action_state::kPending,
+                 "verification failed: " + why);
     t.state = ticket_state::kOpen;
     tx.AddEvent(t.id, "reopened", kService,
                 "ticket reopened; disabling " + t.action_port + " again");
@@ -934,15 +929,8 @@ Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by,
     tx.AddEvent(t->id, "repair_reported", by,
                 note.empty() ? "repair reported" : "repair reported: " + note);
     if (t->disabled_by_us && !t->action_port.empty()) {
-      auto info = inventory_.Get(t->action_port);
-      PortAction a;
-      a.ticket_id = t->id;
-      a.port = t->action_port;
-      a.system_guid = info ? info->system_guid : "";
-      a.action = "enable";
-      a.state = action_state::kPending;
-      a.reason = "repair reported by " + by;
-      a.id = tx.InsertAction(a);
+      RecordAction(tx, t->id, t->action_port, "enable", action_state::kPending,
+                   "repair reported by " + by);
       t->state = ticket_state::kRepairReported;
     } else {
       // We hold nothing disabled: watch the link as it is.

@@ -70,6 +70,10 @@ class Remediator {
   void ApplyQueue();
   void ApplyFinding(Store::Tx& tx, const Finding& f);
   void ForgetLink(const Finding& f);
+  // Records a port action intent (the executor carries it out); returns its id.
+  int64_t RecordAction(Store::Tx& tx, int64_t ticket_id, const std::string& port,
+                       const std::string& action, const std::string& state,
+                       const std::string& reason);
   void FailSoak(Store::Tx& tx, Ticket& t, const std::string& why, const nlohmann::json& details);
   void ExecuteActions();
   void ExecuteAction(PortAction a);
