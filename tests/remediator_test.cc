@@ -186,6 +186,35 @@ TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {
   EXPECT_EQ(ufm_.submitted[1], "enable fc6a1c0300000001_1");
 }
 
+// Event 702 "... unhealthy due to MANUAL": a person isolated the port. A later fault on its link
+// is ticketed and blocked, never acted on.
+TEST_F(RemediatorTest, PortAPersonIsolatedIsNeverActedOn) {
+  auto r = Make();
+  Run(*r, 1);
+  UfmEvent manual;
+  manual.id = ++ufm_.last_id;
+  manual.timestamp = "2026-11-29 10:00:00";
+  manual.event_type = 702;
+  manual.name = "Port is unhealthy";
+  manual.object_type = "Port";
+  manual.object_name = "fc6a1c0300000001_1";
+  manual.description = "Peer Port host HCA-1 is considered by SM as unhealthy due to MANUAL.";
+  ufm_.events.push_back(manual);
+  Run(*r, 2);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  Ticket t = Tickets()[0];
+  EXPECT_EQ(t.state, "ticket_only") << Timeline(t.id);
+  EXPECT_NE(Timeline(t.id).find("in a person's hands"), std::string::npos) << Timeline(t.id);
+  EXPECT_TRUE(ufm_.submitted.empty());
+  auto decisions = store_->RecentDecisions(10, "link_down");
+  ASSERT_TRUE(decisions.ok());
+  ASSERT_EQ(decisions->size(), 1u);
+  EXPECT_EQ(decisions.value()[0]["decision"], "blocked");
+  EXPECT_EQ(decisions.value()[0]["guard"], "manual");
+}
+
 TEST_F(RemediatorTest, ClearEventWithinHoldMeansNoTicket) {
   auto r = Make();
   Run(*r, 1);

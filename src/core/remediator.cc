@@ -311,6 +311,7 @@ void Remediator::ConsiderEvent(const Observation& o) {
     return;
   }
   metrics_.Add("ufmr_events_total{source=\"" + o.source + "\"}");
+  if (o.event_type == 702) manual_marks_.Observe(o, engine_.PortsOf(o));
   Consider(o);
 }
 
@@ -501,8 +502,9 @@ namespace {
 // The decision stage's questions, answered from the pass's transaction and the inventory.
 class TxDecisionContext final : public DecisionContext {
  public:
-  TxDecisionContext(Store::Tx& tx, const Inventory& inventory, const SilenceSet& silences)
-      : tx_(tx), inventory_(inventory), silences_(silences) {}
+  TxDecisionContext(Store::Tx& tx, const Inventory& inventory, const SilenceSet& silences,
+                    const ManualMarks& marks)
+      : tx_(tx), inventory_(inventory), silences_(silences), marks_(marks) {}
   std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     open_ = tx_.OpenTicketForLink(entity);
@@ -516,6 +518,7 @@ class TxDecisionContext final : public DecisionContext {
     return silences_.Match(subject, t);
   }
   std::string OwnedByPerson(const std::string& port) override {
+    if (std::string why = marks_.Why(port); !why.empty()) return why;
     auto info = inventory_.Get(port);
     // No open ticket of ours covers this link (that is checked first), so a disabled port was
     // disabled by someone else.
@@ -529,6 +532,7 @@ class TxDecisionContext final : public DecisionContext {
   Store::Tx& tx_;
   const Inventory& inventory_;
   const SilenceSet& silences_;
+  const ManualMarks& marks_;
   std::optional<Ticket> open_;
 };
 
@@ -566,7 +570,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
       return;
     }
   }
-  TxDecisionContext ctx(tx, inventory_, silences_);
+  TxDecisionContext ctx(tx, inventory_, silences_, manual_marks_);
   Decision d = decider_.Decide(f, ctx);
   metrics_.Add(std::string("ufmr_decisions_total{decision=\"") + DecisionKindName(d.kind) + "\"}");
   // The audit trail: every decision, with the rules hash it was made under.

@@ -22,6 +22,7 @@
 #include "core/finding.h"
 #include "core/inventory.h"
 #include "core/log_tailer.h"
+#include "core/manual_marks.h"
 #include "core/metrics.h"
 #include "core/rule_engine.h"
 #include "core/silence.h"
@@ -100,6 +101,8 @@ class Remediator {
   std::string rules_hash_;
   Decider decider_;
   SilenceSet silences_;  // the silences in force, reloaded each pass
+  // Ports UFM's events say a person isolated (702 ... MANUAL): never acted on. In memory.
+  ManualMarks manual_marks_;
   TelemetryIntake telemetry_{config_.telemetry, ufm_, inventory_};
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory
