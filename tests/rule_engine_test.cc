@@ -1211,6 +1211,24 @@ TEST(RuleEngineTest, OldestEventInUsePerSource) {
   EXPECT_EQ(h.engine.OldestEventInUse("rest"), std::nullopt);
 }
 
+// A day-long window would hold the cursor a day back: windows over an hour do not hold it (they
+// start empty after a restart), but they still count every down, keeping only recent evidence.
+TEST(RuleEngineTest, LongWindowsDoNotHoldTheCursorAndKeepBoundedEvidence) {
+  Harness h(R"(rules:
+  - name: day
+    flapping: {downs: 200, within: 24h}
+    match: {event_id: 329}
+    action: ticket_only
+)");
+  for (int i = 0; i < 199; ++i) h.Observe(Event(329, i, {kL33, kS8}, 1000 + i, "rest"));
+  EXPECT_EQ(h.engine.OldestEventInUse("rest"), std::nullopt);
+  EXPECT_TRUE(h.all.empty());
+  h.Observe(Event(329, 199, {kL33, kS8}, 1199, "rest"));
+  ASSERT_EQ(h.all.size(), 1u);                               // the 200th down: all were counted
+  EXPECT_EQ(h.all[0].evidence["observations"].size(), 50u);  // the newest 50 as evidence
+  EXPECT_EQ(h.all[0].evidence["observations"].back()["event_id"], 1199);
+}
+
 TEST(RuleEngineTest, OldestEventInUseIgnoresEventsWithoutId) {
   Harness h(R"(rules:
   - name: count3

@@ -13,6 +13,7 @@ namespace {
 
 constexpr size_t kMaxEvidence = 50;
 constexpr double kSweepS = 5;
+constexpr double kMaxCursorHoldS = 3600;
 constexpr int kLinkDownEvent = 329;
 constexpr const char* kLinkDownedCounter = "LinkDownedCounterExtended";
 
@@ -392,6 +393,9 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
   FlapState& st = slot->second;
   st.rule = &r;
   auto trim = [&](TimePoint now) {
+    while (!st.down_times.empty() && Between(st.down_times.front(), now) > r.window_s) {
+      st.down_times.pop_front();
+    }
     while (!st.events.empty() && Between(st.events.front().time, now) > r.window_s) {
       st.events.pop_front();
     }
@@ -400,6 +404,10 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
     }
   };
   if (o.kind == Observation::Kind::kEvent) {
+    // A day-long window on a flapping link sees thousands of downs: count them all, keep only
+    // the newest as evidence.
+    st.down_times.push_back(o.time);
+    if (st.events.size() >= kMaxEvidence) st.events.pop_front();
     st.events.push_back({o.time, 0, o.event_id, o.source,
                          shared ? shared : std::make_shared<const Observation>(o)});
   } else {
@@ -413,7 +421,7 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
     for (const auto& d : downs) sum += d.second;
     from_counters = std::max(from_counters, sum);
   }
-  double downs = std::max(static_cast<double>(st.events.size()), from_counters);
+  double downs = std::max(static_cast<double>(st.down_times.size()), from_counters);
   if (st.active || downs < r.count) return;
   st.active = true;  // until the link is quiet for a whole window
   Finding f = MakeFinding(r, s, o.time);
@@ -425,6 +433,7 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
     f.evidence["observations"].push_back(ObservationToJson(o));
   }
   st.events.clear();
+  st.down_times.clear();
   st.counter_downs.clear();
   Emit(r, std::move(f), out);
 }
@@ -677,7 +686,9 @@ void RuleEngine::Sweep(TimePoint now) {
       if (st.active && Between(st.last_down, now) > window) st.active = false;
       while (!st.events.empty() && Between(st.events.front().time, now) > window)
         st.events.pop_front();
-      bool empty = st.events.empty();
+      while (!st.down_times.empty() && Between(st.down_times.front(), now) > window)
+        st.down_times.pop_front();
+      bool empty = st.down_times.empty();
       for (auto& [port, downs] : st.counter_downs) {
         while (!downs.empty() && Between(downs.front().first, now) > window) downs.pop_front();
         empty = empty && downs.empty();
@@ -824,18 +835,24 @@ std::optional<int64_t> RuleEngine::OldestEventInUse(const std::string& source) c
     if (s.event_id <= 0 || s.source != source) return;
     if (!oldest || s.event_id < *oldest) oldest = s.event_id;
   };
+  // Only short windows hold the cursor back: a day-long window (repeated_link_downs) would keep
+  // it a day behind, and replaying a day of events after a restart would re-judge old faults.
+  // Such windows start empty after a restart.
+  auto holds_cursor = [](const Rule* r) { return r && r->window_s <= kMaxCursorHoldS; };
   for (const auto& states : events_) {
     for (const auto& [entity, st] : states) {
+      if (!holds_cursor(st.rule)) continue;
       for (const auto& s : st.window) consider(s);
     }
   }
   for (const auto& held : pending_) {
     for (const auto& [entity, p] : held) {
-      for (const auto& s : p.seen) consider(s);
+      for (const auto& s : p.seen) consider(s);  // a hold is short (`for`) and must survive
     }
   }
   for (const auto& flaps : flaps_) {
     for (const auto& [entity, st] : flaps) {
+      if (!holds_cursor(st.rule)) continue;
       for (const auto& s : st.events) consider(s);
     }
   }

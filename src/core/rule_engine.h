@@ -45,7 +45,8 @@ class RuleEngine {
   void Forget(const std::string& link_key);
 
   // The smallest UFM event id that counting or holding state still depends on, if any. The
-  // persisted event cursor must stay below it, so a restart replays what memory held.
+  // persisted event cursor must stay below it, so a restart replays what memory held. Windows
+  // longer than an hour do not count (they would hold the cursor back for as long).
   // Only observations from `source` count (each source has its own cursor and ids).
   std::optional<int64_t> OldestEventInUse(const std::string& source = "rest") const;
 
@@ -113,7 +114,8 @@ class RuleEngine {
   };
   struct FlapState {
     const Rule* rule = nullptr;
-    std::deque<Seen> events;
+    std::deque<TimePoint> down_times;  // every down event in the window: what is counted
+    std::deque<Seen> events;           // the newest of them (kMaxEvidence), as evidence
     std::map<std::string, std::deque<std::pair<TimePoint, double>>> counter_downs;
     bool active = false;
     TimePoint last_down;
