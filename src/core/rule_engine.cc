@@ -344,9 +344,11 @@ void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Find
     }
     int have = static_cast<int>(st.window.size());
     if (r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode) {
-      std::set<size_t> ports;
-      for (const auto& w : st.window) ports.insert(w.port);
-      have = static_cast<int>(ports.size());
+      std::vector<size_t> ports;
+      ports.reserve(st.window.size());
+      for (const auto& w : st.window) ports.push_back(w.port);
+      std::sort(ports.begin(), ports.end());
+      have = static_cast<int>(std::unique(ports.begin(), ports.end()) - ports.begin());
     }
     if (have < r.count) continue;
 
