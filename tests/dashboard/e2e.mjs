@@ -4,8 +4,9 @@
 //   TICKET_ID  a ticket whose port the service has disabled (state port_disabled or ticket_only)
 //   OUT_DIR    where screenshots go
 //   CHROMIUM   the Chromium executable (default /usr/bin/chromium)
+//   RULES_DIR  the rules folder the service reads (a copy): the reload banner check edits it
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import fs, { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 const BASE = process.env.BASE_URL;
@@ -87,6 +88,32 @@ try {
   check(alertsAfter.length === 0, `alerts still active after dismissing: ${JSON.stringify(alertsAfter)}`);
   page.off('dialog', sre);
   log(`alert banner shown and dismissed (${alertsBefore.length} alert(s))`);
+
+  // --- a broken rules change: the banner says so, the old rules stay; mended, it goes away ---
+  step = 'rules reload banner';
+  const hashBefore = (await (await fetch(`${BASE}/api/rules`)).json()).hash;
+  const broken = path.join(process.env.RULES_DIR, 'zz_change.yaml');
+  fs.writeFileSync(broken, 'rules:\n  - name: width\n    match: {event_id: 130}\n    action: explode\n');
+  await page.goto(`${BASE}/`);
+  await page.getByTestId('alerts').waitFor({ timeout: 20000 });
+  const reloadText = await page.getByTestId('alerts').innerText();
+  check(/rules reload/i.test(reloadText) && /zz_change\.yaml:4/.test(reloadText),
+    `the rules reload banner shows "${reloadText}"`);
+  await page.screenshot({ path: path.join(OUT, 'dashboard-rules-reload.png') });
+  const hashKept = (await (await fetch(`${BASE}/api/rules`)).json()).hash;
+  check(hashKept === hashBefore, `a broken change replaced the rules: ${hashBefore} -> ${hashKept}`);
+  fs.writeFileSync(broken, 'rules:\n  - name: width\n    match: {event_id: 130}\n    action: ticket_only\n    mode: shadow\n');
+  for (let i = 0; i < 40; i++) {
+    const alerts = (await (await fetch(`${BASE}/api/alerts`)).json()).alerts;
+    if (!alerts.some((a) => a.kind === 'rules_reload')) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await page.goto(`${BASE}/`);
+  await page.getByTestId('alerts').waitFor({ state: 'hidden', timeout: 20000 });
+  const hashAfter = (await (await fetch(`${BASE}/api/rules`)).json()).hash;
+  check(hashAfter !== hashBefore, 'the mended change was not taken');
+  fs.unlinkSync(broken);
+  log(`rules reload banner shown for a broken change and gone once mended (${hashBefore} -> ${hashAfter})`);
 
   // --- ticket list ---
   step = 'ticket list';
