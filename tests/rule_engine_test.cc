@@ -377,7 +377,7 @@ TEST(RuleEngineTest, FindingCarriesTheRule) {
   h.Observe(o);
   o.time = At(1);
   auto f = h.Observe(o);
-  ASSERT_EQ(f.size(), 1u);
+  ASSERT_EQ(f.size(), 2u);  // a port-scoped rule counts each port the event names
   EXPECT_EQ(f[0].rule, "r");
   EXPECT_EQ(f[0].action, RuleAction::kIsolatePort);
   EXPECT_EQ(f[0].mode, RuleMode::kShadow);
@@ -1139,10 +1139,14 @@ TEST(RuleEngineTest, ForgetDropsCountingHoldingAndFlappingState) {
     double held_at;
   };
   const std::vector<Case> cases = {
-      {"without Forget", "", {"count2", "port2", "flap", "held"}, 30},
+      // port2 counts each end of the link: two findings.
+      {"without Forget", "", {"count2", "port2", "port2", "flap", "held"}, 30},
       // Only the event after Forget counts (no count reaches 2); the hold restarts at 10s.
       {"Forget the link", kUplink, {"held"}, 40},
-      {"Forget another link", LinkKey({kL1, kH1}), {"count2", "port2", "flap", "held"}, 30},
+      {"Forget another link",
+       LinkKey({kL1, kH1}),
+       {"count2", "port2", "port2", "flap", "held"},
+       30},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.what);
@@ -1262,12 +1266,12 @@ TEST(RuleEngineTest, AdoptStateKeepsRulesWithTheSameNameAndKind) {
     std::vector<std::string> want;
   };
   const std::vector<Case> cases = {
-      {"same rules, edited thresholds",
+      {"same conditions, edited actions",
        R"(rules:
   - name: count2
     match: {event_id: 329}
     count: 2
-    window: 5m
+    window: 1m
     action: ticket_only
   - name: held
     match: {event_id: 330}
@@ -1276,6 +1280,21 @@ TEST(RuleEngineTest, AdoptStateKeepsRulesWithTheSameNameAndKind) {
     action: ticket_only
 )",
        {"count2", "held"}},
+      // State counted under another condition would be judged by the new one: it starts afresh.
+      {"edited window",
+       R"(rules:
+  - name: count2
+    match: {event_id: 329}
+    count: 2
+    window: 5m
+    action: log_only
+  - name: held
+    match: {event_id: 330}
+    for: 30s
+    clear: {event_id: 328}
+    action: disable_port
+)",
+       {"held"}},
       {"renamed",
        R"(rules:
   - name: count2b
@@ -1489,6 +1508,61 @@ TEST(RuleEngineTest, LinkKeySortsAndDeduplicates) {
   EXPECT_EQ(LinkKey({"a", "a"}), "a");
   EXPECT_EQ(LinkKey({"a"}), "a");
   EXPECT_EQ(LinkKey({}), "");
+}
+
+// --- found in review -------------------------------------------------------------------------
+
+// The event that completes a node's count is also the one that makes a link flap: the node-level
+// rule sees it first, so the link finding is inhibited, whatever the rules' order in the file.
+TEST(RuleEngineTest, AnEventCompletingARebootInhibitsTheLinkFindingItMakes) {
+  Harness h(R"(rules:
+  - name: flap
+    flapping: {downs: 3, within: 10m}
+    action: disable_port
+  - name: node_down
+    match: {event_id: 329}
+    scope: node
+    count: 2
+    window: 20s
+    inhibits: {rules: [flap], for: 15m}
+    action: log_only
+)");
+  h.Observe(Event(329, 0, {kL1, kH1}));
+  h.Observe(Event(329, 60, {kL1, kH1}));
+  h.Observe(Event(329, 120, {kL2, kH2}));
+  auto f = h.Observe(Event(329, 121, {kL1, kH1}));  // third down of kL1; second port of host-a
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].rule, "node_down");
+  EXPECT_EQ(f[1].rule, "flap");
+  EXPECT_EQ(f[1].inhibited_by, "node_down on node host-a");
+}
+
+// A counter rule whose clear level is 0 ends its episode once the counter stops.
+TEST(RuleEngineTest, ClearLevelZeroClearsWhenTheCounterStops) {
+  Harness h(R"(rules:
+  - name: relay
+    counter: PortRcvSwitchRelayErrorsExtended
+    delta: {above: 0}
+    action: ticket_only
+)");
+  EXPECT_EQ(h.Observe(Counter("PortRcvSwitchRelayErrorsExtended", kL1, 60, 5, 60)).size(), 1u);
+  h.Tick(300);  // no sample for 4 intervals: the counter stopped
+  EXPECT_EQ(h.Observe(Counter("PortRcvSwitchRelayErrorsExtended", kL1, 360, 5, 60)).size(), 1u);
+}
+
+// A port-scoped rule counts every port an event names, not only the first.
+TEST(RuleEngineTest, PortScopeCountsEveryPortOfTheEvent) {
+  Harness h(R"(rules:
+  - name: per_port
+    match: {event_id: 329}
+    scope: port
+    count: 2
+    window: 1m
+    action: log_only
+)");
+  h.Observe(Event(329, 0, {kL33, kS8}));
+  auto f = h.Observe(Event(329, 10, {kL33, kS8}));
+  EXPECT_EQ(f.size(), 2u);  // both ends reached two
 }
 
 }  // namespace

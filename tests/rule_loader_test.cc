@@ -860,7 +860,7 @@ TEST(RuleLoaderTest, ErrorsHaveCodeLineColumnPathAndSourceLine) {
        3,
        23,
        "rules[0].flapping.downs",
-       "at least 2"},
+       "from 2 to 1000000"},
       {"bad event id",
        {"rules:", "  - name: r", "    match: {event_id: [329, abc]}", "    action: log_only"},
        "bad-event-id",
@@ -1685,6 +1685,22 @@ TEST(DiagnosticTest, AttachSourceLinesOnlyForItsFileAndKnownLines) {
   EXPECT_EQ(ds[1].source_line, "");
   EXPECT_EQ(ds[2].source_line, "");
   EXPECT_EQ(ds[3].source_line, "kept");
+}
+
+// Found in review: values that would overflow the engine's arithmetic are errors.
+TEST(RuleLoaderTest, OutOfRangeDownsAndDurationsAreErrors) {
+  auto downs = LoadRulesText(
+      "rules:\n  - {name: r, flapping: {downs: 1e10, within: 10m}, action: disable_port}\n",
+      "f.yaml");
+  EXPECT_FALSE(downs.ok());
+  auto held = LoadRulesText(
+      "rules:\n  - {name: r, match: {event_id: 329}, for: 200000000000d, clear: {event_id: 328}, "
+      "action: disable_port}\n",
+      "f.yaml");
+  EXPECT_FALSE(held.ok());
+  bool duration = false;
+  for (const auto& d : held.diagnostics) duration = duration || d.code == "bad-duration";
+  EXPECT_TRUE(duration) << held.Report();
 }
 
 }  // namespace

@@ -222,6 +222,9 @@ int Migrate(const Args& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reload asked for before the service is up (systemctl reload during start) must not kill it;
+  // `serve` installs the real handler once the loop exists.
+  std::signal(SIGHUP, SIG_IGN);
   Args args;
   if (!ParseArgs(argc, argv, &args)) {
     Usage(std::cerr);

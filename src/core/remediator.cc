@@ -209,8 +209,15 @@ void Remediator::LoadVerifyingLinks() {
   auto tickets = store_.ListTickets(ticket_state::kVerifying, 100000);
   if (!tickets.ok()) return;  // keep the last known set
   verifying_ = std::move(tickets.value());
-  verifying_links_.clear();
-  for (const auto& t : verifying_) verifying_links_.insert(t.link_key);
+  std::set<std::string> now;
+  for (const auto& t : verifying_) now.insert(t.link_key);
+  for (const auto& link : now) {
+    // A link that just came under watch is judged afresh: what the fault and our own disable
+    // left in the counts is not the repaired link's. (Here, on the pipeline thread: the engine
+    // belongs to it.)
+    if (!verifying_links_.count(link)) engine_.Forget(link);
+  }
+  verifying_links_ = std::move(now);
 }
 
 void Remediator::PollEvents() {
@@ -567,8 +574,12 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     auto existing = tx.OpenTicketForLink(f.link_key);
     if (existing && existing->state == ticket_state::kVerifying) {
       FailSoak(tx, *existing, f.reason, f.evidence);
-      return;
+    } else if (existing) {
+      tx.AddEvent(existing->id, "evidence", kService, "rule " + f.rule + ": " + f.reason,
+                  f.evidence);
     }
+    // A single sign is a verdict on a soak, never a finding of its own (no count, no hold).
+    return;
   }
   TxDecisionContext ctx(tx, inventory_, silences_, manual_marks_);
   Decision d = decider_.Decide(f, ctx);
@@ -686,7 +697,12 @@ void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
       if (a.action == "enable" && a.state == action_state::kConfirmed) was_ours = true;
     }
   }
-  if (we_enabled && was_ours) {
+  // A person who took the port since (isolated it, event 702 MANUAL) owns it now.
+  std::string persons = t.action_port.empty() ? "" : manual_marks_.Why(t.action_port);
+  if (!persons.empty()) {
+    tx.AddEvent(t.id, "guard", kService, "not disabled again: " + t.action_port + " is " + persons);
+  }
+  if (we_enabled && was_ours && persons.empty()) {
     RecordAction(tx, t.id, t.action_port, "disable", action_state::kPending,
                  "verification failed: " + why);
     t.state = ticket_state::kOpen;
@@ -857,9 +873,6 @@ void Remediator::StartSoak(Store::Tx& tx, Ticket& t) {
   t.soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
   tx.AddEvent(t.id, "soak_started", kService,
               "watching the link for " + FormatDuration(config_.remediation.soak_s));
-  // The link is judged afresh from here: what the fault and our own disable left in the counts
-  // (link-downs, windows) is not the repaired link's.
-  engine_.Forget(t.link_key);
 }
 
 void Remediator::CheckSoaks() {
@@ -868,7 +881,13 @@ void Remediator::CheckSoaks() {
   std::vector<Ticket> due;
   const double now = ToEpochSeconds(clock_.Now());
   for (const auto& t : verifying_) {
-    if (t.soak_until && *t.soak_until <= now) due.push_back(t);
+    if (!t.soak_until || *t.soak_until > now) continue;
+    // A bad sign seen during the soak and not yet recorded (the database refused it) decides
+    // the verdict first: the soak is not judged clean while it waits.
+    bool queued = std::any_of(queue_.begin(), queue_.end(), [&](const Finding& f) {
+      return f.link_key == t.link_key && f.evidence.value("during_soak", false);
+    });
+    if (!queued) due.push_back(t);
   }
   for (const auto& candidate : due) {
     // The end of the window: the link must be up at both ends.

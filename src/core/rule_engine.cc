@@ -18,7 +18,14 @@ constexpr int kLinkDownEvent = 329;
 constexpr const char* kLinkDownedCounter = "LinkDownedCounterExtended";
 
 TimePoint After(TimePoint t, double seconds) {
+  // Saturated: the loader caps durations, but a time point must never wrap into the past.
+  seconds = std::clamp(seconds, 0.0, 1e9);
   return t + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
+}
+
+// Under its clear level: the episode is over. A clear level of 0 means "no errors at all".
+bool Cleared(const Rule& r, double measure) {
+  return r.condition.clear_below > 0 ? measure < r.condition.clear_below : measure <= 0;
 }
 double Between(TimePoint a, TimePoint b) { return std::chrono::duration<double>(b - a).count(); }
 
@@ -304,7 +311,7 @@ void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Find
   std::vector<Target> targets;
   switch (r.scope) {
     case RuleScope::kPort:
-      if (!o.ports.empty()) targets.push_back({o.ports.front(), o.ports.front(), o.ports.front()});
+      for (const auto& p : o.ports) targets.push_back({p, p, p});
       break;
     case RuleScope::kLink:
       if (!s.link_key.empty()) targets.push_back({s.link_key, s.link_key, s.link_key});
@@ -476,7 +483,7 @@ void RuleEngine::ObserveCounter(const Observation& o, std::vector<Finding>* out)
     double m = Measure(*r, st, o.time);
     if (m <= r->condition.above) {
       st.above_since.reset();
-      if (m < r->condition.clear_below) st.active = false;
+      if (Cleared(*r, m)) st.active = false;
       continue;
     }
     if (st.active) continue;
@@ -713,7 +720,7 @@ void RuleEngine::Sweep(TimePoint now) {
       while (!st.samples.empty() && Between(st.samples.front().first, now) >= window) {
         st.samples.pop_front();
       }
-      if (Measure(*rule, st, now) < rule->condition.clear_below) {
+      if (Cleared(*rule, Measure(*rule, st, now))) {
         st.active = false;
         if (st.samples.empty()) st.above_since.reset();
       }
@@ -867,8 +874,9 @@ void RuleEngine::AdoptState(RuleEngine&& old) {
     for (size_t i = 0; i < from.size(); ++i) {
       const Rule& was = old.rules_->rules[i];
       auto now = by_name_.find(was.name);
-      if (now == by_name_.end() || now->second->kind != was.kind ||
-          now->second->scope != was.scope) {
+      // Same name is not enough: state counted under another condition (another counter,
+      // measure, match or window) would be judged by the new one.
+      if (now == by_name_.end() || ConditionSignature(*now->second) != ConditionSignature(was)) {
         continue;
       }
       auto& target = to[now->second->index];

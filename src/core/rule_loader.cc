@@ -25,6 +25,7 @@ const std::vector<std::string>& TemplatePlaceholders() {
 namespace {
 
 using Keys = std::set<std::string>;
+constexpr double kMaxRuleDurationS = 366.0 * 86400;
 
 std::string FnvHex(const std::string& data) {
   // FNV-1a 64: a content fingerprint for evidence, not a security measure.
@@ -239,6 +240,10 @@ class Loader {
     auto d = ParseDuration(node.Scalar());
     if (!d.ok()) {
       Error(node, path, "bad-duration", d.status().message());
+      return false;
+    }
+    if (d.value() > kMaxRuleDurationS) {
+      Error(node, path, "bad-duration", "at most 366d: longer windows and holds are not rules");
       return false;
     }
     *out = d.value();
@@ -679,9 +684,9 @@ class Loader {
     CheckKeys(f, p, {"downs", "within"});
     double downs = 0;
     if (!f["downs"] || !Number(f["downs"], p + ".downs", &downs) || downs < 2 ||
-        downs != std::floor(downs)) {
+        downs > 1'000'000 || downs != std::floor(downs)) {
       Error(f["downs"] ? f["downs"] : f, p + ".downs", "bad-count",
-            "downs must be a whole number of at least 2");
+            "downs must be a whole number from 2 to 1000000");
     } else {
       r->count = static_cast<int>(downs);
     }

@@ -1,6 +1,7 @@
 #include "core/rules.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace ufmr {
 
@@ -59,6 +60,39 @@ std::string NormalizeMatchWord(const std::string& s) {
   return out;
 }
 
+namespace {
+
+void SignMatch(const EventMatch& m, std::string* out) {
+  auto words = [&](const std::set<std::string>& set) {
+    for (const auto& w : set) *out += w + ",";
+    *out += ";";
+  };
+  for (int id : m.event_ids) *out += std::to_string(id) + ",";
+  *out += ";";
+  words(m.names);
+  words(m.severities);
+  words(m.categories);
+  words(m.object_types);
+  for (const auto* re : {&m.description, &m.object, &m.switch_name, &m.host_name}) {
+    *out += (*re ? (*re)->pattern() : std::string("-")) + "\x1f";
+  }
+}
+
+}  // namespace
+
+std::string ConditionSignature(const Rule& r) {
+  std::string out = std::to_string(static_cast<int>(r.kind)) + "|" +
+                    std::to_string(static_cast<int>(r.scope)) + "|";
+  SignMatch(r.match, &out);
+  out += "|";
+  if (r.clear) SignMatch(*r.clear, &out);
+  char nums[256];
+  std::snprintf(nums, sizeof(nums), "|%d|%.17g|%.17g|%d|%.17g|%.17g|%.17g|%.17g", r.count,
+                r.window_s, r.for_s, static_cast<int>(r.condition.measure), r.condition.above,
+                r.condition.per_s, r.condition.clear_below, r.min_link_uptime_s);
+  return out + nums + "|" + r.counter;
+}
+
 const Rule* RuleSet::Find(const std::string& name) const {
   for (const auto& r : rules) {
     if (r.name == name) return &r;
@@ -111,6 +145,16 @@ void RuleSet::Index() {
       }
     }
   }
+  // Switch- and node-level rules see each event first: a reboot that an event completes must
+  // inhibit the link findings the same event would make.
+  auto wide_first = [](const Rule* a, const Rule* b) {
+    auto wide = [](const Rule* r) {
+      return r->scope == RuleScope::kSwitch || r->scope == RuleScope::kNode;
+    };
+    return wide(a) && !wide(b);
+  };
+  for (auto& [id, list] : by_event_id) std::stable_sort(list.begin(), list.end(), wide_first);
+  std::stable_sort(any_event.begin(), any_event.end(), wide_first);
   if (patterns > 0 && set->Compile()) {
     descriptions = std::move(set);
   } else {

@@ -103,6 +103,10 @@ struct Rule {
   double inhibit_for_s = 0;
 };
 
+// What a rule's state depends on (kind, scope, match, clear, counts, windows, counter and
+// measure, thresholds): a reload keeps a rule's state only if this is unchanged.
+std::string ConditionSignature(const Rule& r);
+
 struct RuleSet {
   std::vector<Rule> rules;
   std::string hash;  // of the files' contents, recorded with every decision
