@@ -152,17 +152,21 @@ std::string BigRulesFile(int n) {
     std::string name = "rule_" + std::to_string(i);
     switch (i % 5) {
       case 0:
-        y += "  - name: " + name + "\n    match: {use: down, description: \"Link went down: .*leaf-" +
-             std::to_string(i) + "\"}\n    for: 30s\n    clear: {use: up}\n    action: disable_port\n"
+        y += "  - name: " + name +
+             "\n    match: {use: down, description: \"Link went down: .*leaf-" + std::to_string(i) +
+             "\"}\n    for: 30s\n    clear: {use: up}\n    action: disable_port\n"
              "    title: \"{port_node} {port_label} <-> {peer_node} {peer_label}\"\n";
         break;
       case 1:
-        y += "  - name: " + name + "\n    flapping: {downs: 3, within: 10m}\n    match: {use: down, "
-             "switch: \"^ib-leaf-" + std::to_string(i) + "$\"}\n    action: disable_port\n";
+        y += "  - name: " + name +
+             "\n    flapping: {downs: 3, within: 10m}\n    match: {use: down, "
+             "switch: \"^ib-leaf-" +
+             std::to_string(i) + "$\"}\n    action: disable_port\n";
         break;
       case 2:
         y += "  - name: " + name + "\n    counter: SymbolErrorCounterExtended\n    rate: {above: " +
-             std::to_string(100 + i) + ", per: 1m}\n    window: 5m\n    clear: {below: 10}\n"
+             std::to_string(100 + i) +
+             ", per: 1m}\n    window: 5m\n    clear: {below: 10}\n"
              "    action: ticket_only\n";
         break;
       case 3:
