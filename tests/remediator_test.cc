@@ -215,6 +215,44 @@ TEST_F(RemediatorTest, PortAPersonIsolatedIsNeverActedOn) {
   EXPECT_EQ(decisions.value()[0]["guard"], "manual");
 }
 
+// A person isolates the port while its repair is under watch (702 MANUAL), then the link goes
+// down: the soak fails, but the port is theirs now and is not disabled again.
+TEST_F(RemediatorTest, FailedSoakDoesNotDisableAgainAPortAPersonTook) {
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  Ticket t = Tickets()[0];
+  ASSERT_EQ(t.state, "port_disabled") << Timeline(t.id);
+  ufm_.link_broken = false;
+  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "reseated").ok());
+  Run(*r, 2);
+  ASSERT_EQ(store_->GetTicket(t.id)->state, "verifying") << Timeline(t.id);
+
+  UfmEvent manual;
+  manual.id = ++ufm_.last_id;
+  manual.timestamp = "2026-11-29 10:05:00";
+  manual.event_type = 702;
+  manual.name = "Port is unhealthy";
+  manual.object_type = "Port";
+  manual.object_name = "fc6a1c0300000001_1";
+  manual.description = "Peer Port host HCA-1 is considered by SM as unhealthy due to MANUAL.";
+  ufm_.events.push_back(manual);
+  Run(*r, 2);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1", "2026-11-29 10:06:00");
+  Run(*r, 3);
+
+  Ticket after = store_->GetTicket(t.id).value();
+  EXPECT_NE(after.state, "verifying") << Timeline(t.id);
+  EXPECT_NE(after.state, "open") << Timeline(t.id);
+  EXPECT_EQ(after.attempts, 1) << Timeline(t.id);
+  EXPECT_NE(Timeline(t.id).find("not disabled again"), std::string::npos) << Timeline(t.id);
+  // disable, enable for the soak, and nothing after.
+  EXPECT_EQ(ufm_.submitted,
+            (std::vector<std::string>{"disable fc6a1c0300000001_1", "enable fc6a1c0300000001_1"}));
+}
+
 TEST_F(RemediatorTest, ClearEventWithinHoldMeansNoTicket) {
   auto r = Make();
   Run(*r, 1);
