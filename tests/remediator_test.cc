@@ -65,6 +65,20 @@ class FakeUfm : public UfmClient {
     events.push_back(e);
   }
 
+  // Event 702 "... unhealthy due to MANUAL": a person isolated the port.
+  void IsolatedByAPerson(const std::string& port,
+                         const std::string& timestamp = "2026-11-29 10:00:00") {
+    UfmEvent e;
+    e.id = ++last_id;
+    e.timestamp = timestamp;
+    e.event_type = 702;
+    e.name = "Port is unhealthy";
+    e.object_type = "Port";
+    e.object_name = port;
+    e.description = "Peer Port host HCA-1 is considered by SM as unhealthy due to MANUAL.";
+    events.push_back(e);
+  }
+
   Result<ParsedEvents> GetEvents() override {
     ParsedEvents p;
     p.events = events;
@@ -191,15 +205,7 @@ TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {
 TEST_F(RemediatorTest, PortAPersonIsolatedIsNeverActedOn) {
   auto r = Make();
   Run(*r, 1);
-  UfmEvent manual;
-  manual.id = ++ufm_.last_id;
-  manual.timestamp = "2026-11-29 10:00:00";
-  manual.event_type = 702;
-  manual.name = "Port is unhealthy";
-  manual.object_type = "Port";
-  manual.object_name = "fc6a1c0300000001_1";
-  manual.description = "Peer Port host HCA-1 is considered by SM as unhealthy due to MANUAL.";
-  ufm_.events.push_back(manual);
+  ufm_.IsolatedByAPerson("fc6a1c0300000001_1");
   Run(*r, 2);
   ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
   Run(*r, 20);
@@ -230,15 +236,7 @@ TEST_F(RemediatorTest, FailedSoakDoesNotDisableAgainAPortAPersonTook) {
   Run(*r, 2);
   ASSERT_EQ(store_->GetTicket(t.id)->state, "verifying") << Timeline(t.id);
 
-  UfmEvent manual;
-  manual.id = ++ufm_.last_id;
-  manual.timestamp = "2026-11-29 10:05:00";
-  manual.event_type = 702;
-  manual.name = "Port is unhealthy";
-  manual.object_type = "Port";
-  manual.object_name = "fc6a1c0300000001_1";
-  manual.description = "Peer Port host HCA-1 is considered by SM as unhealthy due to MANUAL.";
-  ufm_.events.push_back(manual);
+  ufm_.IsolatedByAPerson("fc6a1c0300000001_1", "2026-11-29 10:05:00");
   Run(*r, 2);
   ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1", "2026-11-29 10:06:00");
   Run(*r, 3);

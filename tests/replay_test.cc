@@ -473,8 +473,10 @@ TEST_F(ReplayTest, FilesThatCannotBeReadStopTheReplay) {
 
 TEST_F(ReplayTest, SilencesFromAFile) {
   const std::string silences = dir_ + "/silences.json";
-  testing::WriteFile(silences, R"([{"id": 5, "switch": "T3-E21-N-U47", "reason": "maintenance",
-    "created_at": "2025-12-31T23:00:00Z", "expires_at": "2026-01-01T01:00:00Z"}])");
+  // Saved from GET /api/silences: wrapped in {"silences": [...]}, unset fields null.
+  testing::WriteFile(silences, R"({"silences": [{"id": 5, "port": null, "switch": "T3-E21-N-U47",
+    "host": null, "reason": "maintenance", "created_by": null, "expired_at": null,
+    "created_at": "2025-12-31T23:00:00Z", "expires_at": "2026-01-01T01:00:00Z"}]})");
   ReplayOptions options;
   options.event_log = dir_ + "/event.log";
   testing::WriteFile(options.event_log, Log({{0, kUplinkDown}}));

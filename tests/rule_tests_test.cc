@@ -37,6 +37,11 @@ TEST(ExpandSeriesTest, Notation) {
       {"  1\t2\n", {1, 2}},
       {"0+600x2 _ 5x1", {0, 600, 1200, std::nullopt, 5, 5}},
       {"5000000 5000010 0 0 5 10", {5000000, 5000010, 0, 0, 5, 10}},
+      // Exponents are part of the number, not the operator.
+      {"1e-12", {1e-12}},
+      {"2E+3x1", {2000, 2000}},
+      {"1e-12+1e-12x2", {1e-12, 2e-12, 3e-12}},
+      {"1e3-1e2x1", {1000, 900}},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);

@@ -101,14 +101,21 @@ Result<std::vector<Silence>> LoadSilences(const std::string& path) {
     const auto& j = doc[i];
     std::string where = path + ": silence " + std::to_string(i) + ": ";
     if (!j.is_object()) return Status::InvalidArgument(where + "expected an object");
+    // The API's own output is accepted as is: fields may be null.
+    auto field = [&](const char* key, const std::string& fallback = "") {
+      auto it = j.find(key);
+      return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+    };
     Silence s;
-    s.id = j.value("id", static_cast<int64_t>(i + 1));
-    s.port = j.value("port", "");
-    s.switch_ = j.value("switch", "");
-    s.host = j.value("host", "");
-    s.reason = j.value("reason", "");
-    auto starts = ParseIsoTime(j.value("created_at", "1970-01-01T00:00:00Z"));
-    auto ends = ParseIsoTime(j.value("expires_at", ""));
+    auto id = j.find("id");
+    s.id =
+        id != j.end() && id->is_number_integer() ? id->get<int64_t>() : static_cast<int64_t>(i + 1);
+    s.port = field("port");
+    s.switch_ = field("switch");
+    s.host = field("host");
+    s.reason = field("reason");
+    auto starts = ParseIsoTime(field("created_at", "1970-01-01T00:00:00Z"));
+    auto ends = ParseIsoTime(field("expires_at"));
     if (!starts.ok())
       return Status::InvalidArgument(where + "created_at: " + starts.status().message());
     if (!ends.ok())

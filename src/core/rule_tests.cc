@@ -448,7 +448,14 @@ bool ExpandSeries(const std::string& text, std::vector<std::optional<double>>* o
         return false;
       }
     }
-    size_t op = head.find_first_of("+-", 1);
+    // The operator is the first + or - that is not a number's own sign or exponent sign (1e-12).
+    size_t op = std::string::npos;
+    for (size_t k = 1; k < head.size(); ++k) {
+      if ((head[k] == '+' || head[k] == '-') && head[k - 1] != 'e' && head[k - 1] != 'E') {
+        op = k;
+        break;
+      }
+    }
     double a = 0, b = 0;
     try {
       size_t used = 0;
