@@ -1,6 +1,7 @@
 // Covers src/core/decision.h: every decision kind and the order of the guards (inhibited,
 // silenced, open_ticket, an acting rule upgrading a ticket-only ticket, shadow, log_only,
-// ticket_only, no_port, manual, dry_run, cap, then disable or isolate); ActionPort's preference
+// ticket_only, no_port, manual, last_link, cooldown, breaker, cap (absolute and percent),
+// switch_cap, rate_limit, dry_run, then disable or isolate); ActionPort's preference
 // for the switch side and require_system_guid; RenderTemplate's placeholders and default titles;
 // Decision::ToJson. The world comes from a small fake DecisionContext backed by a real SilenceSet.
 #include "core/decision.h"
@@ -19,9 +20,13 @@ namespace {
 
 const TimePoint kT0 = TimePoint(std::chrono::seconds(1'767'225'630));  // 2026-01-01T00:00:30Z
 
-const std::string kSw = "9c0591030090e000_33";    // leaf-1 1/17/1
-const std::string kHost = "e41d2d0300a4f482_1";   // host-a HCA-1
-const std::string kSpine = "fc6a1c0300244e00_8";  // spine-1 1/4/2
+const std::string kSw = "9c0591030090e000_33";      // leaf-1 1/17/1
+const std::string kHost = "e41d2d0300a4f482_1";     // host-a HCA-1
+const std::string kSpine = "fc6a1c0300244e00_8";    // spine-1 1/4/2
+const std::string kHost2 = "e41d2d0300a4f483_1";    // host-a HCA-2 (the host's other link)
+const std::string kSw2 = "9c0591030090e000_34";     // leaf-1 1/17/2, facing host-a HCA-2
+const std::string kSwUp = "9c0591030090e000_40";    // leaf-1 1/20/2, an uplink
+const std::string kSpineUp = "fc6a1c0300244e00_9";  // spine-1 1/5/1, facing leaf-1's uplink
 
 PortInfo SwitchPort(const std::string& name, const std::string& system, const std::string& label) {
   PortInfo p;
@@ -31,6 +36,8 @@ PortInfo SwitchPort(const std::string& name, const std::string& system, const st
   p.node_description = system + ":" + label;
   p.description = "Switch IB Port";
   p.label = label;
+  p.logical_state = "Active";
+  p.physical_state = "Link Up";
   return p;
 }
 
@@ -41,6 +48,8 @@ PortInfo HostPort(const std::string& name, const std::string& node_description) 
   p.node_description = node_description;  // no system_name: the name comes from here
   p.description = "Computer IB Port";
   p.label = "1";
+  p.logical_state = "Active";
+  p.physical_state = "Link Up";
   return p;
 }
 
@@ -66,21 +75,80 @@ class FakeContext final : public DecisionContext {
     auto it = owned.find(port);
     return it == owned.end() ? "" : it->second;
   }
-  int HeldDisabled() override { return held; }
+  // `held` ports held elsewhere in the fabric (names no node has), then `held_ports`.
+  std::vector<std::string> HeldPorts() override {
+    std::vector<std::string> out = held_ports;
+    for (int i = 0; i < held; ++i) out.push_back("ffffffffffff" + std::to_string(1000 + i) + "_1");
+    return out;
+  }
+  int FabricPorts() override { return fabric_ports; }
+  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
+    std::vector<PortInfo> out;
+    for (const auto& [name, p] : ports) {
+      if (p.system_guid == port.system_guid) out.push_back(p);
+    }
+    return out;
+  }
+  int ActionsSince(TimePoint since) override {
+    since_asked = since;
+    return recent_actions;
+  }
+  std::optional<TimePoint> LastActionOn(const std::string& port) override {
+    auto it = last_action.find(port);
+    if (it == last_action.end()) return std::nullopt;
+    return it->second;
+  }
+  bool BreakerTripped() override { return tripped; }
+  int CountActingFinding(TimePoint, double window_s) override {
+    breaker_window = window_s;
+    return ++acting;
+  }
+  void TripBreaker(const Decision& d, int count) override {
+    tripped = true;
+    trips.push_back({d.rule, count});
+  }
 
   std::map<std::string, PortInfo> ports;
   std::map<std::string, OpenTicketInfo> tickets;
   SilenceSet silences;
   std::map<std::string, std::string> owned;
   int held = 0;
+  std::vector<std::string> held_ports;
+  int fabric_ports = 10000;
+  int recent_actions = 0;
+  std::optional<TimePoint> since_asked;
+  std::map<std::string, TimePoint> last_action;
+  bool tripped = false;
+  int acting = 0;
+  double breaker_window = 0;
+  std::vector<std::pair<std::string, int>> trips;
   SilenceSubject last_subject;
   int port_calls = 0;
 };
 
+// leaf-1 1/17/1 <-> host-a HCA-1, leaf-1 1/17/2 <-> host-a HCA-2 (so host-a has a second link),
+// and leaf-1 1/20/2 <-> spine-1 1/5/1 (an uplink); spine-1 1/4/2 faces nothing here.
 void AddFabric(FakeContext* ctx) {
   ctx->ports[kSw] = SwitchPort(kSw, "leaf-1", "1/17/1");
+  ctx->ports[kSw].peer = kHost;
   ctx->ports[kSpine] = SwitchPort(kSpine, "spine-1", "1/4/2");
   ctx->ports[kHost] = HostPort(kHost, "host-a HCA-1");
+  ctx->ports[kHost].peer = kSw;
+  ctx->ports[kHost2] = HostPort(kHost2, "host-a HCA-2");
+  ctx->ports[kHost2].peer = kSw2;
+  ctx->ports[kSw2] = SwitchPort(kSw2, "leaf-1", "1/17/2");
+  ctx->ports[kSw2].peer = kHost2;
+  ctx->ports[kSwUp] = SwitchPort(kSwUp, "leaf-1", "1/20/2");
+  ctx->ports[kSwUp].peer = kSpineUp;
+  ctx->ports[kSpineUp] = SwitchPort(kSpineUp, "spine-1", "1/5/1");
+  ctx->ports[kSpineUp].peer = kSwUp;
+}
+
+DecisionPolicy Policy(bool dry_run, int cap) {
+  DecisionPolicy p;
+  p.dry_run = dry_run;
+  p.max_disabled_ports = cap;
+  return p;
 }
 
 Silence MakeSilence(int64_t id, const std::string& port, const std::string& sw,
@@ -127,10 +195,20 @@ TEST(DecisionTest, GuardsDecideInOrder) {
   ctx.silences = SilenceSet({MakeSilence(7, "", "leaf-.*", "")});
   ctx.tickets[f.link_key] = {41, true};
   ctx.owned[kHost] = "isolated by a person";
+  ctx.ports[kHost2].logical_state = "Inactive";  // host-a's other link is down
+  ctx.ports[kHost2].physical_state = "Link Down";
+  ctx.last_action[kSw] = kT0 - std::chrono::minutes(5);
+  ctx.tripped = true;
   ctx.held = 20;
+  ctx.held_ports = {kSwUp};  // one of leaf-1's links
+  ctx.recent_actions = 10;
   const std::vector<std::string> no_ports = {"ffffffffffffff01_1", "ffffffffffffff02_1"};
-  Decider dry(DecisionPolicy{true, 20, true});
-  Decider live(DecisionPolicy{false, 20, true});
+  DecisionPolicy dry_policy = Policy(true, 21);
+  dry_policy.max_disabled_per_switch = 1;
+  Decider dry(dry_policy);
+  DecisionPolicy live_policy = dry_policy;
+  live_policy.dry_run = false;
+  Decider live(live_policy);
 
   struct Step {
     std::string guard;
@@ -153,6 +231,16 @@ TEST(DecisionTest, GuardsDecideInOrder) {
          f.ports = {kSw, kHost};
        }},
       {"manual", DecisionKind::kBlocked, [&] { ctx.owned.clear(); }},
+      {"last_link", DecisionKind::kBlocked,
+       [&] {
+         ctx.ports[kHost2].logical_state = "Active";
+         ctx.ports[kHost2].physical_state = "Link Up";
+       }},
+      {"cooldown", DecisionKind::kBlocked, [&] { ctx.last_action.clear(); }},
+      {"breaker", DecisionKind::kBlocked, [&] { ctx.tripped = false; }},
+      {"cap", DecisionKind::kBlocked, [&] { ctx.held = 0; }},
+      {"switch_cap", DecisionKind::kBlocked, [&] { ctx.held_ports.clear(); }},
+      {"rate_limit", DecisionKind::kBlocked, [&] { ctx.recent_actions = 9; }},
       {"dry_run", DecisionKind::kBlocked, [] {}},
   };
   for (const auto& step : steps) {
@@ -164,10 +252,6 @@ TEST(DecisionTest, GuardsDecideInOrder) {
     step.lift();
   }
   // dry_run lifted: the live decider.
-  Decision cap = live.Decide(f, ctx);
-  EXPECT_EQ(cap.guard, "cap");
-  EXPECT_EQ(cap.kind, DecisionKind::kBlocked);
-  ctx.held = 19;
   Decision act = live.Decide(f, ctx);
   EXPECT_EQ(act.guard, "");
   EXPECT_EQ(act.kind, DecisionKind::kDisable);
@@ -177,6 +261,186 @@ TEST(DecisionTest, GuardsDecideInOrder) {
   EXPECT_EQ(isolate.kind, DecisionKind::kIsolate);
   EXPECT_TRUE(isolate.acts());
   EXPECT_EQ(isolate.note, "isolate " + kSw);
+  EXPECT_TRUE(ctx.trips.empty());
+}
+
+// --- the topology, cooldown, breaker, cap and rate guards, one at a time ----------------------
+
+TEST(DecisionTest, AHostsLastLinkIsNeverCut) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  ctx.ports.erase(kHost2);  // host-a has one link only
+  Decision d = Decider(DecisionPolicy{}).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.kind, DecisionKind::kBlocked);
+  EXPECT_EQ(d.guard, "last_link");
+  EXPECT_EQ(d.note,
+            "host-a has 0 other active links (at least 1 must stay up): drain the host first, "
+            "then take " +
+                kHost + " out of service by hand or report the repair");
+  // The same with the guard off.
+  DecisionPolicy off;
+  off.min_active_links_host = 0;
+  EXPECT_EQ(Decider(off).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+}
+
+TEST(DecisionTest, AHostsOtherLinkCountsOnlyWhenUpAndNotHeld) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Decider decider{DecisionPolicy{}};
+  EXPECT_EQ(decider.Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+  ctx.held_ports = {kSw2};  // the other link is held out of service by this service
+  EXPECT_EQ(decider.Decide(LinkFinding(), ctx).guard, "last_link");
+  ctx.held_ports.clear();
+  ctx.ports[kHost2].logical_state = "Disabled";
+  EXPECT_EQ(decider.Decide(LinkFinding(), ctx).guard, "last_link");
+  ctx.ports[kHost2].logical_state = "Active";
+  // Two links must stay: one is not enough.
+  DecisionPolicy two;
+  two.min_active_links_host = 2;
+  Decision d = Decider(two).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.guard, "last_link");
+  EXPECT_NE(d.note.find("host-a has 1 other active link (at least 2 must stay up)"),
+            std::string::npos)
+      << d.note;
+}
+
+TEST(DecisionTest, ASwitchKeepsItsUplinks) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  // A second leaf-spine link: leaf-1 1/21/1 <-> spine-1 1/6/1.
+  const std::string up2 = "9c0591030090e000_41", spine2 = "fc6a1c0300244e00_11";
+  ctx.ports[up2] = SwitchPort(up2, "leaf-1", "1/21/1");
+  ctx.ports[up2].peer = spine2;
+  ctx.ports[spine2] = SwitchPort(spine2, "spine-1", "1/6/1");
+  ctx.ports[spine2].peer = up2;
+  Finding f = LinkFinding();
+  f.ports = {kSwUp, kSpineUp};
+  f.link_key = LinkKey(f.ports);
+  Decider decider{DecisionPolicy{}};
+  EXPECT_EQ(decider.Decide(f, ctx).kind, DecisionKind::kDisable);  // up2 stays
+  ctx.ports[up2].physical_state = "Link Down";
+  ctx.ports[up2].logical_state = "Inactive";
+  Decision d = decider.Decide(f, ctx);
+  EXPECT_EQ(d.guard, "last_link");
+  // leaf-1's host-facing links do not count as uplinks.
+  EXPECT_EQ(d.note,
+            "switch leaf-1 has 0 other active switch-to-switch links (at least 1 must stay up): "
+            "not cut automatically");
+}
+
+TEST(DecisionTest, CooldownAfterTheServiceActedOnAPort) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  DecisionPolicy p;
+  p.port_cooldown_s = 3600;
+  ctx.last_action[kSw] = kT0 - std::chrono::minutes(20);
+  Decision d = Decider(p).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.guard, "cooldown");
+  EXPECT_EQ(d.note, "this service acted on " + kSw +
+                        " 20m ago (cooldown 1h): not acted on again "
+                        "so soon");
+  ctx.last_action[kSw] = kT0 - std::chrono::minutes(61);
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+  p.port_cooldown_s = 0;  // off
+  ctx.last_action[kSw] = kT0;
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+}
+
+TEST(DecisionTest, BreakerTripsOnAStormAndStaysTripped) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  DecisionPolicy p;
+  p.breaker_findings = 3;
+  p.breaker_window_s = 120;
+  Decider decider(p);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(decider.Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable) << i;
+  }
+  Decision fourth = decider.Decide(LinkFinding(), ctx);
+  EXPECT_EQ(fourth.guard, "breaker");
+  EXPECT_EQ(fourth.note,
+            "storm: 4 findings that would act within 2m (more than 3); circuit breaker tripped: no "
+            "port is cut until a person re-arms it");
+  ASSERT_EQ(ctx.trips.size(), 1u);
+  EXPECT_EQ(ctx.trips[0], std::make_pair(std::string("link_down"), 4));
+  EXPECT_DOUBLE_EQ(ctx.breaker_window, 120);
+  Decision fifth = decider.Decide(LinkFinding(), ctx);
+  EXPECT_EQ(fifth.guard, "breaker");
+  EXPECT_EQ(ctx.trips.size(), 1u);  // tripped once
+  ctx.tripped = false;              // a person re-armed it
+  ctx.acting = 0;
+  EXPECT_EQ(decider.Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+  // Findings that never reach the breaker (a ticket-only rule) do not count.
+  Decision t = decider.Decide(LinkFinding(RuleAction::kTicketOnly), ctx);
+  EXPECT_EQ(t.guard, "ticket_only");
+  EXPECT_EQ(ctx.acting, 1);
+}
+
+TEST(DecisionTest, PercentCapOfTheFabric) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  DecisionPolicy p;
+  p.max_disabled_ports = 100;
+  p.max_disabled_percent = 5;
+  ctx.fabric_ports = 80;  // 5% of 80 is 4
+  ctx.held = 4;
+  Decision d = Decider(p).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.guard, "cap");
+  EXPECT_EQ(d.note,
+            "cap reached: this service already holds 4 ports out of service (5% of the fabric's "
+            "80 ports allows 4)");
+  ctx.held = 3;
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+  // A tiny fabric still allows one.
+  ctx.fabric_ports = 6;
+  ctx.held = 0;
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+  ctx.held = 1;
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).guard, "cap");
+  p.max_disabled_percent = 0;  // off
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+}
+
+TEST(DecisionTest, PerSwitchCapCountsLinksTouchingTheSwitch) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  // Two more leaf-1 ports, each facing a host of its own.
+  for (int n : {50, 51}) {
+    std::string sw = "9c0591030090e000_" + std::to_string(n);
+    std::string host = "e41d2d03000000" + std::to_string(n) + "_1";
+    ctx.ports[sw] = SwitchPort(sw, "leaf-1", "1/25/" + std::to_string(n - 49));
+    ctx.ports[sw].peer = host;
+    ctx.ports[host] = HostPort(host, "host-" + std::to_string(n) + " HCA-1");
+    ctx.ports[host].system_guid = "e41d2d03000000" + std::to_string(n);
+    ctx.ports[host].peer = sw;
+  }
+  DecisionPolicy p;
+  p.max_disabled_per_switch = 2;
+  ctx.held_ports = {"9c0591030090e000_50", kSpineUp};  // the spine end of leaf-1's uplink
+  Decision d = Decider(p).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.guard, "switch_cap");
+  EXPECT_EQ(d.note,
+            "switch cap reached: this service already holds 2 links of switch leaf-1 out of "
+            "service (the cap is 2)");
+  ctx.held_ports = {"9c0591030090e000_50"};
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
+}
+
+TEST(DecisionTest, RateLimitPerHour) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  DecisionPolicy p;
+  p.max_actions_per_hour = 4;
+  ctx.recent_actions = 4;
+  Decision d = Decider(p).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.guard, "rate_limit");
+  EXPECT_EQ(d.note,
+            "rate limit reached: this service took 4 ports out of service in the last hour (the "
+            "limit is 4)");
+  ASSERT_TRUE(ctx.since_asked.has_value());
+  EXPECT_EQ(*ctx.since_asked, kT0 - std::chrono::hours(1));
+  ctx.recent_actions = 3;
+  EXPECT_EQ(Decider(p).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
 }
 
 TEST(DecisionTest, EachDecisionSaysWhy) {
@@ -337,7 +601,7 @@ TEST(DecisionTest, UpgradeStillPassesTheLaterGuards) {
   AddFabric(&ctx);
   Finding f = LinkFinding();
   ctx.tickets[f.link_key] = {12, false};
-  Decision d = Decider(DecisionPolicy{true, 20, true}).Decide(f, ctx);
+  Decision d = Decider(Policy(true, 20)).Decide(f, ctx);
   EXPECT_EQ(d.guard, "dry_run");
   ctx.owned[kSw] = "x";
   d = Decider(DecisionPolicy{}).Decide(f, ctx);

@@ -44,7 +44,7 @@ class LoopTest : public ::testing::Test {
                                       "--telemetry-port",
                                       "0",
                                       "--topology",
-                                      "fat-tree:leaves=2,spines=2,hosts_per_leaf=2",
+                                      "fat-tree:leaves=2,spines=2,hosts_per_leaf=2,hcas_per_host=2",
                                       "--job-delay-ms",
                                       "200",
                                       "--ready-file",
@@ -241,7 +241,7 @@ TEST_F(LoopTest, LinkDownIsDisabledTicketedRepairedAndClosed) {
   // The technician replaces the cable, then reports the repair.
   ASSERT_EQ(Post(sim_url_ + "/sim/repair", {{"port", host}}).status, 200);
   auto r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired",
-                {{"by", "tech-on-shift"}, {"note", "replaced cable"}});
+                {{"by", "tech-on-shift"}, {"kind", "cable_replaced"}, {"note", "replaced cable"}});
   ASSERT_EQ(r.status, 200) << r.body;
 
   ASSERT_TRUE(WaitUntil([&] { return Ticket(id)["state"] == "closed"; }, seconds(30)))
@@ -257,7 +257,8 @@ TEST_F(LoopTest, LinkDownIsDisabledTicketedRepairedAndClosed) {
   EXPECT_TRUE(OpenTickets().empty());
 
   // A second report on a closed ticket is refused with a message.
-  r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired", {{"by", "x"}});
+  r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired",
+           {{"by", "x"}, {"kind", "reseat"}});
   EXPECT_EQ(r.status, 409) << r.body;
 }
 
@@ -267,7 +268,8 @@ TEST_F(LoopTest, StillBadAfterRepairIsDisabledAgainAndReopened) {
   ASSERT_NO_FATAL_FAILURE(BreakLinkAndAwaitTicket(&sw, &host, &id));
 
   // The repair is reported, but the cable was not actually fixed.
-  auto r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired", {{"by", "tech"}});
+  auto r = Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired",
+                {{"by", "tech"}, {"kind", "reseat"}});
   ASSERT_EQ(r.status, 200) << r.body;
 
   ASSERT_TRUE(WaitUntil(
@@ -298,9 +300,10 @@ TEST_F(LoopTest, SymbolErrorsTripTheCounterRule) {
   EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u);
 
   // Reported repaired while the errors go on: the soak sees them and the port goes down again.
-  ASSERT_EQ(
-      Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired", {{"by", "tech"}}).status,
-      200);
+  ASSERT_EQ(Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired",
+                 {{"by", "tech"}, {"kind", "reseat"}})
+                .status,
+            200);
   ASSERT_TRUE(WaitUntil([&] { return Ticket(id)["attempts"] == 1; }, seconds(30)))
       << Ticket(id).dump(2);
   ASSERT_TRUE(WaitUntil([&] { return ActionsFor(sw, "disable").size() == 2; }, seconds(20)));
@@ -385,8 +388,11 @@ TEST_F(LoopTest, ApiAnswersBadRequestsWithMessages) {
            {"/api/tickets/1/repaired", "{not json", 400},
            {"/api/tickets/1/repaired", "{}", 400},  // "by" is required
            {"/api/tickets/1/repaired", R"({"by": 7})", 400},
-           {"/api/tickets/abc/repaired", R"({"by": "x"})", 400},
-           {"/api/tickets/999/repaired", R"({"by": "x"})", 404},
+           {"/api/tickets/abc/repaired", R"({"by": "x", "kind": "reseat"})", 400},
+           {"/api/tickets/1/repaired", R"({"by": "x"})", 400},  // "kind" is required
+           {"/api/tickets/1/repaired", R"({"by": "x", "kind": "magic"})", 400},
+           {"/api/tickets/1/repaired", R"({"by": "x", "kind": "other"})", 400},  // needs a note
+           {"/api/tickets/999/repaired", R"({"by": "x", "kind": "reseat"})", 404},
            {"/api/tickets/999/acknowledge", R"({"by": "x"})", 404},
        }) {
     auto r = http_.Post(api_ + c.path, c.body);

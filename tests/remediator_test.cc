@@ -133,6 +133,10 @@ class RemediatorTest : public ::testing::Test {
     config_.events.poll_interval_s = 1;
     config_.remediation.soak_s = 60;
     config_.remediation.job_poll_interval_s = 0.01;
+    // The fake fabric's hosts have one link each: the last-link guard would keep every action
+    // here from happening. It has tests of its own (decision_test, remediation tests).
+    config_.remediation.min_active_links_host = 0;
+    config_.remediation.port_cooldown_s = 0;
     auto rules = LoadRulesText(kRules, "test.yaml");
     ASSERT_TRUE(rules.ok()) << rules.Report();
     rules_ = std::move(rules.rules);
@@ -191,7 +195,7 @@ TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {
   ASSERT_EQ(ufm_.submitted, std::vector<std::string>{"disable fc6a1c0300000001_1"});
 
   ufm_.link_broken = false;
-  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "new cable").ok());
+  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "cable_replaced", "new cable").ok());
   Run(*r, 1);
   EXPECT_EQ(store_->GetTicket(t.id)->state, "verifying");
   Run(*r, 40);  // 80 s > 60 s soak
@@ -232,7 +236,7 @@ TEST_F(RemediatorTest, FailedSoakDoesNotDisableAgainAPortAPersonTook) {
   Ticket t = Tickets()[0];
   ASSERT_EQ(t.state, "port_disabled") << Timeline(t.id);
   ufm_.link_broken = false;
-  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "reseated").ok());
+  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "reseat", "").ok());
   Run(*r, 2);
   ASSERT_EQ(store_->GetTicket(t.id)->state, "verifying") << Timeline(t.id);
 
@@ -313,7 +317,7 @@ TEST_F(RemediatorTest, PortDisabledByAPersonIsNeverTouched) {
   EXPECT_FALSE(t.disabled_by_us);
   EXPECT_NE(Timeline(t.id).find("not by this service"), std::string::npos);
   // Reporting the repair does not enable a port this service did not disable.
-  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "").ok());
+  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "reseat", "").ok());
   Run(*r, 5);
   EXPECT_TRUE(ufm_.submitted.empty());
   // At the end of the soak the link is still down (the port is still disabled by hand): the
@@ -336,7 +340,7 @@ TEST_F(RemediatorTest, PortEnabledByHandBeforeTheRepairReportIsVerifiedNotEnable
   // A technician re-enabled the port in UFM's UI, then reported the repair.
   ufm_.ports["fc6a1c0300000001_1"].logical_state = "Active";
   ufm_.ports["fc6a1c0300000001_1"].physical_state = "Link Up";
-  ASSERT_TRUE(r->ReportRepair(Tickets()[0].id, "tech", "").ok());
+  ASSERT_TRUE(r->ReportRepair(Tickets()[0].id, "tech", "reseat", "").ok());
   Run(*r, 1);
   EXPECT_EQ(store_->GetTicket(Tickets()[0].id)->state, "verifying") << Timeline(Tickets()[0].id);
   EXPECT_EQ(ufm_.submitted, std::vector<std::string>{"disable fc6a1c0300000001_1"});
@@ -450,13 +454,14 @@ TEST_F(RemediatorTest, OneOpenTicketPerLinkIsEnforcedByTheDatabase) {
 
 TEST_F(RemediatorTest, RepairReportOnWrongStateIsAConflict) {
   auto r = Make();
-  EXPECT_EQ(r->ReportRepair(999, "tech", "").status().code(), Status::Code::kNotFound);
+  EXPECT_EQ(r->ReportRepair(999, "tech", "reseat", "").status().code(), Status::Code::kNotFound);
   Run(*r, 1);
   ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
   Run(*r, 20);
   ASSERT_EQ(Tickets().size(), 1u);
-  ASSERT_TRUE(r->ReportRepair(Tickets()[0].id, "tech", "").ok());
-  EXPECT_EQ(r->ReportRepair(Tickets()[0].id, "tech", "").status().code(), Status::Code::kConflict);
+  ASSERT_TRUE(r->ReportRepair(Tickets()[0].id, "tech", "reseat", "").ok());
+  EXPECT_EQ(r->ReportRepair(Tickets()[0].id, "tech", "reseat", "").status().code(),
+            Status::Code::kConflict);
 }
 
 TEST_F(RemediatorTest, JobThatNeverCompletesFailsTheActionAndSaysSo) {

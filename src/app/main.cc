@@ -173,6 +173,7 @@ int Serve(const Args& args) {
   ufmr::Remediator remediator(c, *store.value(), ufm, inventory, metrics, clock, rule_set,
                               syslog.get());
   ufmr::Api api(*store.value(), inventory, metrics, remediator, clock);
+  api.set_repeat_offender_tickets(c.remediation.repeat_offender_tickets);
   ufmr::HttpRouter router;
   api.Register(router);
   ufmr::HttpServer server(

@@ -218,7 +218,24 @@ nlohmann::json Api::TicketJson(const Ticket& t) const {
           {"closed_at", OptTime(t.closed_at)},
           {"soak_until", OptTime(t.soak_until)},
           {"age_seconds", std::max(0.0, end - t.created_at)},
+          {"method", t.method},
+          {"guard", t.guard},
+          {"explanation", t.explanation},
+          {"repair_kind", t.repair_kind},
+          {"repeat_count", t.repeat_count},
+          {"repeat_offender", t.link_key != "storm" && t.repeat_count >= repeat_threshold_},
+          {"storm", t.link_key == "storm"},
           {"ports", ports}};
+}
+
+nlohmann::json Api::BreakerJson(const Store::BreakerState& b) const {
+  return {
+      {"tripped", b.tripped},
+      {"tripped_at", OptTime(b.tripped_at)},
+      {"reason", b.reason},
+      {"ticket_id", b.ticket_id > 0 ? nlohmann::json(b.ticket_id) : nlohmann::json(nullptr)},
+      {"rearmed_by", b.rearmed_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(b.rearmed_by)},
+      {"rearmed_at", OptTime(b.rearmed_at)}};
 }
 
 void Api::Register(HttpRouter& router) {
@@ -257,6 +274,21 @@ void Api::Register(HttpRouter& router) {
     return HttpResponse::Json(200, {{"cleared", id.value()}, {"by", by}});
   });
   RegisterSilenceRoutes(router, store_, clock_);
+  router.Add("GET", "/api/breaker", [this](const HttpRequest&) {
+    auto b = store_.GetBreaker();
+    if (!b.ok()) return HttpResponse::FromStatus(b.status());
+    return HttpResponse::Json(200, BreakerJson(b.value()));
+  });
+  router.Add("POST", "/api/breaker/rearm", [this](const HttpRequest& r) {
+    std::string by, note;
+    Status s = ReadActor(r, &by, &note);
+    if (!s.ok()) return HttpResponse::FromStatus(s);
+    s = remediator_.RearmBreaker(by, note);
+    if (!s.ok()) return HttpResponse::FromStatus(s);
+    auto b = store_.GetBreaker();
+    if (!b.ok()) return HttpResponse::FromStatus(b.status());
+    return HttpResponse::Json(200, BreakerJson(b.value()));
+  });
   router.Add("GET", "/api/decisions", [this](const HttpRequest& r) {
     int limit = 200;
     std::string l = r.Query("limit");
@@ -346,7 +378,13 @@ HttpResponse Api::Repaired(const HttpRequest& req) {
   std::string by, note;
   Status s = ReadActor(req, &by, &note);
   if (!s.ok()) return HttpResponse::FromStatus(s);
-  auto t = remediator_.ReportRepair(id.value(), by, note);
+  auto body = nlohmann::json::parse(req.body, nullptr, false);
+  if (!body.contains("kind") || !body["kind"].is_string()) {
+    return HttpResponse::Error(400,
+                               "\"kind\" (what was done) is required: reseat, cable_replaced, "
+                               "transceiver_replaced, switch_port_replaced, hca_replaced or other");
+  }
+  auto t = remediator_.ReportRepair(id.value(), by, body["kind"].get<std::string>(), note);
   if (!t.ok()) return HttpResponse::FromStatus(t.status());
   return HttpResponse::Json(200, TicketJson(t.value()));
 }

@@ -23,8 +23,12 @@ class Api {
   void Register(HttpRouter& router);
 
   nlohmann::json TicketJson(const Ticket& t) const;
+  // Earlier tickets on a link (remediation.repeat_offender_window_s) that flag it a repeat
+  // offender on the dashboard.
+  void set_repeat_offender_tickets(int n) { repeat_threshold_ = n; }
 
  private:
+  nlohmann::json BreakerJson(const Store::BreakerState& b) const;
   HttpResponse ListTickets(const HttpRequest& req);
   HttpResponse GetTicket(const HttpRequest& req);
   HttpResponse Repaired(const HttpRequest& req);
@@ -35,6 +39,7 @@ class Api {
   Metrics& metrics_;
   Remediator& remediator_;
   const Clock& clock_;
+  int repeat_threshold_ = 1;
 };
 
 }  // namespace ufmr

@@ -58,6 +58,25 @@ struct Reader {
     }
   }
 
+  void Num(const YAML::Node& parent, const char* key, const std::string& path, double* out,
+           double min, double max) {
+    YAML::Node n = parent[key];
+    if (!n) return;
+    double v = 0;
+    try {
+      if (!n.IsScalar()) throw YAML::Exception(n.Mark(), "not a scalar");
+      v = n.as<double>();
+    } catch (const YAML::Exception&) {
+      return Fail(n, path, "expected a number");
+    }
+    if (!(v >= min && v <= max)) {
+      std::ostringstream m;
+      m << "must be between " << min << " and " << max;
+      return Fail(n, path, m.str());
+    }
+    *out = v;
+  }
+
   // Accepts a number of seconds or a duration string ("30s", "10m").
   void Secs(const YAML::Node& parent, const char* key, const std::string& path, double* out,
             double min) {
@@ -110,7 +129,8 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (auto u = r.Section(root, "ufm")) {
     r.Keys(u, "ufm",
            {"url", "auth", "user", "password", "password_env", "insecure_tls", "ca_bundle",
-            "timeout_s", "token", "token_env", "retries", "retry_base_s", "retry_max_s"});
+            "timeout_s", "token", "token_env", "retries", "retry_base_s", "retry_max_s",
+            "external_events", "external_event_id_cut", "external_event_id_restore"});
     r.Str(u, "url", "ufm.url", &c.ufm.url);
     r.Str(u, "auth", "ufm.auth", &c.ufm.auth);
     r.Str(u, "user", "ufm.user", &c.ufm.user);
@@ -124,6 +144,11 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Int(u, "retries", "ufm.retries", &c.ufm.retries, 0, 20);
     r.Secs(u, "retry_base_s", "ufm.retry_base_s", &c.ufm.retry_base_s, 0);
     r.Secs(u, "retry_max_s", "ufm.retry_max_s", &c.ufm.retry_max_s, 0);
+    r.Bool(u, "external_events", "ufm.external_events", &c.ufm.external_events);
+    r.Int(u, "external_event_id_cut", "ufm.external_event_id_cut", &c.ufm.external_event_id_cut,
+          551, 554);
+    r.Int(u, "external_event_id_restore", "ufm.external_event_id_restore",
+          &c.ufm.external_event_id_restore, 551, 554);
     if (c.ufm.auth != "basic" && c.ufm.auth != "session" && c.ufm.auth != "token" &&
         c.ufm.auth != "local") {
       r.Fail(u["auth"], "ufm.auth", "must be basic, session, token or local");
@@ -186,16 +211,41 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   }
   if (auto m = r.Section(root, "remediation")) {
     r.Keys(m, "remediation",
-           {"dry_run", "max_disabled_ports", "soak_s", "max_attempts", "job_timeout_s",
-            "job_poll_interval_s"});
-    r.Bool(m, "dry_run", "remediation.dry_run", &c.remediation.dry_run);
-    r.Int(m, "max_disabled_ports", "remediation.max_disabled_ports",
-          &c.remediation.max_disabled_ports, 0, 100000);
-    r.Secs(m, "soak_s", "remediation.soak_s", &c.remediation.soak_s, 0);
-    r.Int(m, "max_attempts", "remediation.max_attempts", &c.remediation.max_attempts, 1, 100);
-    r.Secs(m, "job_timeout_s", "remediation.job_timeout_s", &c.remediation.job_timeout_s, 1);
-    r.Secs(m, "job_poll_interval_s", "remediation.job_poll_interval_s",
-           &c.remediation.job_poll_interval_s, 0.05);
+           {"dry_run", "max_disabled_ports", "max_disabled_percent", "max_disabled_per_switch",
+            "max_actions_per_hour", "port_cooldown_s", "min_active_links_host",
+            "min_active_links_switch", "breaker_findings", "breaker_window_s", "soak_s",
+            "max_attempts", "repeat_offender_tickets", "repeat_offender_window_s", "job_timeout_s",
+            "job_poll_interval_s", "action_retry_s", "action_max_tries", "reconcile_interval_s"});
+    auto& x = c.remediation;
+    r.Bool(m, "dry_run", "remediation.dry_run", &x.dry_run);
+    r.Int(m, "max_disabled_ports", "remediation.max_disabled_ports", &x.max_disabled_ports, 0,
+          100000);
+    r.Num(m, "max_disabled_percent", "remediation.max_disabled_percent", &x.max_disabled_percent, 0,
+          100);
+    r.Int(m, "max_disabled_per_switch", "remediation.max_disabled_per_switch",
+          &x.max_disabled_per_switch, 0, 10000);
+    r.Int(m, "max_actions_per_hour", "remediation.max_actions_per_hour", &x.max_actions_per_hour, 0,
+          100000);
+    r.Secs(m, "port_cooldown_s", "remediation.port_cooldown_s", &x.port_cooldown_s, 0);
+    r.Int(m, "min_active_links_host", "remediation.min_active_links_host", &x.min_active_links_host,
+          0, 64);
+    r.Int(m, "min_active_links_switch", "remediation.min_active_links_switch",
+          &x.min_active_links_switch, 0, 1024);
+    r.Int(m, "breaker_findings", "remediation.breaker_findings", &x.breaker_findings, 0, 1000000);
+    r.Secs(m, "breaker_window_s", "remediation.breaker_window_s", &x.breaker_window_s, 1);
+    r.Secs(m, "soak_s", "remediation.soak_s", &x.soak_s, 0);
+    r.Int(m, "max_attempts", "remediation.max_attempts", &x.max_attempts, 1, 100);
+    r.Int(m, "repeat_offender_tickets", "remediation.repeat_offender_tickets",
+          &x.repeat_offender_tickets, 1, 1000);
+    r.Secs(m, "repeat_offender_window_s", "remediation.repeat_offender_window_s",
+           &x.repeat_offender_window_s, 1);
+    r.Secs(m, "job_timeout_s", "remediation.job_timeout_s", &x.job_timeout_s, 1);
+    r.Secs(m, "job_poll_interval_s", "remediation.job_poll_interval_s", &x.job_poll_interval_s,
+           0.05);
+    r.Secs(m, "action_retry_s", "remediation.action_retry_s", &x.action_retry_s, 0);
+    r.Int(m, "action_max_tries", "remediation.action_max_tries", &x.action_max_tries, 1, 1000);
+    r.Secs(m, "reconcile_interval_s", "remediation.reconcile_interval_s", &x.reconcile_interval_s,
+           1);
   }
   if (r.error.empty() && c.ufm.url.empty()) r.Fail(root, "ufm.url", "is required");
   if (r.error.empty() && c.database.url.empty()) r.Fail(root, "database.url", "is required");

@@ -28,6 +28,11 @@ struct Config {
     int retries = 3;            // further attempts of a failed read (and of a refused connect)
     double retry_base_s = 0.5;  // backoff: a random wait up to base * 2^attempt ...
     double retry_max_s = 8;     // ... capped here
+    // Post a UFM external event when this service disables, isolates or restores a port, so
+    // UFM's own log says who acted. Ids 551-554 are UFM's external event severities.
+    bool external_events = true;
+    int external_event_id_cut = 552;      // disable, isolate (warning)
+    int external_event_id_restore = 551;  // enable, un-isolate (info)
   } ufm;
 
   struct Telemetry {
@@ -77,11 +82,26 @@ struct Config {
 
   struct Remediation {
     bool dry_run = false;
-    int max_disabled_ports = 20;  // ports this service holds disabled at once, fabric-wide
-    double soak_s = 1800;         // ~30 min of clean counters confirms a repaired link
-    int max_attempts = 3;         // failed soaks before the ticket is escalated
+    // Guards (the decision stage; docs/CONFIG.md). Caps count ports this service holds out of
+    // service (disabled or isolated, or about to be).
+    int max_disabled_ports = 20;      // fabric-wide, absolute
+    double max_disabled_percent = 5;  // fabric-wide, % of the ports UFM reports (at least 1)
+    int max_disabled_per_switch = 3;  // links held out of service touching one switch
+    int max_actions_per_hour = 10;    // ports taken out of service in any hour
+    double port_cooldown_s = 3600;    // no new action on a port this service acted on lately
+    int min_active_links_host = 1;    // a host keeps at least this many active links
+    int min_active_links_switch = 1;  // a switch keeps this many active switch-to-switch links
+    int breaker_findings = 20;        // findings that would act within the window trip it
+    double breaker_window_s = 300;
+    double soak_s = 1800;             // ~30 min of clean counters confirms a repaired link
+    int max_attempts = 3;             // failed soaks before the ticket is escalated
+    int repeat_offender_tickets = 1;  // earlier tickets on a link that make it a repeat offender
+    double repeat_offender_window_s = 90 * 86400.0;
     double job_timeout_s = 120;
     double job_poll_interval_s = 1;
+    double action_retry_s = 30;        // wait before retrying an action after a transient failure
+    int action_max_tries = 5;          // transient failures before an action is given up
+    double reconcile_interval_s = 60;  // UFM's disabled and isolated ports against ours
   } remediation;
 };
 

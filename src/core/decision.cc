@@ -1,6 +1,9 @@
 #include "core/decision.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <set>
 
 #include "core/duration.h"
 #include "core/event_subjects.h"
@@ -236,15 +239,127 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
                     p + " is in a person's hands (" + why + "): not touched");
     }
   }
+  const std::vector<std::string> held = ctx.HeldPorts();
+  const std::set<std::string> held_set(held.begin(), held.end());
+  // Never leave a host, or a switch's uplinks, short of active links (topology-aware): count
+  // the node's other ports that are up and not held out of service by this service.
+  std::vector<std::pair<std::string, std::optional<PortInfo>>> ends;
+  for (const auto& p : f.ports) ends.emplace_back(p, ctx.Port(p));
+  bool switch_to_switch = ends.size() == 2 && ends[0].second && ends[1].second &&
+                          ends[0].second->is_switch() && ends[1].second->is_switch();
+  for (const auto& [name, info] : ends) {
+    if (!info) continue;
+    bool host = !info->is_switch();
+    if (!host && !switch_to_switch) continue;  // a host link: the host end is what matters
+    int minimum = host ? policy_.min_active_links_host : policy_.min_active_links_switch;
+    if (minimum <= 0) continue;
+    int active = 0;
+    for (const auto& p : ctx.NodePorts(*info)) {
+      if (p.name == info->name || !p.link_up() || held_set.count(p.name)) continue;
+      if (!p.peer.empty() && held_set.count(p.peer)) continue;
+      if (!host) {  // a switch counts its links to other switches
+        auto peer = p.peer.empty() ? std::nullopt : ctx.Port(p.peer);
+        if (!peer || !peer->is_switch()) continue;
+      }
+      ++active;
+    }
+    if (active < minimum) {
+      std::string node = NodeName(info);
+      std::string left = std::to_string(active) + " other active " +
+                         (host ? "link" : "switch-to-switch link") + (active == 1 ? "" : "s");
+      std::string why = host
+                            ? node + " has " + left + " (at least " + std::to_string(minimum) +
+                                  " must stay up): drain the host first, then take " + name +
+                                  " out of service by hand or report the repair"
+                            : "switch " + node + " has " + left + " (at least " +
+                                  std::to_string(minimum) + " must stay up): not cut automatically";
+      return finish(DecisionKind::kBlocked, "last_link", why);
+    }
+  }
+  if (policy_.port_cooldown_s > 0) {
+    for (const auto& p : f.ports) {
+      auto last = ctx.LastActionOn(p);
+      if (!last) continue;
+      double ago = std::chrono::duration<double>(f.time - *last).count();
+      if (ago < policy_.port_cooldown_s) {
+        return finish(DecisionKind::kBlocked, "cooldown",
+                      "this service acted on " + p + " " + FormatDuration(std::max(0.0, ago)) +
+                          " ago (cooldown " + FormatDuration(policy_.port_cooldown_s) +
+                          "): not acted on again so soon");
+      }
+    }
+  }
+  if (ctx.BreakerTripped()) {
+    return finish(DecisionKind::kBlocked, "breaker",
+                  "circuit breaker tripped by a storm of findings: no port is cut until a person "
+                  "re-arms it");
+  }
+  if (policy_.breaker_findings > 0) {
+    int n = ctx.CountActingFinding(f.time, policy_.breaker_window_s);
+    if (n > policy_.breaker_findings) {
+      finish(DecisionKind::kBlocked, "breaker",
+             "storm: " + std::to_string(n) + " findings that would act within " +
+                 FormatDuration(policy_.breaker_window_s) + " (more than " +
+                 std::to_string(policy_.breaker_findings) +
+                 "); circuit breaker tripped: no port is cut until a person re-arms it");
+      ctx.TripBreaker(d, n);
+      return d;
+    }
+  }
+  const int total = static_cast<int>(held.size());
+  if (total >= policy_.max_disabled_ports) {
+    return finish(DecisionKind::kBlocked, "cap",
+                  "cap reached: this service already holds " + std::to_string(total) +
+                      " ports out of service (the cap is " +
+                      std::to_string(policy_.max_disabled_ports) + ")");
+  }
+  if (policy_.max_disabled_percent > 0) {
+    int fabric = ctx.FabricPorts();
+    int allowed = std::max(
+        1, static_cast<int>(std::floor(fabric * policy_.max_disabled_percent / 100.0 + 1e-9)));
+    if (total >= allowed) {
+      char pct[32];
+      std::snprintf(pct, sizeof pct, "%g", policy_.max_disabled_percent);
+      return finish(DecisionKind::kBlocked, "cap",
+                    "cap reached: this service already holds " + std::to_string(total) +
+                        " ports out of service (" + pct + "% of the fabric's " +
+                        std::to_string(fabric) + " ports allows " + std::to_string(allowed) + ")");
+    }
+  }
+  if (policy_.max_disabled_per_switch > 0) {
+    for (const auto& [name, info] : ends) {
+      if (!info || !info->is_switch()) continue;
+      std::string sw = NodeName(info);
+      int on_switch = 0;
+      for (const auto& h : held) {
+        auto hp = ctx.Port(h);
+        if (!hp) continue;
+        auto peer = hp->peer.empty() ? std::nullopt : ctx.Port(hp->peer);
+        bool touches = (hp->is_switch() && NodeName(hp) == sw) ||
+                       (peer && peer->is_switch() && NodeName(peer) == sw);
+        on_switch += touches;
+      }
+      if (on_switch >= policy_.max_disabled_per_switch) {
+        return finish(DecisionKind::kBlocked, "switch_cap",
+                      "switch cap reached: this service already holds " +
+                          std::to_string(on_switch) + " links of switch " + sw +
+                          " out of service (the cap is " +
+                          std::to_string(policy_.max_disabled_per_switch) + ")");
+      }
+    }
+  }
+  if (policy_.max_actions_per_hour > 0) {
+    int recent = ctx.ActionsSince(f.time - std::chrono::hours(1));
+    if (recent >= policy_.max_actions_per_hour) {
+      return finish(DecisionKind::kBlocked, "rate_limit",
+                    "rate limit reached: this service took " + std::to_string(recent) +
+                        " ports out of service in the last hour (the limit is " +
+                        std::to_string(policy_.max_actions_per_hour) + ")");
+    }
+  }
   if (policy_.dry_run) {
     return finish(DecisionKind::kBlocked, "dry_run",
                   std::string("dry run: would ") + verb + " " + action_port);
-  }
-  if (int held = ctx.HeldDisabled(); held >= policy_.max_disabled_ports) {
-    return finish(DecisionKind::kBlocked, "cap",
-                  "cap reached: this service already holds " + std::to_string(held) +
-                      " ports out of service (the cap is " +
-                      std::to_string(policy_.max_disabled_ports) + ")");
   }
   return finish(
       f.action == RuleAction::kIsolatePort ? DecisionKind::kIsolate : DecisionKind::kDisable, "",

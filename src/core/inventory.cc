@@ -103,9 +103,38 @@ std::string WithoutAsic(const std::string& label) {
 
 }  // namespace
 
+namespace {
+// The node a port sits on: its system GUID, else its system name.
+std::string NodeKeyOf(const PortInfo& p) {
+  if (!p.system_guid.empty()) return "g:" + p.system_guid;
+  std::string node = p.system_name;
+  if (node.empty()) node = p.node_description.substr(0, p.node_description.find(':'));
+  return node.empty() ? "" : "n:" + node;
+}
+}  // namespace
+
+std::vector<PortInfo> Inventory::NodePorts(const PortInfo& port) const {
+  std::string key = NodeKeyOf(port);
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<PortInfo> out;
+  auto it = by_node_.find(key);
+  if (key.empty() || it == by_node_.end()) {
+    auto self = ports_.find(port.name);
+    out.push_back(self != ports_.end() ? self->second : port);
+    return out;
+  }
+  for (const auto& name : it->second) {
+    auto p = ports_.find(name);
+    if (p != ports_.end()) out.push_back(p->second);
+  }
+  return out;
+}
+
 void Inventory::IndexDescriptions() {
   by_description_.clear();
+  by_node_.clear();
   for (const auto& [name, p] : ports_) {
+    if (std::string key = NodeKeyOf(p); !key.empty()) by_node_[key].push_back(name);
     std::string node = p.system_name;
     std::string label = p.label;
     size_t colon = p.node_description.find(':');
@@ -184,6 +213,7 @@ void Inventory::Upsert(const PortInfo& port) {
   auto it = ports_.find(port.name);
   bool reindex = it == ports_.end() || it->second.label != port.label ||
                  it->second.system_name != port.system_name ||
+                 it->second.system_guid != port.system_guid ||
                  it->second.node_description != port.node_description;
   bool changed = it == ports_.end() || reindex || it->second.peer != port.peer ||
                  it->second.description != port.description;

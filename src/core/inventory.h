@@ -81,6 +81,9 @@ class Inventory {
   // The port a UFM message names as "<node>:<label>" ("T2-E63-L-U37:1/19/2", the port's node
   // description; a leading "1/" ASIC prefix may be left out), if known. Case-insensitive.
   std::optional<std::string> FindByDescription(const std::string& ref) const;
+  // Every port of the node (same system GUID, else the same system name) the port sits on,
+  // itself included; just the port when its node is unknown.
+  std::vector<PortInfo> NodePorts(const PortInfo& port) const;
   size_t size() const;
   // Bumped by every change (Replace, an Upsert that changed something): lets readers cache what
   // they derived from the inventory.
@@ -91,7 +94,8 @@ class Inventory {
 
   mutable std::mutex mu_;
   std::map<std::string, PortInfo> ports_;
-  std::map<std::string, std::string> by_description_;  // lower-case "<node>:<label>" -> name
+  std::map<std::string, std::string> by_description_;        // lower-case "<node>:<label>" -> name
+  std::map<std::string, std::vector<std::string>> by_node_;  // node key -> its ports' names
   std::atomic<uint64_t> generation_{0};
 };
 

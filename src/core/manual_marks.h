@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ class ManualMarks {
   // Why a person owns this port, or "".
   std::string Why(const std::string& port) const;
   size_t size() const { return marks_.size(); }
+  // Keeps only the marks of these ports (UFM's unhealthy list, read afresh: a person who made a
+  // port healthy again has given it back).
+  void Retain(const std::set<std::string>& still_isolated) {
+    std::erase_if(marks_, [&](const auto& kv) { return !still_isolated.count(kv.first); });
+  }
 
  private:
   std::map<std::string, std::string> marks_;

@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/crash_point.h"
 #include "core/duration.h"
+#include "core/explain.h"
 #include "core/rule_loader.h"
 
 namespace ufmr {
@@ -43,6 +45,22 @@ TimePoint After(TimePoint t, double seconds) {
   return t + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
 }
 
+DecisionPolicy PolicyFrom(const Config::Remediation& r) {
+  DecisionPolicy p;
+  p.dry_run = r.dry_run;
+  p.max_disabled_ports = r.max_disabled_ports;
+  p.max_disabled_percent = r.max_disabled_percent;
+  p.max_disabled_per_switch = r.max_disabled_per_switch;
+  p.max_actions_per_hour = r.max_actions_per_hour;
+  p.port_cooldown_s = r.port_cooldown_s;
+  p.min_active_links_host = r.min_active_links_host;
+  p.min_active_links_switch = r.min_active_links_switch;
+  p.breaker_findings = r.breaker_findings;
+  p.breaker_window_s = r.breaker_window_s;
+  p.require_system_guid = true;
+  return p;
+}
+
 }  // namespace
 
 Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
@@ -57,9 +75,18 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
       engine_(std::move(rules), &inventory),
       rules_fingerprint_(RulesFingerprint(config.rules.dir)),
       rules_hash_(engine_.rules().hash),
-      decider_(
-          DecisionPolicy{config.remediation.dry_run, config.remediation.max_disabled_ports, true}),
-      syslog_(syslog) {}
+      decider_(PolicyFrom(config.remediation)),
+      executor_(
+          config, store, ufm, inventory, metrics, clock,
+          [this](const Ticket& t) { return SoakFor(t); },
+          [this](const PortAction& a, ActionExecutor::Outcome outcome) {
+            if (outcome != ActionExecutor::Outcome::kConfirmed) return;
+            if (a.action == "isolate") our_isolations_.insert(a.port);
+            if (a.action == "unisolate") our_isolations_.erase(a.port);
+          }),
+      syslog_(syslog) {
+  store_.set_repeat_window_s(config.remediation.repeat_offender_window_s);
+}
 
 std::string Remediator::rules_hash() const {
   std::lock_guard<std::mutex> lock(hash_mu_);
@@ -145,9 +172,11 @@ void Remediator::RunOnce() {
     PollEventLog();
   }
   if (syslog_) DrainSyslog();
+  if (Due(next_reconcile_, config_.remediation.reconcile_interval_s)) Reconcile();
   engine_.Tick(clock_.Now(), &queue_);
   ApplyQueue();
-  ExecuteActions();
+  executor_.RunOpen();
+  executor_.AnnouncePending();
   CheckSoaks();
   metrics_.Set("ufmr_pending_holds", static_cast<double>(engine_.pending()));
   metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
@@ -318,7 +347,14 @@ void Remediator::ConsiderEvent(const Observation& o) {
     return;
   }
   metrics_.Add("ufmr_events_total{source=\"" + o.source + "\"}");
-  if (o.event_type == 702) manual_marks_.Observe(o, engine_.PortsOf(o));
+  if (o.event_type == 702) {
+    // This service's own isolations show up as 702 MANUAL too: those are not a person's.
+    std::vector<std::string> ports;
+    for (auto& p : engine_.PortsOf(o)) {
+      if (!OurIsolation(p)) ports.push_back(std::move(p));
+    }
+    if (!ports.empty()) manual_marks_.Observe(o, ports);
+  }
   Consider(o);
 }
 
@@ -452,6 +488,7 @@ void Remediator::Consider(const Observation& o) {
 }
 
 void Remediator::ApplyQueue() {
+  if (breaker_rearmed_.exchange(false)) acting_findings_.clear();  // a storm is judged afresh
   // Never persist past an event that only memory still holds (a hold or a count window): after a
   // restart it is read again.
   std::optional<int64_t> safe = event_cursor_;
@@ -510,8 +547,15 @@ namespace {
 class TxDecisionContext final : public DecisionContext {
  public:
   TxDecisionContext(Store::Tx& tx, const Inventory& inventory, const SilenceSet& silences,
-                    const ManualMarks& marks)
-      : tx_(tx), inventory_(inventory), silences_(silences), marks_(marks) {}
+                    const ManualMarks& marks,
+                    const std::map<std::string, std::string>& persons_isolated,
+                    std::deque<TimePoint>& acting)
+      : tx_(tx),
+        inventory_(inventory),
+        silences_(silences),
+        marks_(marks),
+        persons_isolated_(persons_isolated),
+        acting_(acting) {}
   std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     open_ = tx_.OpenTicketForLink(entity);
@@ -526,21 +570,45 @@ class TxDecisionContext final : public DecisionContext {
   }
   std::string OwnedByPerson(const std::string& port) override {
     if (std::string why = marks_.Why(port); !why.empty()) return why;
+    if (auto it = persons_isolated_.find(port); it != persons_isolated_.end()) return it->second;
     auto info = inventory_.Get(port);
     // No open ticket of ours covers this link (that is checked first), so a disabled port was
     // disabled by someone else.
     if (info && info->disabled()) return "disabled in UFM, not by this service";
     return "";
   }
-  int HeldDisabled() override { return tx_.CountHeldDisabled(); }
+  std::vector<std::string> HeldPorts() override { return tx_.HeldPorts(); }
+  int FabricPorts() override { return static_cast<int>(inventory_.size()); }
+  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
+    return inventory_.NodePorts(port);
+  }
+  int ActionsSince(TimePoint since) override { return tx_.CutActionsSince(ToEpochSeconds(since)); }
+  std::optional<TimePoint> LastActionOn(const std::string& port) override {
+    auto t = tx_.LastActionOn(port);
+    if (!t) return std::nullopt;
+    return FromEpochSeconds(*t);
+  }
+  bool BreakerTripped() override { return tx_.Breaker().tripped; }
+  int CountActingFinding(TimePoint t, double window_s) override {
+    acting_.push_back(t);
+    TimePoint since = After(t, -window_s);
+    while (!acting_.empty() && acting_.front() < since) acting_.pop_front();
+    return static_cast<int>(acting_.size());
+  }
+  void TripBreaker(const Decision&, int count) override { tripped_count_ = count; }
   std::optional<Ticket>& open() { return open_; }
+  // Set when this decision tripped the breaker: the findings counted in its window.
+  std::optional<int> tripped_count() const { return tripped_count_; }
 
  private:
   Store::Tx& tx_;
   const Inventory& inventory_;
   const SilenceSet& silences_;
   const ManualMarks& marks_;
+  const std::map<std::string, std::string>& persons_isolated_;
+  std::deque<TimePoint>& acting_;
   std::optional<Ticket> open_;
+  std::optional<int> tripped_count_;
 };
 
 }  // namespace
@@ -581,11 +649,19 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     // A single sign is a verdict on a soak, never a finding of its own (no count, no hold).
     return;
   }
-  TxDecisionContext ctx(tx, inventory_, silences_, manual_marks_);
+  TxDecisionContext ctx(tx, inventory_, silences_, manual_marks_, persons_isolated_,
+                        acting_findings_);
   Decision d = decider_.Decide(f, ctx);
   metrics_.Add(std::string("ufmr_decisions_total{decision=\"") + DecisionKindName(d.kind) + "\"}");
+  if (d.kind == DecisionKind::kBlocked) {
+    metrics_.Add("ufmr_guard_vetoes_total{guard=\"" + d.guard + "\"}");
+  }
   // The audit trail: every decision, with the rules hash it was made under.
   auto record = [&](std::optional<int64_t> ticket) { tx.AddDecision(d.ToJson(), ticket); };
+  const std::string explanation = Explain(f, d);
+  nlohmann::json evidence = f.evidence;
+  evidence["decision"] = d.ToJson();
+  evidence["explanation"] = explanation;
   if (ctx.open() && !d.acts()) {
     Ticket& existing = *ctx.open();
     record(existing.id);
@@ -601,33 +677,27 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     auto last = last_evidence_.find(f.link_key);
     if (last == last_evidence_.end() ||
         std::chrono::duration<double>(now - last->second).count() >= kEvidenceThrottleS) {
-      tx.AddEvent(existing.id, "evidence", kService, "rule " + f.rule + ": " + f.reason,
-                  f.evidence);
+      tx.AddEvent(existing.id, "evidence", kService, "rule " + f.rule + ": " + f.reason, evidence);
       last_evidence_[f.link_key] = now;
     }
     return;
   }
+  const char* cut = d.kind == DecisionKind::kIsolate ? "isolate" : "disable";
   if (d.acts() && ctx.open()) {
     // A stronger rule fired on a link whose ticket so far asked for no action: act now.
     Ticket& t = *ctx.open();
     record(t.id);
-    // Isolation is not wired to UFM in this build: such a ticket stays ticket-only.
-    t.state = d.kind == DecisionKind::kDisable ? ticket_state::kOpen : ticket_state::kTicketOnly;
+    t.state = ticket_state::kOpen;
     t.action_port = d.port;
+    t.method = cut;
+    t.guard.clear();
     t.rule = f.rule;  // the rule that acts names the ticket now; the timeline keeps the first
     t.reason = f.reason;
+    t.explanation = explanation;
     tx.UpdateTicket(t);
-    nlohmann::json evidence = f.evidence;
-    evidence["decision"] = d.ToJson();
     tx.AddEvent(t.id, "upgraded", kService, "rule " + f.rule + ": " + f.reason + "; " + d.note,
                 evidence);
-    if (d.kind == DecisionKind::kDisable) {
-      RecordAction(tx, t.id, d.port, "disable", action_state::kPending,
-                   "rule " + f.rule + ": " + f.reason);
-    } else {
-      tx.AddEvent(t.id, "guard", kService,
-                  "no port action: this build does not isolate ports; ticket only");
-    }
+    RecordAction(tx, t.id, d.port, cut, action_state::kPending, "rule " + f.rule + ": " + f.reason);
     ForgetLink(f);
     spdlog::info("ticket {} upgraded by rule {}: {}", t.id, f.rule, d.note);
     return;
@@ -639,6 +709,39 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
                  d.reason, d.rules_hash);
     return;
   }
+  if (d.guard == "breaker") {
+    // A storm: one ticket for all of it, not one per link.
+    if (ctx.tripped_count()) {
+      Ticket storm;
+      storm.link_key = "storm";
+      storm.port_a = "";
+      storm.rule = f.rule;
+      storm.state = ticket_state::kTicketOnly;
+      storm.guard = "breaker";
+      storm.reason = "circuit breaker tripped: " + std::to_string(*ctx.tripped_count()) +
+                     " findings that would act within " +
+                     FormatDuration(config_.remediation.breaker_window_s);
+      storm.explanation =
+          "A storm of findings: more than " + std::to_string(config_.remediation.breaker_findings) +
+          " links would have been cut within " +
+          FormatDuration(config_.remediation.breaker_window_s) +
+          ". That is rarely a set of bad cables: a switch, a power feed or UFM itself is more "
+          "likely. The service cuts nothing until a person re-arms the breaker (dashboard, or "
+          "POST /api/breaker/rearm). The links it held back are listed below.";
+      // An open storm ticket may be left from an earlier trip that was re-armed by hand in the
+      // database: reuse it.
+      auto open_storm = tx.OpenTicketForLink("storm");
+      storm.id = open_storm ? open_storm->id : tx.InsertTicket(storm);
+      tx.TripBreaker(storm.reason, storm.id);
+      tx.AddEvent(storm.id, "opened", kService, storm.reason, evidence);
+      metrics_.Add("ufmr_breaker_trips_total");
+      metrics_.Set("ufmr_breaker_tripped", 1);
+      spdlog::error("{}; ticket {}; no port is cut until a person re-arms the breaker",
+                    storm.reason, storm.id);
+    }
+    RecordStorm(tx, f, d);
+    return;
+  }
   Ticket t;
   t.link_key = f.link_key;
   t.port_a = f.ports.empty() ? f.link_key : f.ports[0];
@@ -646,233 +749,183 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   t.rule = f.rule;
   t.reason = f.reason;
   t.action_port = d.acts() || d.kind == DecisionKind::kBlocked ? d.port : "";
-  std::string skip;
-  if (d.kind == DecisionKind::kIsolate) {
-    // Isolation through unhealthy_ports is not wired to UFM in this build: say so, act on nothing.
-    skip = "rule '" + f.rule + "' asks to isolate " + d.port +
-           ", which this build does not do: ticket only";
-  } else if (!d.acts()) {
-    skip = d.note;
-    if (d.kind == DecisionKind::kBlocked) {
-      metrics_.Add("ufmr_guard_vetoes_total{guard=\"" + d.guard + "\"}");
-    }
-  }
-  t.state = skip.empty() ? ticket_state::kOpen : ticket_state::kTicketOnly;
+  t.method = cut;
+  t.guard = d.guard;
+  t.explanation = explanation;
+  t.state = d.acts() ? ticket_state::kOpen : ticket_state::kTicketOnly;
   t.id = tx.InsertTicket(t);
   record(t.id);
-  nlohmann::json evidence = f.evidence;
-  evidence["decision"] = d.ToJson();
   tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, evidence);
-  bool wants_port_action =
-      f.action == RuleAction::kDisablePort && !t.action_port.empty() && d.guard != "manual";
-  if (wants_port_action) {
-    RecordAction(tx, t.id, t.action_port, "disable",
-                 skip.empty() ? action_state::kPending : action_state::kSkipped,
-                 skip.empty() ? "rule " + f.rule + ": " + f.reason : skip);
+  if (d.acts()) {
+    RecordAction(tx, t.id, t.action_port, cut, action_state::kPending,
+                 "rule " + f.rule + ": " + f.reason);
+    ForgetLink(f);
+    spdlog::info("ticket {} opened for {} by rule {}; {} {}; rules {}", t.id, f.link_key, f.rule,
+                 cut, t.action_port, d.rules_hash);
+  } else {
+    tx.AddEvent(t.id, "guard", kService, "no port action: " + d.note,
+                {{"guard", d.guard}, {"decision", DecisionKindName(d.kind)}});
+    spdlog::info("ticket {} opened for {} by rule {}; no port action ({}): {}; rules {}", t.id,
+                 f.link_key, f.rule, d.guard, d.note, d.rules_hash);
   }
-  if (!skip.empty()) tx.AddEvent(t.id, "guard", kService, "no port action: " + skip);
-  if (skip.empty()) ForgetLink(f);
-  spdlog::info("ticket {} opened for {} by rule {}{}; rules {}", t.id, f.link_key, f.rule,
-               skip.empty() ? "; disabling " + t.action_port : "; " + skip, d.rules_hash);
   metrics_.Add("ufmr_tickets_opened_total");
+}
+
+void Remediator::RecordStorm(Store::Tx& tx, const Finding& f, const Decision& d) {
+  auto storm = tx.OpenTicketForLink("storm");
+  tx.AddDecision(d.ToJson(), storm ? std::optional<int64_t>(storm->id) : std::nullopt);
+  if (!storm) return;
+  tx.AddEvent(storm->id, "held_back", kService,
+              "held back: rule " + f.rule + " on " + (d.title.empty() ? f.link_key : d.title) +
+                  ": " + f.reason,
+              {{"rule", f.rule}, {"link", f.link_key}, {"port", d.port}, {"peer", d.peer}});
+}
+
+double Remediator::SoakFor(const Ticket& t) const {
+  for (const auto& r : engine_.rules().rules) {
+    if (r.name == t.rule && r.soak_s > 0) return r.soak_s;
+  }
+  return config_.remediation.soak_s;
 }
 
 void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
                           const nlohmann::json& details) {
   t.attempts += 1;
   t.soak_until.reset();
-  bool escalate = t.attempts >= config_.remediation.max_attempts;
+  const int max = config_.remediation.max_attempts;
+  bool escalate = t.attempts >= max;
   tx.AddEvent(t.id, "soak_failed", kService,
               "verification failed (attempt " + std::to_string(t.attempts) + " of " +
-                  std::to_string(config_.remediation.max_attempts) + "): " + why,
+                  std::to_string(max) + "): " + why,
               details);
   metrics_.Add("ufmr_soak_failures_total");
-  auto info = inventory_.Get(t.action_port);
-  bool we_enabled = !t.action_port.empty() && info && !config_.remediation.dry_run;
-  // Re-disable only a port this service itself enabled for the soak.
+  // Take the port out again only if this service itself brought it back for the soak.
   bool was_ours = false;
-  auto history = store_.Actions(t.id);
-  if (history.ok()) {
-    for (const auto& a : history.value()) {
-      if (a.action == "enable" && a.state == action_state::kConfirmed) was_ours = true;
+  for (const auto& a : tx.ActionsOfTicket(t.id)) {
+    if (!a.cuts() && a.state == action_state::kConfirmed) was_ours = true;
+  }
+  // A person who took the port since (isolated or disabled it) owns it now.
+  std::string persons;
+  if (!t.action_port.empty()) {
+    persons = manual_marks_.Why(t.action_port);
+    if (auto it = persons_isolated_.find(t.action_port);
+        persons.empty() && it != persons_isolated_.end()) {
+      persons = it->second;
     }
   }
-  // A person who took the port since (isolated it, event 702 MANUAL) owns it now.
-  std::string persons = t.action_port.empty() ? "" : manual_marks_.Why(t.action_port);
   if (!persons.empty()) {
-    tx.AddEvent(t.id, "guard", kService, "not disabled again: " + t.action_port + " is " + persons);
+    tx.AddEvent(t.id, "guard", kService,
+                "not taken out again: " + t.action_port + " is " + persons);
   }
-  if (we_enabled && was_ours && persons.empty()) {
-    RecordAction(tx, t.id, t.action_port, "disable", action_state::kPending,
+  const bool again =
+      !t.action_port.empty() && !config_.remediation.dry_run && was_ours && persons.empty();
+  if (again) {
+    const std::string cut = t.method == "isolate" ? "isolate" : "disable";
+    RecordAction(tx, t.id, t.action_port, cut, action_state::kPending,
                  "verification failed: " + why);
     t.state = ticket_state::kOpen;
     tx.AddEvent(t.id, "reopened", kService,
-                "ticket reopened; disabling " + t.action_port + " again");
+                "ticket back in the queue; taking " + t.action_port + " out again (" + cut + ")");
   } else {
     t.state = escalate ? ticket_state::kEscalated : ticket_state::kTicketOnly;
-    tx.AddEvent(t.id, "reopened", kService, "ticket reopened; the link is still not clean");
+    tx.AddEvent(t.id, "reopened", kService,
+                "ticket back in the queue; the link is still not clean");
+  }
+  if (escalate) {
+    // Repeated repairs did not hold: the fault is likely in what was not replaced.
+    auto a = inventory_.Get(t.port_a), b = inventory_.Get(t.port_b);
+    bool host_link = (a && !a->is_switch()) || (b && !b->is_switch());
+    tx.AddEvent(t.id, "escalated", kService,
+                std::to_string(t.attempts) + " repairs did not hold: replace the switch module" +
+                    std::string(host_link ? " or the host's HCA" : " at either end") +
+                    ", not the cable again");
+    metrics_.Add("ufmr_tickets_escalated_total");
   }
   tx.UpdateTicket(t);
   verifying_links_.erase(t.link_key);
   spdlog::warn("ticket {}: verification failed ({}), attempt {}", t.id, why, t.attempts);
 }
 
-void Remediator::ExecuteActions() {
-  std::vector<PortAction> actions;
-  {
-    auto tx = store_.Begin();
-    if (!tx.ok()) return;
-    try {
-      actions = tx.value()->OpenActions();
-    } catch (const std::exception& e) {
-      spdlog::warn("cannot read open port actions: {}", e.what());
-      return;
+void Remediator::Reconcile() {
+  auto list = ufm_.GetUnhealthyPorts();
+  std::set<std::string> isolated;
+  std::map<std::string, std::string> conditions;
+  if (list.ok()) {
+    for (const auto& u : list.value()) {
+      isolated.insert(u.port);
+      conditions[u.port] = u.condition;
     }
-  }
-  for (auto& a : actions) ExecuteAction(std::move(a));
-}
-
-void Remediator::ExecuteAction(PortAction a) {
-  auto port = ufm_.GetPort(a.port);
-  if (!port.ok()) {
-    spdlog::warn("action {} ({} {}): cannot read the port from UFM: {}; will retry", a.id, a.action,
-                 a.port, port.status().ToString());
-    metrics_.Add("ufmr_ufm_errors_total{call=\"port\"}");
+  } else if (list.status().code() != Status::Code::kNotFound) {
+    spdlog::warn("reconciliation: cannot read UFM's unhealthy ports: {}", list.status().ToString());
+    metrics_.Add("ufmr_ufm_errors_total{call=\"unhealthy_ports\"}");
     return;
   }
-  inventory_.Upsert(port.value());
-  bool want_disabled = a.action == "disable";
-  if (a.state == action_state::kPending && port->disabled() == want_disabled) {
-    // Already in the wanted state before we touched it: a person did this. It is theirs.
-    return FinishAction(a, Outcome::kAlreadyDoneByHand,
-                        want_disabled ? "port was already disabled in UFM, not by this service"
-                                      : "port was already enabled in UFM, not by this service");
-  }
-  if (a.state == action_state::kSubmitted && a.job_id.empty()) {
-    // We crashed between recording the submission and hearing back. Reconcile with the port.
-    if (port->disabled() == want_disabled)
-      return FinishAction(a, Outcome::kConfirmed, "reconciled after restart");
-  }
-  if (a.job_id.empty()) {
-    a.state = action_state::kSubmitted;
-    {
-      auto tx = store_.Begin();
-      if (!tx.ok()) return;
-      tx.value()->UpdateAction(a);
-      tx.value()->Commit();
-    }
-    if (a.system_guid.empty()) a.system_guid = port->system_guid;
-    PortInfo target = port.value();
-    target.system_guid = a.system_guid;
-    auto job = ufm_.SubmitPortAction(a.action, target,
-                                     "ufm-remediator: " + a.action + " for ticket " +
-                                         std::to_string(a.ticket_id) + ": " + a.reason);
-    if (!job.ok()) {
-      metrics_.Add("ufmr_ufm_errors_total{call=\"action\"}");
-      return FinishAction(a, Outcome::kFailed, "UFM refused the action: " + job.status().message());
-    }
-    a.job_id = job.value();
-    auto tx = store_.Begin();
-    if (tx.ok()) {
-      tx.value()->UpdateAction(a);
-      tx.value()->Commit();
-    }
-    spdlog::info("action {}: {} {} submitted as UFM job {}", a.id, a.action, a.port, a.job_id);
-  }
-  // Follow the job to its end, then check the port itself.
-  // Bounded by a count of polls rather than the clock, so a stalled clock cannot hang the loop.
-  const double interval = config_.remediation.job_poll_interval_s;
-  const long max_polls = std::max(1L, std::lround(config_.remediation.job_timeout_s / interval));
-  JobStatus status;
-  for (long poll = 0;; ++poll) {
-    auto s = ufm_.GetJob(a.job_id);
-    if (s.ok()) {
-      status = s.value();
-      if (status.done()) break;
-    } else {
-      spdlog::warn("job {}: {}", a.job_id, s.status().ToString());
-    }
-    if (poll + 1 >= max_polls) {
-      return FinishAction(a, Outcome::kFailed,
-                          "UFM job " + a.job_id + " did not complete within " +
-                              FormatDuration(config_.remediation.job_timeout_s));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long>(interval * 1000)));
-  }
-  if (!status.ok()) {
-    return FinishAction(
-        a, Outcome::kFailed,
-        "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
-  }
-  auto after = ufm_.GetPort(a.port);
-  if (!after.ok()) {
-    spdlog::warn("action {}: job done but the port cannot be read: {}; will re-check", a.id,
-                 after.status().ToString());
-    return;
-  }
-  inventory_.Upsert(after.value());
-  if (after->disabled() != want_disabled) {
-    return FinishAction(
-        a, Outcome::kFailed,
-        "UFM job completed but the port reports logical_state '" + after->logical_state + "'");
-  }
-  FinishAction(a, Outcome::kConfirmed, "UFM job " + a.job_id + " " + status.status);
-}
-
-void Remediator::FinishAction(PortAction& a, Outcome outcome, const std::string& note) {
-  const bool ok = outcome == Outcome::kConfirmed;
   auto txr = store_.Begin();
-  if (!txr.ok()) {
-    spdlog::error("action {}: cannot record its outcome ({}); will re-check", a.id, note);
-    return;
-  }
+  if (!txr.ok()) return;
   auto& tx = *txr.value();
   try {
-    a.state = ok ? action_state::kConfirmed : action_state::kFailed;
-    a.error = ok ? "" : note;
-    tx.UpdateAction(a);
-    metrics_.Add("ufmr_port_actions_total{action=\"" + a.action + "\",result=\"" +
-                 (ok ? "confirmed" : "failed") + "\"}");
-    auto t = tx.TicketById(a.ticket_id);
-    if (t) {
-      tx.AddEvent(t->id, "action", kService,
-                  a.action + " " + a.port + (ok ? " confirmed: " : " failed: ") + note,
-                  {{"action_id", a.id}, {"job_id", a.job_id}});
-      if (a.action == "disable") {
-        if (ok) {
-          t->disabled_by_us = true;
-          t->state = t->attempts >= config_.remediation.max_attempts ? ticket_state::kEscalated
-                                                                     : ticket_state::kPortDisabled;
-        } else {
-          t->state = ticket_state::kTicketOnly;
-        }
-      } else {
-        if (ok || outcome == Outcome::kAlreadyDoneByHand) {
-          // The link is live again (by us, or by a person before us): verify it.
-          t->disabled_by_us = false;
-          StartSoak(tx, *t);
-        } else {
-          t->state = ticket_state::kPortDisabled;
-        }
+    std::set<std::string> ours;  // ports we hold isolated, or are about to
+    int drift = 0;
+    for (auto t : tx.HeldTickets()) {
+      if (t.method == "isolate") ours.insert(t.action_port);
+      if (!t.disabled_by_us) continue;  // an action is on its way
+      bool in_flight = false;
+      for (const auto& a : tx.ActionsOfTicket(t.id)) {
+        in_flight =
+            in_flight || a.state == action_state::kPending || a.state == action_state::kSubmitted;
       }
-      tx.UpdateTicket(*t);
+      if (in_flight) continue;
+      std::string now_is;
+      if (t.method == "isolate") {
+        if (!list.ok() || isolated.count(t.action_port)) continue;
+        now_is = "is no longer isolated in UFM";
+      } else {
+        auto port = ufm_.GetPort(t.action_port);
+        if (!port.ok()) continue;
+        inventory_.Upsert(port.value());
+        if (port->disabled()) continue;
+        now_is = "is " + port->logical_state + " in UFM again";
+      }
+      // Someone brought back a port this service holds out: theirs now, never undone.
+      auto locked = tx.TicketById(t.id);
+      if (!locked || !locked->disabled_by_us) continue;
+      locked->disabled_by_us = false;
+      locked->guard = "drift";
+      if (locked->state == ticket_state::kPortDisabled) locked->state = ticket_state::kTicketOnly;
+      tx.AddEvent(locked->id, "drift", kService,
+                  t.action_port + " " + now_is +
+                      ", not by this service: someone brought it back by hand. The service will "
+                      "not take it out again; report the repair when the link is fixed.",
+                  {{"port", t.action_port}, {"method", t.method}});
+      tx.UpdateTicket(*locked);
+      our_isolations_.erase(t.action_port);
+      ++drift;
+      metrics_.Add("ufmr_drift_total");
+      spdlog::warn("ticket {}: {} {} (drift; left as it is)", t.id, t.action_port, now_is);
     }
     tx.Commit();
-    if (ok) {
-      spdlog::info("action {}: {} {} confirmed", a.id, a.action, a.port);
-    } else {
-      spdlog::warn("action {}: {} {} failed: {}", a.id, a.action, a.port, note);
+    // Isolations that are not ours are a person's: never touched.
+    std::map<std::string, std::string> persons;
+    for (const auto& p : isolated) {
+      if (ours.count(p)) continue;
+      persons[p] = conditions[p] == "MANUAL"
+                       ? "isolated in UFM by a person (Condition MANUAL)"
+                       : "isolated in UFM (Condition " +
+                             (conditions[p].empty() ? std::string("?") : conditions[p]) +
+                             "), not by this service";
     }
+    persons_isolated_ = std::move(persons);
+    our_isolations_.clear();
+    for (const auto& p : ours) {
+      if (isolated.count(p)) our_isolations_.insert(p);
+    }
+    if (list.ok()) manual_marks_.Retain(isolated);
+    metrics_.Set("ufmr_ports_isolated_by_people", static_cast<double>(persons_isolated_.size()));
+    metrics_.Set("ufmr_reconcile_last_success_timestamp_seconds", ToEpochSeconds(clock_.Now()));
+    if (drift > 0) spdlog::info("reconciliation: {} tickets drifted", drift);
   } catch (const std::exception& e) {
-    spdlog::error("action {}: cannot record its outcome: {}", a.id, e.what());
+    spdlog::error("reconciliation failed: {}", e.what());
   }
-}
-
-void Remediator::StartSoak(Store::Tx& tx, Ticket& t) {
-  t.state = ticket_state::kVerifying;
-  t.soak_until = ToEpochSeconds(After(clock_.Now(), config_.remediation.soak_s));
-  tx.AddEvent(t.id, "soak_started", kService,
-              "watching the link for " + FormatDuration(config_.remediation.soak_s));
 }
 
 void Remediator::CheckSoaks() {
@@ -919,10 +972,11 @@ void Remediator::CheckSoaks() {
         t->state = ticket_state::kClosed;
         t->closed_at = ToEpochSeconds(clock_.Now());
         t->soak_until.reset();
-        tx.AddEvent(t->id, "soak_passed", kService,
-                    "link stayed clean for " + FormatDuration(config_.remediation.soak_s) +
-                        "; ticket closed",
-                    states);
+        t->guard.clear();
+        tx.AddEvent(
+            t->id, "soak_passed", kService,
+            "link stayed up and clean for " + FormatDuration(SoakFor(*t)) + "; closed as verified",
+            states);
         metrics_.Add("ufmr_tickets_closed_total");
         spdlog::info("ticket {} closed: link {} verified clean", t->id, t->link_key);
         tx.UpdateTicket(*t);
@@ -936,38 +990,82 @@ void Remediator::CheckSoaks() {
   }
 }
 
-Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by,
+Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by, const std::string& kind,
                                         const std::string& note) {
+  if (!IsKnownRepairKind(kind)) {
+    return Status::InvalidArgument(
+        "kind must say what was done: reseat, cable_replaced, transceiver_replaced, "
+        "switch_port_replaced, hca_replaced or other");
+  }
+  if (kind == repair_kind::kOther && note.empty()) {
+    return Status::InvalidArgument("a repair of kind 'other' needs a note saying what was done");
+  }
   auto txr = store_.Begin();
   if (!txr.ok()) return txr.status();
   auto& tx = *txr.value();
   try {
     auto t = tx.TicketById(id);
     if (!t) return Status::NotFound("no ticket " + std::to_string(id));
+    if (t->link_key == "storm") {
+      return Status::Conflict("ticket " + std::to_string(id) +
+                              " is a storm ticket: re-arm the breaker instead");
+    }
     if (!AcceptsRepairReport(t->state)) {
       return Status::Conflict("ticket " + std::to_string(id) + " is " + t->state +
                               "; a repair can be reported when it is port_disabled, "
                               "ticket_only, acknowledged or escalated");
     }
+    t->repair_kind = kind;
+    std::string words = RepairKindWords(kind);
     tx.AddEvent(t->id, "repair_reported", by,
-                note.empty() ? "repair reported" : "repair reported: " + note);
+                "repair reported: " + words + (note.empty() ? "" : ": " + note),
+                {{"kind", kind}, {"note", note}});
     if (t->disabled_by_us && !t->action_port.empty()) {
-      RecordAction(tx, t->id, t->action_port, "enable", action_state::kPending,
-                   "repair reported by " + by);
+      RecordAction(tx, t->id, t->action_port, t->method == "isolate" ? "unisolate" : "enable",
+                   action_state::kPending, "repair reported by " + by + " (" + words + ")");
       t->state = ticket_state::kRepairReported;
     } else {
-      // We hold nothing disabled: watch the link as it is.
-      StartSoak(tx, *t);
+      // We hold nothing out of service: watch the link as it is.
+      ActionExecutor::StartSoak(tx, *t, clock_.Now(), SoakFor(*t));
     }
     tx.UpdateTicket(*t);
     tx.Commit();
-    metrics_.Add("ufmr_repairs_reported_total");
-    spdlog::info("ticket {}: repair reported by {}", id, by);
+    metrics_.Add("ufmr_repairs_reported_total{kind=\"" + kind + "\"}");
+    spdlog::info("ticket {}: repair reported by {} ({})", id, by, words);
     Wake();
     return *t;
   } catch (const std::exception& e) {
     return Status::Unavailable(std::string("database: ") + e.what());
   }
+}
+
+Status Remediator::RearmBreaker(const std::string& by, const std::string& note) {
+  auto txr = store_.Begin();
+  if (!txr.ok()) return txr.status();
+  auto& tx = *txr.value();
+  try {
+    auto b = tx.Breaker();
+    if (!b.tripped || !tx.RearmBreaker(by)) {
+      return Status::Conflict("the circuit breaker is not tripped");
+    }
+    if (b.ticket_id > 0) {
+      if (auto t = tx.TicketById(b.ticket_id); t && t->state != ticket_state::kClosed) {
+        tx.AddEvent(t->id, "rearmed", by,
+                    "circuit breaker re-armed by " + by + (note.empty() ? "" : ": " + note));
+        t->state = ticket_state::kClosed;
+        t->closed_at = ToEpochSeconds(clock_.Now());
+        tx.UpdateTicket(*t);
+      }
+    }
+    tx.Commit();
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+  breaker_rearmed_.store(true);  // the pipeline thread forgets the storm's count
+  metrics_.Set("ufmr_breaker_tripped", 0);
+  spdlog::warn("circuit breaker re-armed by {}{}", by, note.empty() ? "" : ": " + note);
+  Wake();
+  return Status::Ok();
 }
 
 Result<Ticket> Remediator::Acknowledge(int64_t id, const std::string& by) {

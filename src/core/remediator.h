@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/action_executor.h"
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/decision.h"
@@ -51,8 +53,12 @@ class Remediator {
   std::string rules_hash() const;
 
   // Staff actions, from the API. They record; the loop acts.
-  Result<Ticket> ReportRepair(int64_t ticket_id, const std::string& by, const std::string& note);
+  // `kind` is what was done (repair_kind::, required); `note` is required for "other".
+  Result<Ticket> ReportRepair(int64_t ticket_id, const std::string& by, const std::string& kind,
+                              const std::string& note);
   Result<Ticket> Acknowledge(int64_t ticket_id, const std::string& by);
+  // Re-arms the circuit breaker after a storm; closes the storm ticket. Conflict if not tripped.
+  Status RearmBreaker(const std::string& by, const std::string& note);
 
  private:
   bool Due(TimePoint& next, double interval_s);
@@ -75,16 +81,19 @@ class Remediator {
   int64_t RecordAction(Store::Tx& tx, int64_t ticket_id, const std::string& port,
                        const std::string& action, const std::string& state,
                        const std::string& reason);
+  // A finding the circuit breaker held back: evidence on the one storm ticket (filed when the
+  // breaker trips).
+  void RecordStorm(Store::Tx& tx, const Finding& f, const Decision& d);
   void FailSoak(Store::Tx& tx, Ticket& t, const std::string& why, const nlohmann::json& details);
-  void ExecuteActions();
-  void ExecuteAction(PortAction a);
-  // How an action ended: done by us, failed, or found already done by a person (not ours).
-  enum class Outcome { kConfirmed, kFailed, kAlreadyDoneByHand };
-  void FinishAction(PortAction& a, Outcome outcome, const std::string& note);
   void CheckSoaks();
-  // The ticket's link is live again: watch it for the soak window (the caller writes the ticket).
-  void StartSoak(Store::Tx& tx, Ticket& t);
+  // The soak of a ticket's link: its rule's `soak`, else remediation.soak_s.
+  double SoakFor(const Ticket& t) const;
   void LoadVerifyingLinks();
+  // UFM's disabled and isolated ports against this service's records: drift (a port we hold
+  // that someone brought back) is reported on its ticket; isolations not ours are a person's.
+  void Reconcile();
+  // Whether this service holds the port isolated (its own 702 MANUAL is not a person's).
+  bool OurIsolation(const std::string& port) const { return our_isolations_.count(port) > 0; }
 
   const Config& config_;
   Store& store_;
@@ -103,6 +112,13 @@ class Remediator {
   SilenceSet silences_;  // the silences in force, reloaded each pass
   // Ports UFM's events say a person isolated (702 ... MANUAL): never acted on. In memory.
   ManualMarks manual_marks_;
+  // Isolated in UFM (GET /app/unhealthy_ports) and not by this service: a person's. Port -> why.
+  std::map<std::string, std::string> persons_isolated_;
+  std::set<std::string> our_isolations_;  // ports this service holds isolated
+  TimePoint next_reconcile_{};
+  std::deque<TimePoint> acting_findings_;  // findings that reached the breaker, in its window
+  std::atomic<bool> breaker_rearmed_{false};
+  ActionExecutor executor_;
   TelemetryIntake telemetry_{config_.telemetry, ufm_, inventory_};
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory

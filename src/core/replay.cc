@@ -1,6 +1,7 @@
 #include "core/replay.h"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -46,15 +47,40 @@ class ReplayContext final : public DecisionContext {
     if (info && info->disabled()) return "disabled in UFM's saved port list";
     return "";
   }
-  int HeldDisabled() override { return held_; }
+  std::vector<std::string> HeldPorts() override { return held_; }
+  int FabricPorts() override { return static_cast<int>(inventory_.size()); }
+  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
+    return inventory_.NodePorts(port);
+  }
+  int ActionsSince(TimePoint since) override {
+    return static_cast<int>(
+        std::count_if(cuts_.begin(), cuts_.end(), [&](TimePoint t) { return t >= since; }));
+  }
+  std::optional<TimePoint> LastActionOn(const std::string& port) override {
+    auto it = last_action_.find(port);
+    if (it == last_action_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool BreakerTripped() override { return tripped_; }
+  int CountActingFinding(TimePoint t, double window_s) override {
+    acting_.push_back(t);
+    auto since = t - std::chrono::duration_cast<TimePoint::duration>(Seconds(window_s));
+    while (!acting_.empty() && acting_.front() < since) acting_.pop_front();
+    return static_cast<int>(acting_.size());
+  }
+  void TripBreaker(const Decision&, int) override { tripped_ = true; }
 
   void Record(const Decision& d) {
     if (d.kind == DecisionKind::kSuppressed || d.kind == DecisionKind::kFinding) return;
+    // A storm is one ticket (the breaker's), not one per link.
+    if (d.guard == "breaker") return;
     auto [it, added] =
         tickets_.emplace(d.entity, OpenTicketInfo{static_cast<int64_t>(tickets_.size() + 1)});
     if (d.acts()) {
       it->second.acted = true;
-      ++held_;
+      held_.push_back(d.port);
+      cuts_.push_back(d.time);
+      last_action_[d.port] = d.time;
     }
   }
 
@@ -63,7 +89,11 @@ class ReplayContext final : public DecisionContext {
   const ManualMarks& marks_;
   const SilenceSet& silences_;
   std::map<std::string, OpenTicketInfo> tickets_;
-  int held_ = 0;
+  std::vector<std::string> held_;
+  std::vector<TimePoint> cuts_;
+  std::map<std::string, TimePoint> last_action_;
+  std::deque<TimePoint> acting_;
+  bool tripped_ = false;
 };
 
 // Ports the saved port list lacks, learned from how events name them.
@@ -79,6 +109,8 @@ size_t LearnPorts(const Observation& o, Inventory* inventory) {
     p.node_description = s.label.empty() ? s.node : s.node + ":" + s.label;
     p.description = s.is_switch ? "Switch IB Port" : "Computer IB Port";
     p.label = s.label;
+    p.logical_state = "Active";  // until the events say otherwise
+    p.physical_state = "Link Up";
     try {
       p.number = std::stoi(s.port.substr(s.port.find('_') + 1));
     } catch (const std::exception&) {
@@ -325,6 +357,16 @@ ReplayPipeline::~ReplayPipeline() = default;
 size_t ReplayPipeline::Event(const Observation& o) {
   impl_->Advance(o.time);
   size_t learned = LearnPorts(o, impl_->inventory);
+  if (o.event_type == 328 || o.event_type == 329) {
+    // The fabric as the events tell it: which links are up (the last-link guard counts them).
+    for (const auto& name : impl_->engine.PortsOf(o)) {
+      auto p = impl_->inventory->Get(name);
+      if (!p || p->disabled()) continue;
+      p->logical_state = o.event_type == 328 ? "Active" : "Inactive";
+      p->physical_state = o.event_type == 328 ? "Link Up" : "Link Down";
+      impl_->inventory->Upsert(*p);
+    }
+  }
   impl_->marks.Observe(o, impl_->engine.PortsOf(o));
   impl_->engine.Observe(o, &impl_->pending);
   impl_->Decide();

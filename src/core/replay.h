@@ -26,7 +26,12 @@ struct ReplayOptions {
   std::string ports_file;              // a saved GET /resources/ports response
   std::string silences_file;           // optional: a JSON list of silences (see Silence)
   int utc_offset_s = 0;                // the UFM server's zone: event log times are local
-  DecisionPolicy policy{false, 20, false};
+  // The service's default guards; replay needs no system GUIDs.
+  DecisionPolicy policy = [] {
+    DecisionPolicy p;
+    p.require_system_guid = false;
+    return p;
+  }();
 };
 
 struct ReplayStats {

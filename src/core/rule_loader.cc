@@ -472,7 +472,7 @@ class Loader {
               {"name",   "description", "enabled", "scope",           "match",    "count",
                "window", "for",         "clear",   "flapping",        "counter",  "delta",
                "rate",   "ber",         "value",   "min_link_uptime", "inhibits", "action",
-               "mode",   "severity",    "title",   "repair_hint"});
+               "mode",   "severity",    "title",   "repair_hint",     "soak"});
     Rule r;
     r.file = file_;
     r.line = node.Mark().line + 1;
@@ -532,6 +532,7 @@ class Loader {
     if (node["title"]) Template(node["title"], path + ".title", &r.title);
     if (node["repair_hint"]) Template(node["repair_hint"], path + ".repair_hint", &r.repair_hint);
     bool acts = r.action == RuleAction::kDisablePort || r.action == RuleAction::kIsolatePort;
+    if (node["soak"]) Duration(node["soak"], path + ".soak", &r.soak_s);
     if (acts && (r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode)) {
       Error(node["action"], path + ".action", "bad-action",
             "a switch- or node-scoped rule cannot act on one port: use ticket_only or log_only");

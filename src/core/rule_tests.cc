@@ -23,6 +23,21 @@ namespace ufmr {
 
 namespace {
 
+// Rule tests judge rules, not the service's guards (which are configuration): only the default
+// cap stays; the topology, cooldown, rate and breaker guards are off.
+DecisionPolicy RuleTestPolicy() {
+  DecisionPolicy p;
+  p.require_system_guid = false;
+  p.max_disabled_percent = 0;
+  p.max_disabled_per_switch = 0;
+  p.max_actions_per_hour = 0;
+  p.port_cooldown_s = 0;
+  p.min_active_links_host = 0;
+  p.min_active_links_switch = 0;
+  p.breaker_findings = 0;
+  return p;
+}
+
 namespace fs = std::filesystem;
 
 nlohmann::json YamlToJson(const YAML::Node& n) {
@@ -324,7 +339,7 @@ class TestFile {
 
     std::vector<Produced> produced;
     ReplayPipeline pipeline(
-        rules_, DecisionPolicy{false, 20, false}, &inventory, SilenceSet(), [&](const Decision& d) {
+        rules_, RuleTestPolicy(), &inventory, SilenceSet(), [&](const Decision& d) {
           produced.push_back({std::chrono::duration<double>(d.time - start).count(), d});
         });
     auto when = [&](double at) {

@@ -96,6 +96,9 @@ struct Rule {
   // The condition must hold this long before the rule fires (events: no clear within it).
   double for_s = 0;
 
+  // How long a link this rule took out soaks after its repair; 0: remediation.soak_s.
+  double soak_s = 0;
+
   // While this rule's finding is active for a switch or node, findings of these rules on that
   // switch's or node's ports are suppressed; it stays active `inhibit_for_s` after the last
   // matching or clearing observation.

@@ -13,16 +13,20 @@ namespace ufmr {
 
 namespace {
 
-constexpr const char* kTicketColumns =
+constexpr const char* kTicketColumnsTemplate =
     "id, fabric, link_key, port_a, port_b, state, rule, reason, action_port, disabled_by_us, "
     "attempts, coalesce(acknowledged_by, ''), extract(epoch from soak_until)::float8, "
     "extract(epoch from created_at)::float8, extract(epoch from updated_at)::float8, "
-    "extract(epoch from closed_at)::float8";
+    "extract(epoch from closed_at)::float8, method, guard, explanation, repair_kind, "
+    "(SELECT count(*) FROM tickets o WHERE o.fabric = tickets.fabric AND o.link_key = "
+    "tickets.link_key AND o.id < tickets.id AND o.created_at > tickets.created_at - "
+    "make_interval(secs => $REPEAT))::int";
 
 constexpr const char* kActionColumns =
     "id, fabric, coalesce(ticket_id, 0), port, system_guid, action, state, reason, "
     "coalesce(job_id, ''), coalesce(error, ''), extract(epoch from created_at)::float8, "
-    "extract(epoch from updated_at)::float8";
+    "extract(epoch from updated_at)::float8, tries, extract(epoch from next_try_at)::float8, "
+    "announced, extract(epoch from confirmed_at)::float8";
 
 std::optional<double> OptDouble(const pqxx::field& f) {
   if (f.is_null()) return std::nullopt;
@@ -47,6 +51,11 @@ Ticket ReadTicket(const pqxx::row& r) {
   t.created_at = r[13].as<double>();
   t.updated_at = r[14].as<double>();
   t.closed_at = OptDouble(r[15]);
+  t.method = r[16].as<std::string>();
+  t.guard = r[17].as<std::string>();
+  t.explanation = r[18].as<std::string>();
+  t.repair_kind = r[19].as<std::string>();
+  t.repeat_count = r[20].as<int>();
   return t;
 }
 
@@ -64,6 +73,10 @@ PortAction ReadAction(const pqxx::row& r) {
   a.error = r[9].as<std::string>();
   a.created_at = r[10].as<double>();
   a.updated_at = r[11].as<double>();
+  a.tries = r[12].as<int>();
+  a.next_try_at = OptDouble(r[13]);
+  a.announced = r[14].as<bool>();
+  a.confirmed_at = OptDouble(r[15]);
   return a;
 }
 
@@ -125,6 +138,17 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& url, const std::st
 
 Store::~Store() = default;
 
+Store::Store(std::string url, std::string fabric)
+    : url_(std::move(url)), fabric_(std::move(fabric)) {
+  set_repeat_window_s(90 * 86400.0);
+}
+
+void Store::set_repeat_window_s(double seconds) {
+  std::string t = kTicketColumnsTemplate;
+  t.replace(t.find("$REPEAT"), 7, std::to_string(static_cast<int64_t>(seconds)));
+  ticket_columns_ = t;
+}
+
 std::unique_ptr<pqxx::connection> Store::Acquire() {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -165,7 +189,7 @@ Store::Tx::~Tx() {
 void Store::Tx::Commit() { work_->commit(); }
 
 std::optional<Ticket> Store::Tx::OpenTicketForLink(const std::string& link_key) {
-  auto r = work_->exec_params(std::string("SELECT ") + kTicketColumns +
+  auto r = work_->exec_params("SELECT " + store_->ticket_columns_ +
                                   " FROM tickets WHERE fabric = $1 AND link_key = $2 AND state "
                                   "<> 'closed' FOR UPDATE",
                               store_->fabric_, link_key);
@@ -174,7 +198,7 @@ std::optional<Ticket> Store::Tx::OpenTicketForLink(const std::string& link_key) 
 }
 
 std::optional<Ticket> Store::Tx::TicketById(int64_t id) {
-  auto r = work_->exec_params(std::string("SELECT ") + kTicketColumns +
+  auto r = work_->exec_params("SELECT " + store_->ticket_columns_ +
                                   " FROM tickets WHERE id = $1 AND fabric = $2 FOR UPDATE",
                               id, store_->fabric_);
   if (r.empty()) return std::nullopt;
@@ -182,7 +206,7 @@ std::optional<Ticket> Store::Tx::TicketById(int64_t id) {
 }
 
 std::vector<Ticket> Store::Tx::TicketsInState(const std::string& state) {
-  auto r = work_->exec_params(std::string("SELECT ") + kTicketColumns +
+  auto r = work_->exec_params("SELECT " + store_->ticket_columns_ +
                                   " FROM tickets WHERE fabric = $1 AND state = $2 ORDER BY id "
                                   "FOR UPDATE",
                               store_->fabric_, state);
@@ -194,9 +218,10 @@ std::vector<Ticket> Store::Tx::TicketsInState(const std::string& state) {
 int64_t Store::Tx::InsertTicket(const Ticket& t) {
   auto r = work_->exec_params(
       "INSERT INTO tickets (fabric, link_key, port_a, port_b, state, rule, reason, action_port, "
-      "disabled_by_us, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+      "disabled_by_us, attempts, method, guard, explanation) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+      "$8, $9, $10, $11, $12, $13) RETURNING id",
       store_->fabric_, t.link_key, t.port_a, t.port_b, t.state, t.rule, t.reason, t.action_port,
-      t.disabled_by_us, t.attempts);
+      t.disabled_by_us, t.attempts, t.method, t.guard, t.explanation);
   return r[0][0].as<int64_t>();
 }
 
@@ -207,9 +232,11 @@ void Store::Tx::UpdateTicket(const Ticket& t) {
       "soak_until = CASE WHEN $7 = '' THEN NULL ELSE to_timestamp($7::float8) END, "
       "closed_at = CASE WHEN $8 = '' THEN NULL ELSE to_timestamp($8::float8) END, "
       "rule = COALESCE(NULLIF($9, ''), rule), reason = COALESCE(NULLIF($10, ''), reason), "
-      "updated_at = now() WHERE id = $1",
+      "method = $11, guard = $12, explanation = COALESCE(NULLIF($13, ''), explanation), "
+      "repair_kind = $14, updated_at = now() WHERE id = $1",
       t.id, t.state, t.attempts, t.disabled_by_us, t.action_port, t.acknowledged_by,
-      EpochOrEmpty(t.soak_until), EpochOrEmpty(t.closed_at), t.rule, t.reason);
+      EpochOrEmpty(t.soak_until), EpochOrEmpty(t.closed_at), t.rule, t.reason, t.method, t.guard,
+      t.explanation, t.repair_kind);
 }
 
 void Store::Tx::AddEvent(int64_t ticket_id, const std::string& kind, const std::string& actor,
@@ -232,12 +259,16 @@ int64_t Store::Tx::InsertAction(const PortAction& a) {
 void Store::Tx::UpdateAction(const PortAction& a) {
   work_->exec_params(
       "UPDATE port_actions SET state = $2, job_id = NULLIF($3, ''), error = NULLIF($4, ''), "
+      "tries = $5, next_try_at = CASE WHEN $6 = '' THEN NULL ELSE to_timestamp($6::float8) END, "
+      "announced = $7, system_guid = $8, "
+      "confirmed_at = CASE WHEN $2 = 'confirmed' THEN coalesce(confirmed_at, now()) END, "
       "updated_at = now() WHERE id = $1",
-      a.id, a.state, a.job_id, a.error);
+      a.id, a.state, a.job_id, a.error, a.tries, EpochOrEmpty(a.next_try_at), a.announced,
+      a.system_guid);
 }
 
 std::vector<PortAction> Store::Tx::OpenActions() {
-  auto r = work_->exec_params(std::string("SELECT ") + kActionColumns +
+  auto r = work_->exec_params("SELECT " + std::string(kActionColumns) +
                                   " FROM port_actions WHERE fabric = $1 AND state IN "
                                   "('pending', 'submitted') ORDER BY id",
                               store_->fabric_);
@@ -246,13 +277,112 @@ std::vector<PortAction> Store::Tx::OpenActions() {
   return out;
 }
 
+std::vector<PortAction> Store::Tx::UnannouncedActions() {
+  auto r = work_->exec_params("SELECT " + std::string(kActionColumns) +
+                                  " FROM port_actions WHERE fabric = $1 AND state = 'confirmed' "
+                                  "AND NOT announced ORDER BY id LIMIT 100",
+                              store_->fabric_);
+  std::vector<PortAction> out;
+  for (const auto& row : r) out.push_back(ReadAction(row));
+  return out;
+}
+
+std::optional<PortAction> Store::Tx::ActionById(int64_t id) {
+  auto r = work_->exec_params("SELECT " + std::string(kActionColumns) +
+                                  " FROM port_actions WHERE id = $1 AND fabric = $2 FOR UPDATE",
+                              id, store_->fabric_);
+  if (r.empty()) return std::nullopt;
+  return ReadAction(r[0]);
+}
+
+std::vector<PortAction> Store::Tx::ActionsOfTicket(int64_t ticket_id) {
+  auto r = work_->exec_params("SELECT " + std::string(kActionColumns) +
+                                  " FROM port_actions WHERE ticket_id = $1 ORDER BY id",
+                              ticket_id);
+  std::vector<PortAction> out;
+  for (const auto& row : r) out.push_back(ReadAction(row));
+  return out;
+}
+
+namespace {
+// Tickets whose port this service holds out of service, or is about to (an open ticket's
+// action is pending or in flight).
+constexpr const char* kHeldTickets =
+    "fabric = $1 AND action_port <> '' AND (disabled_by_us OR state = 'open') AND "
+    "state NOT IN ('closed', 'verifying')";
+}  // namespace
+
 int Store::Tx::CountHeldDisabled() {
-  auto r = work_->exec_params(
-      "SELECT count(*) FROM tickets WHERE fabric = $1 AND (disabled_by_us OR state = 'open') AND "
-      "state NOT IN "
-      "('closed', 'verifying')",
-      store_->fabric_);
+  auto r = work_->exec_params(std::string("SELECT count(*) FROM tickets WHERE ") + kHeldTickets,
+                              store_->fabric_);
   return r[0][0].as<int>();
+}
+
+std::vector<Ticket> Store::Tx::HeldTickets() {
+  auto r = work_->exec_params(
+      "SELECT " + store_->ticket_columns_ + " FROM tickets WHERE " + kHeldTickets + " ORDER BY id",
+      store_->fabric_);
+  std::vector<Ticket> out;
+  for (const auto& row : r) out.push_back(ReadTicket(row));
+  return out;
+}
+
+std::vector<std::string> Store::Tx::HeldPorts() {
+  auto r = work_->exec_params(
+      std::string("SELECT action_port FROM tickets WHERE ") + kHeldTickets + " ORDER BY id",
+      store_->fabric_);
+  std::vector<std::string> out;
+  for (const auto& row : r) out.push_back(row[0].as<std::string>());
+  return out;
+}
+
+int Store::Tx::CutActionsSince(double epoch_s) {
+  auto r = work_->exec_params(
+      "SELECT count(*) FROM port_actions WHERE fabric = $1 AND action IN ('disable', 'isolate') "
+      "AND state IN ('pending', 'submitted', 'confirmed') AND created_at >= to_timestamp($2)",
+      store_->fabric_, epoch_s);
+  return r[0][0].as<int>();
+}
+
+std::optional<double> Store::Tx::LastActionOn(const std::string& port) {
+  auto r = work_->exec_params(
+      "SELECT extract(epoch from max(created_at))::float8 FROM port_actions WHERE fabric = $1 AND "
+      "port = $2 AND state IN ('pending', 'submitted', 'confirmed')",
+      store_->fabric_, port);
+  return OptDouble(r[0][0]);
+}
+
+Store::BreakerState Store::Tx::Breaker() {
+  auto r = work_->exec_params(
+      "SELECT tripped, extract(epoch from tripped_at)::float8, reason, coalesce(ticket_id, 0), "
+      "coalesce(rearmed_by, ''), extract(epoch from rearmed_at)::float8 FROM breaker WHERE "
+      "fabric = $1",
+      store_->fabric_);
+  BreakerState b;
+  if (r.empty()) return b;
+  b.tripped = r[0][0].as<bool>();
+  b.tripped_at = OptDouble(r[0][1]);
+  b.reason = r[0][2].as<std::string>();
+  b.ticket_id = r[0][3].as<int64_t>();
+  b.rearmed_by = r[0][4].as<std::string>();
+  b.rearmed_at = OptDouble(r[0][5]);
+  return b;
+}
+
+void Store::Tx::TripBreaker(const std::string& reason, int64_t ticket_id) {
+  work_->exec_params(
+      "INSERT INTO breaker (fabric, tripped, tripped_at, reason, ticket_id) VALUES ($1, true, "
+      "now(), $2, NULLIF($3, 0)) ON CONFLICT (fabric) DO UPDATE SET tripped = true, tripped_at = "
+      "now(), reason = EXCLUDED.reason, ticket_id = EXCLUDED.ticket_id",
+      store_->fabric_, reason, ticket_id);
+}
+
+bool Store::Tx::RearmBreaker(const std::string& by) {
+  auto r = work_->exec_params(
+      "UPDATE breaker SET tripped = false, rearmed_by = $2, rearmed_at = now() WHERE fabric = $1 "
+      "AND tripped",
+      store_->fabric_, by);
+  return r.affected_rows() > 0;
 }
 
 std::optional<int64_t> Store::Tx::Cursor(const std::string& source) {
@@ -389,7 +519,7 @@ Result<std::vector<Ticket>> Store::ListTickets(const std::string& state, int lim
     std::vector<Ticket> out;
     {
       pqxx::read_transaction w(*conn);
-      auto r = w.exec_params(std::string("SELECT ") + kTicketColumns +
+      auto r = w.exec_params("SELECT " + ticket_columns_ +
                                  " FROM tickets WHERE fabric = $1 AND ($3 = 'all' OR ($3 = "
                                  "'open' AND state <> 'closed') OR state = $3) ORDER BY id DESC "
                                  "LIMIT $2",
@@ -410,8 +540,7 @@ Result<Ticket> Store::GetTicket(int64_t id) {
     {
       pqxx::read_transaction w(*conn);
       auto r = w.exec_params(
-          std::string("SELECT ") + kTicketColumns + " FROM tickets WHERE id = $1 AND fabric = $2",
-          id, fabric_);
+          "SELECT " + ticket_columns_ + " FROM tickets WHERE id = $1 AND fabric = $2", id, fabric_);
       if (!r.empty()) t = ReadTicket(r[0]);
     }
     Release(std::move(conn));
@@ -464,6 +593,16 @@ Result<std::vector<PortAction>> Store::Actions(int64_t ticket_id) {
     }
     Release(std::move(conn));
     return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<Store::BreakerState> Store::GetBreaker() {
+  auto tx = Begin();
+  if (!tx.ok()) return tx.status();
+  try {
+    return tx.value()->Breaker();
   } catch (const std::exception& e) {
     return Status::Unavailable(std::string("database: ") + e.what());
   }

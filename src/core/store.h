@@ -23,6 +23,16 @@ namespace ufmr {
 
 class Store {
  public:
+  // The circuit breaker of this fabric (table breaker).
+  struct BreakerState {
+    bool tripped = false;
+    std::optional<double> tripped_at;  // epoch seconds
+    std::string reason;
+    int64_t ticket_id = 0;  // the storm ticket
+    std::string rearmed_by;
+    std::optional<double> rearmed_at;
+  };
+
   class Tx {
    public:
     ~Tx();
@@ -39,10 +49,26 @@ class Store {
                   const std::string& message,
                   const nlohmann::json& details = nlohmann::json::object());
     int64_t InsertAction(const PortAction& a);
+    // state, job id, error, tries, next try, announced, system GUID; confirmed_at when confirmed
     void UpdateAction(const PortAction& a);
     std::vector<PortAction> OpenActions();  // pending or submitted, oldest first
-    // Ports this service currently holds disabled (for the cap guard).
+    // Confirmed actions whose UFM external event is not posted yet (at most 100).
+    std::vector<PortAction> UnannouncedActions();
+    std::optional<PortAction> ActionById(int64_t id);  // locks the row
+    std::vector<PortAction> ActionsOfTicket(int64_t ticket_id);
+    // Ports this service holds out of service, or is about to (pending intents): the guards'
+    // view. CountHeldDisabled is their number; HeldTickets the tickets that hold them.
     int CountHeldDisabled();
+    std::vector<std::string> HeldPorts();
+    std::vector<Ticket> HeldTickets();
+    // Disable and isolate intents recorded at or after the time (not failed or skipped).
+    int CutActionsSince(double epoch_s);
+    // When the service last recorded an action (not failed or skipped) on the port.
+    std::optional<double> LastActionOn(const std::string& port);
+    BreakerState Breaker();
+    void TripBreaker(const std::string& reason, int64_t ticket_id);
+    // False when it was not tripped.
+    bool RearmBreaker(const std::string& by);
     std::optional<int64_t> Cursor(const std::string& source);
     // What else a source needs to resume (e.g. the newest event's timestamp); {} if none.
     nlohmann::json CursorState(const std::string& source);
@@ -80,6 +106,8 @@ class Store {
   Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
   Result<std::vector<PortAction>> Actions(int64_t ticket_id);
   Result<std::vector<Alert>> ActiveAlerts(int limit);
+  // This fabric's circuit breaker (armed, with no row yet, on a fresh database).
+  Result<BreakerState> GetBreaker();
   // The newest decisions, newest first (each as recorded: the Decision JSON plus id, ticket_id,
   // decided_at); `rule` filters when not empty.
   Result<nlohmann::json> RecentDecisions(int limit, const std::string& rule);
@@ -103,14 +131,17 @@ class Store {
   Status Ping();
 
   const std::string& fabric() const { return fabric_; }
+  // How far back earlier tickets on a link count toward Ticket::repeat_count. Call before use.
+  void set_repeat_window_s(double seconds);
 
  private:
-  Store(std::string url, std::string fabric) : url_(std::move(url)), fabric_(std::move(fabric)) {}
+  Store(std::string url, std::string fabric);
   std::unique_ptr<pqxx::connection> Acquire();
   void Release(std::unique_ptr<pqxx::connection> conn);
 
   std::string url_;
   std::string fabric_;
+  std::string ticket_columns_;
   std::mutex mu_;
   std::vector<std::unique_ptr<pqxx::connection>> idle_;
 };

@@ -22,4 +22,16 @@ bool AcceptsAcknowledge(const std::string& s) {
          s == ticket_state::kEscalated || s == ticket_state::kOpen;
 }
 
+bool IsKnownRepairKind(const std::string& kind) { return !RepairKindWords(kind).empty(); }
+
+std::string RepairKindWords(const std::string& kind) {
+  if (kind == repair_kind::kReseat) return "cable reseated";
+  if (kind == repair_kind::kCableReplaced) return "cable replaced";
+  if (kind == repair_kind::kTransceiverReplaced) return "transceiver replaced";
+  if (kind == repair_kind::kSwitchPortReplaced) return "switch port replaced";
+  if (kind == repair_kind::kHcaReplaced) return "HCA replaced";
+  if (kind == repair_kind::kOther) return "other repair";
+  return "";
+}
+
 }  // namespace ufmr

@@ -43,7 +43,25 @@ struct Ticket {
   double created_at = 0;
   double updated_at = 0;
   std::optional<double> closed_at;
+  std::string method = "disable";  // how the service takes the port out: disable | isolate
+  std::string guard;               // the guard that kept the service's hands off, if one did
+  std::string explanation;         // the evidence in plain words
+  std::string repair_kind;         // what staff last reported doing (repair_kind::)
+  int repeat_count = 0;            // read only: earlier tickets on the same link (repeat offenders)
 };
+
+// What staff report they did to repair a link.
+namespace repair_kind {
+inline constexpr const char* kReseat = "reseat";
+inline constexpr const char* kCableReplaced = "cable_replaced";
+inline constexpr const char* kTransceiverReplaced = "transceiver_replaced";
+inline constexpr const char* kSwitchPortReplaced = "switch_port_replaced";
+inline constexpr const char* kHcaReplaced = "hca_replaced";
+inline constexpr const char* kOther = "other";  // needs a note
+}  // namespace repair_kind
+bool IsKnownRepairKind(const std::string& kind);
+// "cable replaced", ...: for people.
+std::string RepairKindWords(const std::string& kind);
 
 struct TicketEvent {
   int64_t id = 0;
@@ -69,13 +87,19 @@ struct PortAction {
   int64_t ticket_id = 0;
   std::string port;
   std::string system_guid;
-  std::string action;  // "disable" | "enable"
+  std::string action;  // "disable" | "enable" | "isolate" | "unisolate"
   std::string state;
   std::string reason;
   std::string job_id;
   std::string error;
   double created_at = 0;
   double updated_at = 0;
+  int tries = 0;                       // transient failures so far
+  std::optional<double> next_try_at;   // epoch seconds; not retried before
+  bool announced = false;              // UFM external event posted
+  std::optional<double> confirmed_at;  // epoch seconds
+  // Takes a port out of service (disable, isolate), or brings it back (enable, unisolate).
+  bool cuts() const { return action == "disable" || action == "isolate"; }
 };
 
 // An alert about the intake (lost or replayed events, ...): a banner until a person dismisses it.

@@ -117,7 +117,9 @@ Result<HttpResult> RestUfmClient::Call(const std::string& method, const std::str
         continue;
       }
     }
-    auto r = method == "GET" ? http_.Get(rest_ + path) : http_.Post(rest_ + path, body);
+    auto r = method == "GET"   ? http_.Get(rest_ + path)
+             : method == "PUT" ? http_.Put(rest_ + path, body)
+                               : http_.Post(rest_ + path, body);
     if (!r.ok()) {
       last = r.status();
       if (idempotent || http_.last_failure_before_send()) continue;
@@ -143,6 +145,10 @@ Result<HttpResult> RestUfmClient::Call(const std::string& method, const std::str
                                  r->body.substr(0, 200));
       if (idempotent) continue;
       return last;
+    }
+    if (code >= 400) {
+      return Status::InvalidArgument(what + ": UFM rejected the request: HTTP " +
+                                     std::to_string(code) + ": " + r->body.substr(0, 200));
     }
     if (code < 200 || code >= 300) {
       return Status::Unavailable(what + ": HTTP " + std::to_string(code) + ": " +
@@ -251,6 +257,99 @@ Result<JobStatus> RestUfmClient::GetJob(const std::string& job_id) {
   s.status = doc["Status"].get<std::string>();
   if (doc.contains("Summary") && doc["Summary"].is_string()) s.summary = doc["Summary"];
   return s;
+}
+
+Result<std::vector<JobInfo>> RestUfmClient::GetJobs() {
+  auto r = Call("GET", "/jobs", "", true, true);
+  if (!r.ok()) return r.status();
+  auto doc = nlohmann::json::parse(r->body, nullptr, false);
+  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
+  if (!doc.is_array()) return Status::Unavailable("GET /jobs: answer is not a list");
+  std::vector<JobInfo> out;
+  auto text = [](const nlohmann::json& j, const char* k) {
+    auto it = j.find(k);
+    if (it == j.end()) return std::string();
+    if (it->is_string()) return it->get<std::string>();
+    if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
+    return std::string();
+  };
+  for (const auto& j : doc) {
+    if (!j.is_object()) continue;
+    JobInfo job{text(j, "ID"), text(j, "Status"), text(j, "Description")};
+    if (job.id.empty()) job.id = text(j, "id");
+    if (!job.id.empty()) out.push_back(std::move(job));
+  }
+  return out;
+}
+
+std::string RestUfmClient::UnhealthyPortsBody(const std::string& port, bool isolate) {
+  nlohmann::json body{{"ports", {port}}, {"ports_policy", isolate ? "UNHEALTHY" : "HEALTHY"}};
+  if (isolate) body["action"] = "isolate";
+  return body.dump();
+}
+
+Status RestUfmClient::SetPortHealth(const std::string& port, bool isolate, const std::string&) {
+  // A PUT that sets a state: the same again is harmless, but it is still sent once.
+  auto r = Call("PUT", "/app/unhealthy_ports", UnhealthyPortsBody(port, isolate), false, false);
+  return r.ok() ? Status::Ok() : r.status();
+}
+
+Result<std::vector<UnhealthyPort>> RestUfmClient::GetUnhealthyPorts() {
+  auto r = Call("GET", "/app/unhealthy_ports", "", true, true);
+  if (!r.ok()) return r.status();
+  int skipped = 0;
+  auto out = ParseUnhealthyPorts(r->body, &skipped);
+  if (skipped > 0) spdlog::warn("unhealthy ports: skipped {} malformed entries", skipped);
+  return out;
+}
+
+Status RestUfmClient::PostExternalEvent(int event_id, const std::string& name,
+                                        const std::string& description) {
+  nlohmann::json body{{"event_id", event_id},
+                      {"description", description},
+                      {"external_event_name", name},
+                      {"external_event_type", "Port"},
+                      {"external_event_source", "ufm-remediator"}};
+  auto r = Call("POST", "/app/events/external_event", body.dump(), false, false);
+  return r.ok() ? Status::Ok() : r.status();
+}
+
+Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, int* skipped) {
+  auto doc = nlohmann::json::parse(body, nullptr, false);
+  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
+  if (!doc.is_array()) return Status::Unavailable("unhealthy ports: answer is not a list");
+  auto text = [](const nlohmann::json& j, const char* k) {
+    auto it = j.find(k);
+    if (it == j.end()) return std::string();
+    if (it->is_string()) return it->get<std::string>();
+    if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
+    return std::string();
+  };
+  std::vector<UnhealthyPort> out;
+  for (const auto& j : doc) {
+    UnhealthyPort u;
+    if (j.is_object()) {
+      u.port = text(j, "UnhealthyPort");
+      u.node = text(j, "UnhealthyNode");
+      u.peer_port = text(j, "PeerPort");
+      u.condition = text(j, "Condition");
+      u.status_time = text(j, "StatusTime");
+      // A bare port number beside the node's GUID: name the port <guid>_<n>.
+      if (!u.port.empty() && u.port.find_first_not_of("0123456789") == std::string::npos) {
+        std::string guid = u.node;
+        if (guid.rfind("0x", 0) == 0) guid = guid.substr(2);
+        bool hex = guid.size() == 16 &&
+                   guid.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+        u.port = hex ? guid + "_" + u.port : "";
+      }
+    }
+    if (u.port.empty()) {
+      ++*skipped;
+      continue;
+    }
+    out.push_back(std::move(u));
+  }
+  return out;
 }
 
 Result<std::string> RestUfmClient::GetTelemetryCsv() {

@@ -24,6 +24,26 @@ struct JobStatus {
   bool ok() const { return status == "Completed" || status == "Completed With Warnings"; }
 };
 
+// One job from GET /jobs: enough to find the job a port action made (by its description).
+struct JobInfo {
+  std::string id;
+  std::string status;
+  std::string description;
+};
+
+// One entry of GET /app/unhealthy_ports: a port the SM isolates (routes around).
+struct UnhealthyPort {
+  std::string port;       // port name <guid>_<n> (or as UFM names it)
+  std::string node;       // UnhealthyNode
+  std::string peer_port;  // PeerPort
+  std::string condition;  // "MANUAL" for isolations made by a person or through the API
+  std::string status_time;
+};
+
+// Parses GET /app/unhealthy_ports (a list, or {"data": [...]}); bad elements are skipped and
+// counted. UnhealthyPort may be a port name, or a port number beside a node GUID.
+Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, int* skipped);
+
 class UfmClient {
  public:
   virtual ~UfmClient() = default;
@@ -36,6 +56,22 @@ class UfmClient {
   virtual Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,
                                                const std::string& description) = 0;
   virtual Result<JobStatus> GetJob(const std::string& job_id) = 0;
+  // Every job UFM holds (to find, after a crash, the job an action may have made).
+  virtual Result<std::vector<JobInfo>> GetJobs() { return Status::NotFound("no jobs list"); }
+  // Isolation: PUT /app/unhealthy_ports with policy UNHEALTHY (isolate) or HEALTHY (undo).
+  virtual Status SetPortHealth(const std::string& port, bool isolate, const std::string& why) {
+    (void)port, (void)isolate, (void)why;
+    return Status::NotFound("isolation is not supported by this client");
+  }
+  virtual Result<std::vector<UnhealthyPort>> GetUnhealthyPorts() {
+    return Status::NotFound("no unhealthy ports list");
+  }
+  // POST /app/events/external_event: a line in UFM's own event log saying who acted.
+  virtual Status PostExternalEvent(int event_id, const std::string& name,
+                                   const std::string& description) {
+    (void)event_id, (void)name, (void)description;
+    return Status::NotFound("external events are not supported by this client");
+  }
   virtual Result<std::string> GetTelemetryCsv() = 0;
   // GET one telemetry URL (primary, secondary, or a shard of either): the body and headers
   // (Content-Type tells the format). The default serves GetTelemetryCsv() whatever the URL, for
@@ -65,18 +101,27 @@ class RestUfmClient final : public UfmClient {
   Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,
                                        const std::string& description) override;
   Result<JobStatus> GetJob(const std::string& job_id) override;
+  Result<std::vector<JobInfo>> GetJobs() override;
+  Status SetPortHealth(const std::string& port, bool isolate, const std::string& why) override;
+  Result<std::vector<UnhealthyPort>> GetUnhealthyPorts() override;
+  Status PostExternalEvent(int event_id, const std::string& name,
+                           const std::string& description) override;
   Result<std::string> GetTelemetryCsv() override;
   Result<HttpResult> GetTelemetry(const std::string& url) override;
 
   // The body of POST /actions for a port action: the one place that knows its shape.
   static std::string PortActionBody(const std::string& action, const PortInfo& port,
                                     const std::string& description);
+  // The body of PUT /app/unhealthy_ports (isolate, or make healthy again).
+  static std::string UnhealthyPortsBody(const std::string& port, bool isolate);
 
  private:
   // One REST call with authentication, retries and answer checks. Reads (idempotent) are
   // retried on transport errors, 5xx and 429, with exponential backoff and full jitter; other
   // calls only when the connection was refused before anything was sent. JSON answers are
   // checked to be JSON, so an HTML error or login page is an error that says so.
+  // Answers 4xx other than 401/403/404/429 as InvalidArgument (UFM rejected the request: a
+  // permanent failure); transport errors, 5xx and 429 as Unavailable (transient).
   Result<HttpResult> Call(const std::string& method, const std::string& path,
                           const std::string& body, bool idempotent, bool want_json);
   Status Login();
