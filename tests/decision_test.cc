@@ -274,7 +274,8 @@ TEST(DecisionTest, AHostsLastLinkIsNeverCut) {
   EXPECT_EQ(d.kind, DecisionKind::kBlocked);
   EXPECT_EQ(d.guard, "last_link");
   EXPECT_EQ(d.note,
-            "host-a has 0 other active links (at least 1 must stay up): drain the host first, "
+            "host-a HCA-1 has 0 other active links (at least 1 must stay up): drain the host "
+            "first, "
             "then take " +
                 kHost + " out of service by hand or report the repair");
   // The same with the guard off.
@@ -299,7 +300,7 @@ TEST(DecisionTest, AHostsOtherLinkCountsOnlyWhenUpAndNotHeld) {
   two.min_active_links_host = 2;
   Decision d = Decider(two).Decide(LinkFinding(), ctx);
   EXPECT_EQ(d.guard, "last_link");
-  EXPECT_NE(d.note.find("host-a has 1 other active link (at least 2 must stay up)"),
+  EXPECT_NE(d.note.find("host-a HCA-1 has 1 other active link (at least 2 must stay up)"),
             std::string::npos)
       << d.note;
 }

@@ -249,7 +249,7 @@ TEST_F(RemediatorTest, FailedSoakDoesNotDisableAgainAPortAPersonTook) {
   EXPECT_NE(after.state, "verifying") << Timeline(t.id);
   EXPECT_NE(after.state, "open") << Timeline(t.id);
   EXPECT_EQ(after.attempts, 1) << Timeline(t.id);
-  EXPECT_NE(Timeline(t.id).find("not disabled again"), std::string::npos) << Timeline(t.id);
+  EXPECT_NE(Timeline(t.id).find("not taken out again"), std::string::npos) << Timeline(t.id);
   // disable, enable for the soak, and nothing after.
   EXPECT_EQ(ufm_.submitted,
             (std::vector<std::string>{"disable fc6a1c0300000001_1", "enable fc6a1c0300000001_1"}));
@@ -280,9 +280,9 @@ TEST_F(RemediatorTest, DryRunFilesTicketOnly) {
   EXPECT_EQ(Tickets()[0].state, "ticket_only");
   EXPECT_NE(Timeline(Tickets()[0].id).find("dry run"), std::string::npos);
   EXPECT_TRUE(ufm_.submitted.empty());
-  auto actions = store_->Actions(Tickets()[0].id).value();
-  ASSERT_EQ(actions.size(), 1u);
-  EXPECT_EQ(actions[0].state, "skipped");
+  EXPECT_EQ(Tickets()[0].guard, "dry_run");
+  // No intent is recorded for a decision that does not act.
+  EXPECT_TRUE(store_->Actions(Tickets()[0].id).value().empty());
 }
 
 TEST_F(RemediatorTest, CapLimitsPortsHeldDisabled) {
@@ -536,8 +536,9 @@ TEST_F(RemediatorTest, MigrateIsIdempotent) {
   ASSERT_TRUE(fresh.ok());
   auto pending = fresh.value()->PendingMigrations(testing::SourceDir() + "/schema");
   ASSERT_TRUE(pending.ok()) << pending.status().ToString();
-  EXPECT_EQ(pending.value(), (std::vector<std::string>{"001_initial.sql", "002_alerts.sql",
-                                                       "003_silences.sql", "004_decisions.sql"}));
+  EXPECT_EQ(pending.value(),
+            (std::vector<std::string>{"001_initial.sql", "002_alerts.sql", "003_silences.sql",
+                                      "004_decisions.sql", "005_remediation.sql"}));
   EXPECT_TRUE(store_->PendingMigrations(testing::SourceDir() + "/schema")->empty());
   EXPECT_TRUE(store_->Migrate(testing::SourceDir() + "/schema").ok());
   EXPECT_FALSE(store_->Migrate("/nonexistent-schema-dir").ok());

@@ -59,8 +59,26 @@ rules:
     action: log_only
 )";
 
-// One leaf (T3-E21-N-U47) with an uplink to a spine (T4-E45-L-U51) and two hosts.
+// One leaf (T3-E21-N-U47) with uplinks to two spines (T4-E45-L-U51 through 1/17/1, and
+// T4-E46-L-U51) and two hosts of one link each; the first spine also faces a second leaf
+// (T3-E22-N-U47), so cutting the first uplink leaves both switches another.
 const char* kPortsJson = R"([
+  {"name": "9c0591030090e000_35", "systemID": "9c0591030090e000", "system_name": "T3-E21-N-U47",
+   "node_description": "T3-E21-N-U47:1/18/1", "description": "Switch IB Port", "label": "1/18/1",
+   "number": 35, "peer": "fc6a1c0300255e00_8", "logical_state": "Active",
+   "physical_state": "Link Up"},
+  {"name": "fc6a1c0300255e00_8", "systemID": "fc6a1c0300255e00", "system_name": "T4-E46-L-U51",
+   "node_description": "T4-E46-L-U51:1/4/2", "description": "Switch IB Port", "label": "1/4/2",
+   "number": 8, "peer": "9c0591030090e000_35", "logical_state": "Active",
+   "physical_state": "Link Up"},
+  {"name": "fc6a1c0300244e00_9", "systemID": "fc6a1c0300244e00", "system_name": "T4-E45-L-U51",
+   "node_description": "T4-E45-L-U51:1/5/1", "description": "Switch IB Port", "label": "1/5/1",
+   "number": 9, "peer": "9c0591030090f000_33", "logical_state": "Active",
+   "physical_state": "Link Up"},
+  {"name": "9c0591030090f000_33", "systemID": "9c0591030090f000", "system_name": "T3-E22-N-U47",
+   "node_description": "T3-E22-N-U47:1/17/1", "description": "Switch IB Port", "label": "1/17/1",
+   "number": 33, "peer": "fc6a1c0300244e00_9", "logical_state": "Active",
+   "physical_state": "Link Up"},
   {"name": "9c0591030090e000_33", "systemID": "9c0591030090e000", "system_name": "T3-E21-N-U47",
    "node_description": "T3-E21-N-U47:1/17/1", "description": "Switch IB Port", "label": "1/17/1",
    "number": 33, "peer": "fc6a1c0300244e00_8", "logical_state": "Active",
@@ -184,8 +202,9 @@ class ReplayTest : public ::testing::Test {
 
   // Writes the inputs and replays them.
   Outcome Run(const std::string& log, const std::vector<std::string>& snapshots,
-              bool with_ports = true) {
+              bool with_ports = true, std::optional<DecisionPolicy> policy = std::nullopt) {
     ReplayOptions options;
+    if (policy) options.policy = *policy;
     if (!log.empty()) {
       options.event_log = dir_ + "/event.log";
       testing::WriteFile(options.event_log, log);
@@ -365,7 +384,8 @@ TEST_F(ReplayTest, DecisionsComeOutInTimeOrderWithRecordedTimestamps) {
   };
   const std::vector<Want> want = {
       {30, "link_down", DecisionKind::kDisable, kUp33},
-      {130, "symbol_errors", DecisionKind::kDisable, "9c0591030090e000_1"},
+      // fsgb001 has one link: never cut automatically (its ticket asks to drain the host).
+      {130, "symbol_errors", DecisionKind::kBlocked, "9c0591030090e000_1"},
       {200, "node_reboot", DecisionKind::kFinding, ""},
   };
   ASSERT_EQ(out.decisions.size(), want.size()) << out.Describe();
@@ -380,7 +400,30 @@ TEST_F(ReplayTest, DecisionsComeOutInTimeOrderWithRecordedTimestamps) {
                              [](const Decision& a, const Decision& b) { return a.time < b.time; }));
   EXPECT_EQ(out.stats.events, 3u);
   EXPECT_EQ(out.stats.telemetry_files, 5u);
-  EXPECT_EQ(out.stats.decisions, (std::map<std::string, size_t>{{"disable", 2}, {"finding", 1}}));
+  EXPECT_EQ(out.stats.decisions,
+            (std::map<std::string, size_t>{{"disable", 1}, {"blocked", 1}, {"finding", 1}}));
+}
+
+TEST_F(ReplayTest, AHostsOnlyLinkWithErrorsIsBlockedNotCut) {
+  std::vector<std::string> snaps = Series(10, "e41d2d0300a4f482", 1, {0, 50, 1000, 2000, 3000});
+  Outcome out = Run(Log({}), snaps);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_EQ(out.decisions.size(), 1u) << out.Describe();
+  const Decision& d = out.decisions[0];
+  EXPECT_EQ(d.rule, "symbol_errors");
+  EXPECT_EQ(d.kind, DecisionKind::kBlocked);
+  EXPECT_EQ(d.guard, "last_link");
+  EXPECT_EQ(d.port, "9c0591030090e000_1");
+  EXPECT_NE(d.reason.find("fsgb001 has 0 other active links (at least 1 must stay up): drain the "
+                          "host first"),
+            std::string::npos)
+      << d.reason;
+  // With the guard off (min_active_links_host: 0) the same ramp is cut.
+  DecisionPolicy off = ReplayOptions{}.policy;
+  off.min_active_links_host = 0;
+  Outcome cut = Run(Log({}), snaps, true, off);
+  ASSERT_EQ(cut.decisions.size(), 1u) << cut.Describe();
+  EXPECT_EQ(cut.decisions[0].kind, DecisionKind::kDisable);
 }
 
 TEST_F(ReplayTest, BadLogLinesAreCountedAndSkipped) {
@@ -412,8 +455,10 @@ TEST_F(ReplayTest, PortsMissingFromThePortsFileAreLearnedFromEvents) {
   ASSERT_TRUE(out.status.ok()) << out.status.message();
   EXPECT_EQ(out.stats.learned_ports, 2u);
   ASSERT_EQ(out.decisions.size(), 1u) << out.Describe();
-  EXPECT_EQ(out.decisions[0].kind, DecisionKind::kDisable);
-  // Learned as a switch port from "(Switch: T3-E21-N-U47)": the switch side is acted on.
+  // fsgb002 is known by this one link only: its last link is not cut.
+  EXPECT_EQ(out.decisions[0].kind, DecisionKind::kBlocked);
+  EXPECT_EQ(out.decisions[0].guard, "last_link");
+  // Learned as a switch port from "(Switch: T3-E21-N-U47)": the switch side is the one named.
   EXPECT_EQ(out.decisions[0].port, kLeaf3);
   EXPECT_EQ(out.decisions[0].peer, kHost3);
   // The text gives no port labels: unknown placeholders render as '?'.

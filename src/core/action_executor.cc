@@ -130,7 +130,7 @@ void ActionExecutor::Execute(PortAction a) {
     a.state = action_state::kSubmitted;  // before UFM hears of it
     if (a.system_guid.empty()) a.system_guid = port->system_guid;
     if (!Write(a)) return;
-    CrashPoint("submitted_marked");
+    CrashPoint("submitted_marked", a.action);
     return Send(a, port.value());
   }
   // Submitted earlier (this process or one before it).
@@ -167,7 +167,7 @@ void ActionExecutor::Send(PortAction& a, const PortInfo& port) {
                                   Marker(a.id);
   if (IsIsolation(a)) {
     Status s = ufm_.SetPortHealth(a.port, a.cuts(), description);
-    CrashPoint("sent");
+    CrashPoint("sent", a.action);
     if (!s.ok()) return SendFailed(a, s);
     spdlog::info("action {}: {} {} sent to UFM", a.id, a.action, a.port);
     // UFM answers the PUT when the SM has the new policy: confirm against its list.
@@ -185,10 +185,10 @@ void ActionExecutor::Send(PortAction& a, const PortInfo& port) {
   target.system_guid = a.system_guid;
   auto job = ufm_.SubmitPortAction(a.action, target, description);
   if (!job.ok()) return SendFailed(a, job.status());
-  CrashPoint("sent");
+  CrashPoint("sent", a.action);
   a.job_id = job.value();
   if (!Write(a)) return;  // the next pass finds the job by its marker
-  CrashPoint("job_recorded");
+  CrashPoint("job_recorded", a.action);
   spdlog::info("action {}: {} {} submitted as UFM job {}", a.id, a.action, a.port, a.job_id);
   Follow(a);
 }
@@ -240,7 +240,7 @@ void ActionExecutor::Follow(PortAction& a) {
   }
   if (!done) return;
   polls_.erase(a.id);
-  CrashPoint("job_done");
+  CrashPoint("job_done", a.action);
   if (!status.ok()) {
     return Finish(a, Outcome::kFailed,
                   "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
@@ -316,7 +316,7 @@ void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& n
     spdlog::error("action {}: cannot record its outcome: {}", a.id, e.what());
     return;
   }
-  CrashPoint("confirmed");
+  CrashPoint("confirmed", a.action);
   if (on_outcome_) on_outcome_(a, outcome);
 }
 
@@ -363,7 +363,7 @@ void ActionExecutor::AnnouncePending() {
       } else {
         metrics_.Add("ufmr_external_events_total{result=\"posted\"}");
       }
-      CrashPoint("announced");
+      CrashPoint("announced", a.action);
     }
     a.announced = true;
     Write(a);

@@ -84,14 +84,14 @@ struct Config {
     bool dry_run = false;
     // Guards (the decision stage; docs/CONFIG.md). Caps count ports this service holds out of
     // service (disabled or isolated, or about to be).
-    int max_disabled_ports = 20;      // fabric-wide, absolute
-    double max_disabled_percent = 5;  // fabric-wide, % of the ports UFM reports (at least 1)
-    int max_disabled_per_switch = 3;  // links held out of service touching one switch
-    int max_actions_per_hour = 10;    // ports taken out of service in any hour
-    double port_cooldown_s = 3600;    // no new action on a port this service acted on lately
-    int min_active_links_host = 1;    // a host keeps at least this many active links
-    int min_active_links_switch = 1;  // a switch keeps this many active switch-to-switch links
-    int breaker_findings = 20;        // findings that would act within the window trip it
+    int max_disabled_ports = 20;       // fabric-wide, absolute
+    double max_disabled_percent = 10;  // fabric-wide, % of the ports UFM reports (at least 1)
+    int max_disabled_per_switch = 3;   // links held out of service touching one switch
+    int max_actions_per_hour = 10;     // ports taken out of service in any hour
+    double port_cooldown_s = 3600;     // no new action on a port this service acted on lately
+    int min_active_links_host = 1;     // a host keeps at least this many active links
+    int min_active_links_switch = 1;   // a switch keeps this many active switch-to-switch links
+    int breaker_findings = 20;         // findings that would act within the window trip it
     double breaker_window_s = 300;
     double soak_s = 1800;             // ~30 min of clean counters confirms a repaired link
     int max_attempts = 3;             // failed soaks before the ticket is escalated

@@ -9,9 +9,11 @@
 
 namespace ufmr {
 
-void CrashPoint(const char* name) {
+void CrashPoint(const char* name, const std::string& action) {
   static const char* armed = std::getenv("UFMR_CRASH_AT");
-  if (armed == nullptr || std::strcmp(armed, name) != 0) return;
+  if (armed == nullptr) return;
+  bool hit = std::strcmp(armed, name) == 0 || (!action.empty() && armed == action + ":" + name);
+  if (!hit) return;
   spdlog::critical("crash point '{}' reached (UFMR_CRASH_AT): killing this process", name);
   spdlog::default_logger()->flush();
   kill(getpid(), SIGKILL);

@@ -253,8 +253,10 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
     if (!host && !switch_to_switch) continue;  // a host link: the host end is what matters
     int minimum = host ? policy_.min_active_links_host : policy_.min_active_links_switch;
     if (minimum <= 0) continue;
+    auto node_ports = ctx.NodePorts(*info);
+    if (node_ports.empty()) continue;  // the node's links are not known: not judged
     int active = 0;
-    for (const auto& p : ctx.NodePorts(*info)) {
+    for (const auto& p : node_ports) {
       if (p.name == info->name || !p.link_up() || held_set.count(p.name)) continue;
       if (!p.peer.empty() && held_set.count(p.peer)) continue;
       if (!host) {  // a switch counts its links to other switches

@@ -71,7 +71,8 @@ class DecisionContext {
   virtual std::vector<std::string> HeldPorts() = 0;
   // How many ports UFM reports in the fabric (the percent cap's base).
   virtual int FabricPorts() = 0;
-  // Every port of the node (switch or host) the given port sits on, itself included.
+  // Every port of the node (switch or host) the given port sits on, itself included; empty when
+  // the node's links are not known (the last-link guard then does not judge it).
   virtual std::vector<PortInfo> NodePorts(const PortInfo& port) = 0;
   // Ports this service took out of service (disable or isolate intents) at or after `since`.
   virtual int ActionsSince(TimePoint since) = 0;
@@ -89,10 +90,10 @@ class DecisionContext {
 struct DecisionPolicy {
   bool dry_run = false;
   int max_disabled_ports = 20;
-  double max_disabled_percent = 5;  // of FabricPorts(); 0: none
-  int max_disabled_per_switch = 3;  // 0: none
-  int max_actions_per_hour = 10;    // 0: none
-  double port_cooldown_s = 3600;    // 0: none
+  double max_disabled_percent = 10;  // of FabricPorts(); 0: none
+  int max_disabled_per_switch = 3;   // 0: none
+  int max_actions_per_hour = 10;     // 0: none
+  double port_cooldown_s = 3600;     // 0: none
   int min_active_links_host = 1;
   int min_active_links_switch = 1;
   int breaker_findings = 20;  // 0: no breaker

@@ -104,12 +104,15 @@ std::string WithoutAsic(const std::string& label) {
 }  // namespace
 
 namespace {
-// The node a port sits on: its system GUID, else its system name.
+// The node a port sits on: its system GUID and system name (either may be missing; both must
+// agree, so two hosts a faulty inventory gives one GUID stay two).
 std::string NodeKeyOf(const PortInfo& p) {
-  if (!p.system_guid.empty()) return "g:" + p.system_guid;
   std::string node = p.system_name;
-  if (node.empty()) node = p.node_description.substr(0, p.node_description.find(':'));
-  return node.empty() ? "" : "n:" + node;
+  if (node.empty() && p.is_switch()) {
+    node = p.node_description.substr(0, p.node_description.find(':'));
+  }
+  if (p.system_guid.empty() && node.empty()) return "";
+  return p.system_guid + "|" + node;
 }
 }  // namespace
 

@@ -529,6 +529,7 @@ void Remediator::ApplyQueue() {
                             {{"position", *log_cursor_}});
     }
     tx.value()->Commit();
+    if (!queue_.empty()) CrashPoint("decided", "disable");
     queue_.clear();
     alerts_.clear();
     clear_rules_alert_ = false;
@@ -1030,6 +1031,7 @@ Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by, const
     }
     tx.UpdateTicket(*t);
     tx.Commit();
+    CrashPoint("decided", t->method == "isolate" ? "unisolate" : "enable");
     metrics_.Add("ufmr_repairs_reported_total{kind=\"" + kind + "\"}");
     spdlog::info("ticket {}: repair reported by {} ({})", id, by, words);
     Wake();

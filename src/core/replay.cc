@@ -4,6 +4,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/event_log.h"
@@ -29,8 +30,9 @@ bool ReadWhole(const std::string& path, std::string* out) {
 // The decision stage's questions, answered from what the replay has decided so far.
 class ReplayContext final : public DecisionContext {
  public:
-  ReplayContext(const Inventory& inventory, const ManualMarks& marks, const SilenceSet& silences)
-      : inventory_(inventory), marks_(marks), silences_(silences) {}
+  ReplayContext(const Inventory& inventory, const ManualMarks& marks, const SilenceSet& silences,
+                const std::set<std::string>& learned)
+      : inventory_(inventory), marks_(marks), silences_(silences), learned_(learned) {}
   std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     auto it = tickets_.find(entity);
@@ -49,8 +51,16 @@ class ReplayContext final : public DecisionContext {
   }
   std::vector<std::string> HeldPorts() override { return held_; }
   int FabricPorts() override { return static_cast<int>(inventory_.size()); }
+  // A switch known only from the events' text is not judged (its other links are unknown, not
+  // absent); a host is: cutting its last link is the worse mistake.
   std::vector<PortInfo> NodePorts(const PortInfo& port) override {
-    return inventory_.NodePorts(port);
+    auto ports = inventory_.NodePorts(port);
+    if (port.is_switch() && std::all_of(ports.begin(), ports.end(), [&](const PortInfo& p) {
+          return learned_.count(p.name) > 0;
+        })) {
+      return {};
+    }
+    return ports;
   }
   int ActionsSince(TimePoint since) override {
     return static_cast<int>(
@@ -88,6 +98,7 @@ class ReplayContext final : public DecisionContext {
   const Inventory& inventory_;
   const ManualMarks& marks_;
   const SilenceSet& silences_;
+  const std::set<std::string>& learned_;
   std::map<std::string, OpenTicketInfo> tickets_;
   std::vector<std::string> held_;
   std::vector<TimePoint> cuts_;
@@ -97,7 +108,8 @@ class ReplayContext final : public DecisionContext {
 };
 
 // Ports the saved port list lacks, learned from how events name them.
-size_t LearnPorts(const Observation& o, Inventory* inventory) {
+size_t LearnPorts(const Observation& o, Inventory* inventory,
+                  std::set<std::string>* learned_names) {
   auto named = ExtractPortSubjects(o.description);
   size_t learned = 0;
   for (const auto& s : named) {
@@ -117,6 +129,7 @@ size_t LearnPorts(const Observation& o, Inventory* inventory) {
     }
     if (named.size() == 2) p.peer = named[0].port == s.port ? named[1].port : named[0].port;
     inventory->Upsert(p);
+    learned_names->insert(p.name);
     ++learned;
   }
   return learned;
@@ -300,7 +313,7 @@ struct ReplayPipeline::Impl {
         silences(std::move(s)),
         engine(rules, inventory),
         decider(policy),
-        ctx(*inventory, marks, silences),
+        ctx(*inventory, marks, silences, learned),
         intake(Config::Telemetry{}, nullptr,
                [inv](const std::string& port) -> std::optional<LinkRate> {
                  auto info = inv->Get(port);
@@ -337,6 +350,7 @@ struct ReplayPipeline::Impl {
   Inventory* inventory;
   SilenceSet silences;
   ManualMarks marks;
+  std::set<std::string> learned;  // ports known only from the events' text
   RuleEngine engine;
   Decider decider;
   ReplayContext ctx;
@@ -356,7 +370,7 @@ ReplayPipeline::~ReplayPipeline() = default;
 
 size_t ReplayPipeline::Event(const Observation& o) {
   impl_->Advance(o.time);
-  size_t learned = LearnPorts(o, impl_->inventory);
+  size_t learned = LearnPorts(o, impl_->inventory, &impl_->learned);
   if (o.event_type == 328 || o.event_type == 329) {
     // The fabric as the events tell it: which links are up (the last-link guard counts them).
     for (const auto& name : impl_->engine.PortsOf(o)) {

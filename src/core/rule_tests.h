@@ -27,7 +27,8 @@ struct RuleTestReport {
 RuleTestReport RunRuleTests(const std::vector<std::string>& paths);
 
 // Expands a promtool-style series: "0+100x3" -> 0 100 200 300, "5x2" -> 5 5 5, "_" -> missing
-// (nullopt), "1 2 3" as written; numbers may carry exponents ("1e-12+1e-13x2"). False (with *error) on anything else.
+// (nullopt), "1 2 3" as written; numbers may carry exponents ("1e-12+1e-13x2"). False (with *error)
+// on anything else.
 bool ExpandSeries(const std::string& text, std::vector<std::optional<double>>* out,
                   std::string* error);
 

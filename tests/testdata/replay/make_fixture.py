@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Writes a small recorded fabric for the replay tests: ports.json (a saved /resources/ports
 response), event.log (UFM's event log) and telemetry/*.csv (UFM Telemetry snapshots every 5
-minutes). Three hours of a two-leaf fabric in which, in order:
-  00:10  leaf-1 port 5 <-> fsgb003 goes down and stays down          -> disable
+minutes). Three hours of a fabric of two leaves and two spines (each leaf has an uplink to each
+spine; fsgb003 has two HCAs, one on each leaf; every other host has one link) in which, in order:
+  00:10  leaf-1 port 5 <-> fsgb003 HCA-1 goes down and stays down    -> disable (HCA-2 stays)
   00:20  the uplink leaf-1 port 33 <-> spine port 8 flaps (5 downs)   -> disable once
-  00:30+ leaf-2 port 7 <-> fsgb005 ramps up symbol errors (telemetry) -> disable
+  00:30+ leaf-2 port 7 <-> fsgb005 ramps up symbol errors (telemetry) -> blocked: fsgb005's only
+         link is never cut automatically (its ticket asks to drain the host)
   01:00  fsgb002 reboots (331, its link down, 332, up)                -> nothing cut
   01:30  leaf-2 reboots (907, its links down, 908, up)                -> nothing cut
   02:00  a person isolates leaf-1 port 4 (702 MANUAL); 02:10 it goes down -> blocked
@@ -15,7 +17,9 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LEAF1, LEAF2, SPINE = "9c0591030090e000", "9c0591030090f000", "fc6a1c0300244e00"
-L1, L2, SP = "T3-E21-N-U47", "T3-E22-N-U48", "T4-E45-L-U51"
+SPINE2 = "fc6a1c0300255e00"
+L1, L2, SP, SP2 = "T3-E21-N-U47", "T3-E22-N-U48", "T4-E45-L-U51", "T4-E46-L-U52"
+FSGB003_HCA2 = "e41d2d0300a4f494"  # fsgb003's second HCA, on leaf-2 port 10
 HOSTS = {  # host: (guid, leaf guid, leaf name, leaf port)
     "fsgb001": ("e41d2d0300a4f482", LEAF1, L1, 1),
     "fsgb002": ("e41d2d0300a4f483", LEAF1, L1, 3),
@@ -44,15 +48,26 @@ def ports():
 
     for host, (guid, leaf, leaf_name, n) in HOSTS.items():
         sw(leaf, leaf_name, n, guid + "_1")
-        out.append({"name": guid + "_1", "guid": guid, "systemID": guid[:-1] + "0",
+        out.append({"name": guid + "_1", "guid": guid, "systemID": "0a" + guid[2:],
                     "system_name": host, "node_description": host + " HCA-1",
                     "description": "Computer IB Port", "number": 1,
                     "logical_state": "Active", "physical_state": "Link Up",
                     "peer": "%s_%d" % (leaf, n), "active_speed": "NDR", "active_width": "4x"})
+    # fsgb003's second HCA (same system as its first), on leaf-2
+    sw(LEAF2, L2, 10, FSGB003_HCA2 + "_1")
+    out.append({"name": FSGB003_HCA2 + "_1", "guid": FSGB003_HCA2,
+                "systemID": "0a" + HOSTS["fsgb003"][0][2:], "system_name": "fsgb003",
+                "node_description": "fsgb003 HCA-2", "description": "Computer IB Port",
+                "number": 1, "logical_state": "Active", "physical_state": "Link Up",
+                "peer": LEAF2 + "_10", "active_speed": "NDR", "active_width": "4x"})
     sw(LEAF1, L1, 33, SPINE + "_8")
     sw(SPINE, SP, 8, LEAF1 + "_33")
     sw(LEAF2, L2, 33, SPINE + "_9")
     sw(SPINE, SP, 9, LEAF2 + "_33")
+    sw(LEAF1, L1, 34, SPINE2 + "_8")
+    sw(SPINE2, SP2, 8, LEAF1 + "_34")
+    sw(LEAF2, L2, 34, SPINE2 + "_9")
+    sw(SPINE2, SP2, 9, LEAF2 + "_34")
     return out
 
 
