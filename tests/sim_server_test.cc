@@ -8,7 +8,12 @@
 #include <sstream>
 #include <string>
 
+#include "core/event_log.h"
+#include "core/event_subjects.h"
 #include "core/http_client.h"
+#include "core/inventory.h"
+#include "core/manual_marks.h"
+#include "core/ufm_event.h"
 
 namespace ufmr::sim {
 namespace {
@@ -51,6 +56,21 @@ class SimServerTest : public ::testing::Test {
     Result<HttpResult> r = client_->Post(base_ + path, body);
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return r.ok() ? r.value() : HttpResult{};
+  }
+  HttpResult Put(const std::string& path, const std::string& body) {
+    Result<HttpResult> r = client_->Put(base_ + path, body);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r.value() : HttpResult{};
+  }
+  Json GetJson(const std::string& path) {
+    HttpResult r = Get(path);
+    EXPECT_EQ(r.status, 200) << path << ": " << r.body;
+    return Json::parse(r.body, nullptr, false);
+  }
+  std::vector<std::string> EventTypes() {
+    std::vector<std::string> out;
+    for (const Json& e : GetJson("/ufmRest/app/events")) out.push_back(e["event_type"]);
+    return out;
   }
   const Port& HostPort() const { return state_->topology().ports()[host_port_]; }
 
@@ -351,6 +371,453 @@ TEST_F(SimServerTest, TelemetryCsv) {
   ASSERT_TRUE(labels.ok());
   EXPECT_EQ(labels->status, 200);
   EXPECT_NE(labels->body.find("port_label"), std::string::npos);
+}
+
+TEST_F(SimServerTest, UnhealthyPortsIsolateAndHealRoundTrip) {
+  const Port& host = HostPort();
+  const Port& leaf = state_->topology().ports()[host.peer];
+  clock_.Advance(std::chrono::seconds(2));
+  const Json isolate = {
+      {"ports", {host.name}}, {"ports_policy", "UNHEALTHY"}, {"action", "isolate"}};
+  HttpResult put = Put("/ufmRest/app/unhealthy_ports", isolate.dump());
+  ASSERT_EQ(put.status, 200) << put.body;
+  EXPECT_EQ(
+      Json::parse(put.body),
+      (Json{{"ports_policy", "UNHEALTHY"}, {"ports", {host.name}}, {"changed", {host.name}}}));
+
+  Json list = GetJson("/ufmRest/app/unhealthy_ports");
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["UnhealthyPort"], host.name);
+  EXPECT_EQ(list[0]["UnhealthyNode"], "gpu-node-001");
+  EXPECT_EQ(list[0]["PeerPort"], leaf.name);
+  EXPECT_EQ(list[0]["PeerNode"], "ib-leaf-01");
+  EXPECT_EQ(list[0]["Condition"], "MANUAL");
+  EXPECT_EQ(list[0]["StatusTime"], FormatUfmTime(clock_.Now()));
+  EXPECT_TRUE(std::regex_match(list[0]["StatusTime"].get<std::string>(),
+                               std::regex("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d$")));
+
+  Json events = GetJson("/ufmRest/app/events");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0]["event_type"], "702");
+  EXPECT_EQ(events[0]["name"], "Port is considered unhealthy");
+  EXPECT_EQ(events[0]["type"], "Port");
+  EXPECT_EQ(events[0]["severity"], "Warning");
+  EXPECT_EQ(events[0]["category"], "Fabric Notification");
+  EXPECT_EQ(events[0]["object_name"], host.name);
+  EXPECT_EQ(events[0]["description"],
+            "Peer Port gpu-node-001 HCA-1:1 is considered by SM as unhealthy due to MANUAL.");
+
+  // The port itself looks the same: the link stays up.
+  Json port = GetJson("/ufmRest/resources/ports/" + host.name)[0];
+  EXPECT_EQ(port["logical_state"], "Active");
+  EXPECT_EQ(port["physical_state"], "Link Up");
+
+  Json actions = GetJson("/sim/actions");
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0]["action"], "isolate");
+  EXPECT_EQ(actions[0]["port"], host.name);
+  EXPECT_EQ(actions[0]["status"], "Completed");
+  EXPECT_EQ(actions[0]["job_id"], "0");
+
+  HttpResult healthy = Put("/ufmRest/app/unhealthy_ports",
+                           Json{{"ports", {host.name}}, {"ports_policy", "HEALTHY"}}.dump());
+  ASSERT_EQ(healthy.status, 200) << healthy.body;
+  EXPECT_EQ(Json::parse(healthy.body)["changed"], Json::array({host.name}));
+  EXPECT_TRUE(GetJson("/ufmRest/app/unhealthy_ports").empty());
+  EXPECT_EQ(GetJson("/ufmRest/app/events").size(), 1u) << "no event for healthy";
+  actions = GetJson("/sim/actions");
+  ASSERT_EQ(actions.size(), 2u);
+  EXPECT_EQ(actions[1]["action"], "healthy");
+  EXPECT_EQ(actions[1]["status"], "Completed");
+}
+
+TEST_F(SimServerTest, UnhealthyPortsThroughEveryPrefix) {
+  const Port& host = HostPort();
+  const Port& leaf = state_->topology().ports()[host.peer];
+  const Json isolate = {
+      {"ports", {leaf.name}}, {"ports_policy", "UNHEALTHY"}, {"action", "isolate"}};
+  // Token (/ufmRestV3).
+  Json token = Json::parse(Post("/ufmRest/app/tokens", "{}").body);
+  HttpClientOptions with_token;
+  with_token.headers["Authorization"] = "Basic " + token["access_token"].get<std::string>();
+  HttpClient v3(with_token);
+  Result<HttpResult> r = v3.Put(base_ + "/ufmRestV3/app/unhealthy_ports", isolate.dump());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200) << r->body;
+  r = v3.Get(base_ + "/ufmRestV3/app/unhealthy_ports");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->status, 200);
+  EXPECT_EQ(Json::parse(r->body).size(), 1u);
+  // Session (/ufmRestV2).
+  HttpClient v2;
+  ASSERT_EQ(v2.PostForm(base_ + "/dologin", "httpd_username=admin&httpd_password=s3cret")->status,
+            200);
+  r = v2.Put(base_ + "/ufmRestV2/app/unhealthy_ports",
+             Json{{"ports", {leaf.name}}, {"ports_policy", "HEALTHY"}}.dump());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200) << r->body;
+  // On the UFM host: no prefix.
+  HttpClientOptions local_options;
+  local_options.headers["X-Remote-User"] = "ufmsystem";
+  HttpClient local(local_options);
+  r = local.Put(base_ + "/app/unhealthy_ports", isolate.dump());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200) << r->body;
+  r = local.Get(base_ + "/app/unhealthy_ports");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->status, 200);
+  EXPECT_EQ(Json::parse(r->body)[0]["UnhealthyPort"], leaf.name);
+  EXPECT_EQ(Json::parse(r->body)[0]["UnhealthyNode"], "ib-leaf-01");
+  // And none without credentials.
+  HttpClient anonymous;
+  r = anonymous.Put(base_ + "/ufmRest/app/unhealthy_ports", isolate.dump());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 401);
+  r = anonymous.Get(base_ + "/app/unhealthy_ports");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"702", "702"}));
+  EXPECT_EQ(GetJson("/sim/actions").size(), 3u);
+}
+
+// The service reads event 702 through its own parsers: from GET /app/events (the port is the
+// object), and from the event.log line (the port is the object; a switch port is also named by
+// its node description after "Peer Port"). Either way the port, and only it, is a person's.
+TEST_F(SimServerTest, Event702NamesThePortTheServiceMarksAsManual) {
+  const Port& host = HostPort();
+  const Port& leaf = state_->topology().ports()[host.peer];
+  for (const Port* p : {&host, &leaf}) {
+    SCOPED_TRACE(p->name);
+    ASSERT_EQ(
+        Put("/ufmRest/app/unhealthy_ports",
+            Json{{"ports", {p->name}}, {"ports_policy", "UNHEALTHY"}, {"action", "isolate"}}.dump())
+            .status,
+        200);
+    HttpResult events = Get("/ufmRest/app/events");
+    Result<ParsedEvents> parsed = ParseUfmEvents(events.body);
+    ASSERT_TRUE(parsed.ok()) << parsed.status().ToString();
+    ASSERT_TRUE(parsed->errors.empty());
+    const UfmEvent& e = parsed->events.back();
+    EXPECT_EQ(e.event_type, 702);
+    EXPECT_EQ(e.object_type, "Port");
+    Observation o = ToObservation(e, clock_.Now());
+    EXPECT_EQ(o.ports, std::vector<std::string>{p->name});
+    ManualMarks marks;
+    marks.Observe(o, o.ports);
+    EXPECT_NE(marks.Why(p->name), "");
+    EXPECT_EQ(marks.Why(state_->topology().ports()[p->peer].name), "");
+    EXPECT_TRUE(ExtractPortSubjects(e.description).empty())
+        << "the text names no GUID: the port comes from the object";
+
+    const std::string line = FormatEventLogLine(state_->Events().back());
+    Result<LogEntry> entry = ParseEventLogEntry(line);
+    ASSERT_TRUE(entry.ok()) << line << ": " << entry.status().ToString();
+    Observation from_log = ToObservation(entry.value(), clock_.Now());
+    EXPECT_EQ(from_log.event_type, 702);
+    EXPECT_EQ(from_log.ports, std::vector<std::string>{p->name}) << line;
+    ManualMarks log_marks;
+    log_marks.Observe(from_log, from_log.ports);
+    EXPECT_NE(log_marks.Why(p->name), "");
+    if (p->is_switch) {
+      // "Peer Port ib-leaf-01:1/1/1": the inventory finds the same port by its description.
+      EXPECT_EQ(from_log.port_refs, std::vector<std::string>{"ib-leaf-01:1/1/1"});
+      Inventory inventory;
+      Result<std::vector<PortInfo>> ports =
+          ParsePorts(Get("/ufmRest/resources/ports").body, nullptr);
+      ASSERT_TRUE(ports.ok());
+      inventory.Replace(std::move(ports.value()));
+      EXPECT_EQ(inventory.FindByDescription(from_log.port_refs[0]),
+                std::optional<std::string>(p->name));
+    } else {
+      EXPECT_TRUE(from_log.port_refs.empty()) << "an HCA's label is no switch label";
+    }
+  }
+}
+
+TEST_F(SimServerTest, BadUnhealthyPortsBodies) {
+  const Port& host = HostPort();
+  struct Case {
+    std::string body;
+    long status;
+  };
+  const std::vector<Case> cases = {
+      {"{not json", 400},
+      {"", 400},
+      {"[]", 400},
+      {"\"isolate\"", 400},
+      {"{}", 400},
+      {Json{{"ports", host.name}, {"ports_policy", "UNHEALTHY"}}.dump(), 400},
+      {Json{{"ports", Json::array()}, {"ports_policy", "UNHEALTHY"}}.dump(), 400},
+      {Json{{"ports", {host.name, 7}}, {"ports_policy", "UNHEALTHY"}}.dump(), 400},
+      {Json{{"ports", {host.name}}, {"ports_policy", "QUARANTINE"}}.dump(), 400},
+      {Json{{"ports", {host.name}}}.dump(), 400},
+      {Json{{"ports", {host.name}}, {"ports_policy", "UNHEALTHY"}, {"action", "reset"}}.dump(),
+       400},
+      {Json{{"ports", {host.name, "0123456789abcdef_1"}}, {"ports_policy", "UNHEALTHY"}}.dump(),
+       404},
+  };
+  for (const Case& c : cases) {
+    HttpResult r = Put("/ufmRest/app/unhealthy_ports", c.body);
+    EXPECT_EQ(r.status, c.status) << c.body << " -> " << r.body;
+    Json error = Json::parse(r.body, nullptr, false);
+    ASSERT_TRUE(error.is_object()) << r.body;
+    EXPECT_TRUE(error.contains("error")) << r.body;
+  }
+  EXPECT_TRUE(GetJson("/ufmRest/app/unhealthy_ports").empty());
+  EXPECT_TRUE(GetJson("/ufmRest/app/events").empty());
+  EXPECT_TRUE(GetJson("/sim/actions").empty());
+  EXPECT_EQ(Post("/ufmRest/app/unhealthy_ports", "{}").status, 405) << "PUT, not POST";
+}
+
+TEST_F(SimServerTest, ExternalEventsShowInUfmEvents) {
+  clock_.Advance(std::chrono::seconds(5));
+  const Json body = {{"event_id", 552},
+                     {"description", "ufm-remediator: disabled port x for ticket 12"},
+                     {"external_event_name", "UFM Remediator action"},
+                     {"external_event_type", "Remediation"},
+                     {"external_event_source", "ufm-remediator"}};
+  HttpResult r = Post("/ufmRest/app/events/external_event", body.dump());
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(Json::parse(r.body)["id"], 1);
+
+  Json events = GetJson("/ufmRest/app/events");
+  ASSERT_EQ(events.size(), 1u);
+  const Json& e = events[0];
+  EXPECT_EQ(e["id"], 1);
+  EXPECT_EQ(e["event_type"], "552");
+  EXPECT_EQ(e["name"], "UFM Remediator action");
+  EXPECT_EQ(e["type"], "Remediation");
+  EXPECT_EQ(e["severity"], "Warning");
+  EXPECT_EQ(e["category"], "External");
+  EXPECT_EQ(e["object_name"], "ufm-remediator");
+  EXPECT_EQ(e["description"], "ufm-remediator: disabled port x for ticket 12");
+  EXPECT_EQ(e["timestamp"], FormatUfmTime(clock_.Now()));
+  EXPECT_EQ(GetJson("/ufmRest/app/events?category=External").size(), 1u);
+  EXPECT_EQ(GetJson("/ufmRest/app/events/1")["event_type"], "552");
+
+  Json received = GetJson("/sim/external_events");
+  ASSERT_EQ(received.size(), 1u);
+  EXPECT_EQ(received[0]["body"], body);
+  EXPECT_EQ(received[0]["id"], 1);
+  EXPECT_EQ(received[0]["time"], FormatIsoTime(clock_.Now()));
+
+  // The minimal body; the other prefixes.
+  HttpClientOptions local_options;
+  local_options.headers["X-Remote-User"] = "ufmsystem";
+  HttpClient local(local_options);
+  Result<HttpResult> minimal = local.Post(base_ + "/app/events/external_event",
+                                          Json{{"event_id", 554}, {"description", "x"}}.dump());
+  ASSERT_TRUE(minimal.ok());
+  EXPECT_EQ(minimal->status, 200) << minimal->body;
+  events = GetJson("/ufmRest/app/events");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1]["name"], "External Event");
+  EXPECT_EQ(events[1]["severity"], "Critical");
+
+  for (const std::string& bad :
+       {std::string("{not json"), std::string("[]"), std::string("{}"),
+        Json{{"event_id", 550}, {"description", "x"}}.dump(),
+        Json{{"event_id", 555}, {"description", "x"}}.dump(),
+        Json{{"event_id", "551"}, {"description", "x"}}.dump(), Json{{"event_id", 551}}.dump(),
+        Json{{"event_id", 551}, {"description", "x"}, {"external_event_name", 3}}.dump()}) {
+    HttpResult b = Post("/ufmRest/app/events/external_event", bad);
+    EXPECT_EQ(b.status, 400) << bad << " -> " << b.body;
+    EXPECT_TRUE(Json::parse(b.body, nullptr, false).contains("error")) << b.body;
+  }
+  EXPECT_EQ(GetJson("/ufmRest/app/events").size(), 2u);
+  EXPECT_EQ(GetJson("/sim/external_events").size(), 2u);
+}
+
+TEST_F(SimServerTest, OperatorActionsAreNotTheServicesActions) {
+  const Port& host = HostPort();
+  HttpClient anonymous;  // the control API needs no auth
+  Result<HttpResult> r = anonymous.Post(base_ + "/sim/operator",
+                                        Json{{"port", host.name}, {"action", "disable"}}.dump());
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(Json::parse(r->body),
+            (Json{{"action", "disable"}, {"port", host.name}, {"changed", true}}));
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["logical_state"], "Disabled");
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329"}));
+
+  const Port& leaf = state_->topology().ports()[host.peer];
+  ASSERT_EQ(Post("/sim/operator", Json{{"port", leaf.name}, {"action", "isolate"}}.dump()).status,
+            200);
+  Json list = GetJson("/ufmRest/app/unhealthy_ports");
+  ASSERT_EQ(list.size(), 1u);
+  EXPECT_EQ(list[0]["UnhealthyPort"], leaf.name);
+  EXPECT_EQ(list[0]["Condition"], "MANUAL");
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329", "702"}));
+
+  EXPECT_TRUE(GetJson("/sim/actions").empty());
+  Json log = GetJson("/sim/operator");
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0]["action"], "disable");
+  EXPECT_EQ(log[0]["port"], host.name);
+  EXPECT_EQ(log[0]["changed"], true);
+  EXPECT_EQ(log[1]["action"], "isolate");
+  EXPECT_TRUE(
+      std::regex_match(log[0]["time"].get<std::string>(),
+                       std::regex("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$")));
+
+  struct Case {
+    std::string body;
+    long status;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"{not json", 400},
+           {"[]", 400},
+           {Json{{"port", host.name}}.dump(), 400},
+           {Json{{"port", host.name}, {"action", "reset"}}.dump(), 400},
+           {Json{{"port", "0123456789abcdef_1"}, {"action", "enable"}}.dump(), 404},
+       }) {
+    HttpResult b = Post("/sim/operator", c.body);
+    EXPECT_EQ(b.status, c.status) << c.body << " -> " << b.body;
+    EXPECT_TRUE(Json::parse(b.body, nullptr, false).contains("error")) << b.body;
+  }
+  EXPECT_EQ(GetJson("/sim/operator").size(), 2u);
+}
+
+TEST_F(SimServerTest, JobsListHasEveryJobAsItsOwnPageShowsIt) {
+  EXPECT_EQ(GetJson("/ufmRest/jobs"), Json::array());
+  const Port& host = HostPort();
+  const Port& leaf = state_->topology().ports()[host.peer];
+  auto action = [](const Port& p, const std::string& what, const std::string& description) {
+    return Json{{"action", what},
+                {"object_type", "System"},
+                {"object_ids", {p.system_guid}},
+                {"params", {{"port_id", p.name}}},
+                {"description", description},
+                {"identifier", "id"}}
+        .dump();
+  };
+  ASSERT_EQ(
+      Post("/ufmRest/actions", action(host, "disable", "ufm-remediator [ufmr:t42:a1]")).status,
+      202);
+  clock_.Advance(milliseconds(300));
+  ASSERT_EQ(Post("/ufmRest/actions", action(leaf, "disable", "second")).status, 202);
+  Json jobs = GetJson("/ufmRest/jobs");
+  ASSERT_EQ(jobs.size(), 2u);
+  for (const char* field : {"ID", "Status", "Operation", "Progress", "Description", "Summary",
+                            "RelatedObjects", "CreationTime", "CreatedTime", "LastUpdated"}) {
+    EXPECT_TRUE(jobs[0].contains(field)) << field;
+  }
+  EXPECT_EQ(jobs[0]["ID"], "1");
+  EXPECT_EQ(jobs[0]["Description"], "ufm-remediator [ufmr:t42:a1]");
+  EXPECT_EQ(jobs[0]["Status"], "Completed");
+  EXPECT_EQ(jobs[0]["RelatedObjects"], Json::array({host.name}));
+  EXPECT_EQ(jobs[0]["CreationTime"], jobs[0]["CreatedTime"]);
+  EXPECT_EQ(jobs[1]["ID"], "2");
+  EXPECT_EQ(jobs[1]["Description"], "second");
+  EXPECT_EQ(jobs[1]["Status"], "Running");
+  for (const Json& job : jobs) {
+    EXPECT_EQ(job, GetJson("/ufmRest/jobs/" + job["ID"].get<std::string>()));
+  }
+  HttpClientOptions local_options;
+  local_options.headers["X-Remote-User"] = "ufmsystem";
+  HttpClient local(local_options);
+  Result<HttpResult> r = local.Get(base_ + "/jobs");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_EQ(Json::parse(r->body).size(), 2u);
+}
+
+TEST_F(SimServerTest, SwitchRebootOverHttp) {
+  const Node& leaf = state_->topology().nodes()[0];
+  HttpResult created =
+      Post("/sim/faults",
+           Json{{"kind", "switch_reboot"}, {"switch", leaf.system_guid}, {"down_s", 20}}.dump());
+  ASSERT_EQ(created.status, 201) << created.body;
+  Json fault = Json::parse(created.body);
+  EXPECT_EQ(fault["kind"], "switch_reboot");
+  EXPECT_EQ(fault["switch"], "ib-leaf-01");
+  EXPECT_EQ(fault["system_guid"], leaf.system_guid);
+  EXPECT_EQ(fault["down_s"], 20.0);
+  ASSERT_EQ(fault["links"].size(), 5u);  // 3 hosts + 2 spines
+  Json faults = GetJson("/sim/faults");
+  ASSERT_EQ(faults.size(), 1u);
+  EXPECT_EQ(faults[0]["kind"], "switch_reboot");
+  EXPECT_EQ(faults[0]["switch"], "ib-leaf-01");
+
+  Json events = GetJson("/ufmRest/app/events");
+  ASSERT_EQ(events.size(), 6u);
+  EXPECT_EQ(events[0]["event_type"], "907");
+  EXPECT_EQ(events[0]["name"], "Switch is down");
+  EXPECT_EQ(events[0]["type"], "Switch");
+  EXPECT_EQ(events[0]["severity"], "Critical");
+  EXPECT_EQ(events[0]["object_name"], leaf.system_guid);
+  EXPECT_EQ(events[0]["description"], "Switch is down");
+  for (size_t i = 1; i < 6; ++i) EXPECT_EQ(events[i]["event_type"], "329");
+  int down = 0;
+  for (const Json& l : GetJson("/sim/links")) {
+    if (l["a"]["system_name"] == "ib-leaf-01") {
+      EXPECT_FALSE(l["up"].get<bool>());
+      EXPECT_EQ(l["faults"], Json::array({1}));
+      ++down;
+    } else {
+      EXPECT_TRUE(l["up"].get<bool>());
+    }
+  }
+  EXPECT_EQ(down, 5);
+
+  clock_.Advance(std::chrono::seconds(19));
+  EXPECT_EQ(GetJson("/ufmRest/app/events").size(), 6u);
+  clock_.Advance(std::chrono::seconds(1));
+  std::vector<std::string> types = EventTypes();
+  ASSERT_EQ(types.size(), 12u);
+  EXPECT_EQ(types[6], "908");
+  for (size_t i = 7; i < 12; ++i) EXPECT_EQ(types[i], "328");
+  EXPECT_TRUE(GetJson("/sim/faults").empty());
+  for (const Json& l : GetJson("/sim/links")) EXPECT_TRUE(l["up"].get<bool>());
+}
+
+TEST_F(SimServerTest, NodeRebootOverHttpAndRepairEndsItEarly) {
+  const Port& host = HostPort();
+  HttpResult created =
+      Post("/sim/faults", Json{{"kind", "node_reboot"}, {"node", "gpu-node-001"}}.dump());
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(Json::parse(created.body)["node"], "gpu-node-001");
+  EXPECT_EQ(Json::parse(created.body)["down_s"], 20.0);
+  Json events = GetJson("/ufmRest/app/events");
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0]["event_type"], "331");
+  EXPECT_EQ(events[0]["name"], "Node is down");
+  EXPECT_EQ(events[0]["type"], "Computer");
+  EXPECT_EQ(events[0]["object_name"], "gpu-node-001");
+  EXPECT_EQ(events[0]["description"], "Node is down: gpu-node-001");
+  EXPECT_EQ(events[1]["event_type"], "329");
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Link Down");
+
+  clock_.Advance(std::chrono::seconds(3));
+  HttpResult repaired = Post("/sim/repair", Json{{"port", host.name}}.dump());
+  ASSERT_EQ(repaired.status, 200) << repaired.body;
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329", "332", "328"}));
+  EXPECT_EQ(GetJson("/ufmRest/app/events/3")["description"], "Node is up: gpu-node-001");
+  EXPECT_TRUE(GetJson("/sim/faults").empty());
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Link Up");
+
+  struct Case {
+    Json body;
+    long status;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{{"kind", "node_reboot"}, {"node", "gpu-node-404"}}, 404},
+           {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-09"}}, 404},
+           {{{"kind", "node_reboot"}}, 400},
+           {{{"kind", "node_reboot"}, {"node", "gpu-node-001"}, {"down_s", 0}}, 400},
+           {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}, {"down_s", "soon"}}, 400},
+       }) {
+    HttpResult b = Post("/sim/faults", c.body.dump());
+    EXPECT_EQ(b.status, c.status) << c.body.dump() << " -> " << b.body;
+    EXPECT_TRUE(Json::parse(b.body, nullptr, false).contains("error")) << b.body;
+  }
+  ASSERT_EQ(
+      Post("/sim/faults", Json{{"kind", "node_reboot"}, {"node", "gpu-node-002"}}.dump()).status,
+      201);
+  EXPECT_EQ(
+      Post("/sim/faults", Json{{"kind", "node_reboot"}, {"node", "gpu-node-002"}}.dump()).status,
+      409)
+      << "already rebooting";
 }
 
 }  // namespace

@@ -424,5 +424,490 @@ TEST_F(SimStateTest, BadActionBodiesAreErrors) {
   EXPECT_FALSE(state_->FindJob(1).has_value());
 }
 
+Json Isolate(const std::vector<std::string>& ports, const std::string& policy = "UNHEALTHY") {
+  Json body = {{"ports", ports}, {"ports_policy", policy}};
+  if (policy == "UNHEALTHY") body["action"] = "isolate";
+  return body;
+}
+
+TEST_F(SimStateTest, IsolationKeepsTheLinkUpAndSaysSoInEvent702) {
+  state_->Advance(kT0 + seconds(1));
+  const PortCounters before = S(host_).counters;
+  Result<HealthChange> change = state_->SetPortsHealth(Isolate({host_}), kT0 + seconds(2));
+  ASSERT_TRUE(change.ok()) << change.status().ToString();
+  EXPECT_EQ(change->policy, "UNHEALTHY");
+  EXPECT_EQ(change->ports, std::vector<std::string>{host_});
+  EXPECT_EQ(change->changed, std::vector<std::string>{host_});
+
+  const std::vector<Isolation> isolated = state_->UnhealthyPorts();
+  ASSERT_EQ(isolated.size(), 1u);
+  EXPECT_EQ(isolated[0].port, *state_->topology().FindPort(host_));
+  EXPECT_EQ(isolated[0].condition, "MANUAL");
+  EXPECT_EQ(isolated[0].time, kT0 + seconds(2));
+
+  ASSERT_EQ(EventTypes(), std::vector<std::string>{"702"});
+  const Event e = state_->Events()[0];
+  EXPECT_EQ(e.name, "Port is considered unhealthy");
+  EXPECT_EQ(e.type, "Port");
+  EXPECT_EQ(e.severity, "Warning");
+  EXPECT_EQ(e.category, "Fabric Notification");
+  EXPECT_EQ(e.object_name, host_);
+  EXPECT_EQ(e.description,
+            "Peer Port gpu-node-001 HCA-1:1 is considered by SM as unhealthy due to MANUAL.");
+  EXPECT_EQ(e.time, kT0 + seconds(2));
+
+  // The SM routes around it: the link stays up, traffic and faults go on.
+  EXPECT_TRUE(S(host_).link_up);
+  EXPECT_EQ(S(host_).logical_state, "Active");
+  ASSERT_TRUE(
+      state_->AddFault({{"kind", "symbol_errors"}, {"port", host_}, {"rate", 10}}, kT0 + seconds(2))
+          .ok());
+  state_->Advance(kT0 + seconds(4));
+  EXPECT_GT(S(host_).counters.port_xmit_data, before.port_xmit_data);
+  EXPECT_EQ(S(host_).counters.symbol_errors, 20u);
+
+  // Isolating it again changes nothing and says nothing.
+  Result<HealthChange> again = state_->SetPortsHealth(Isolate({host_}), kT0 + seconds(5));
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->changed.empty());
+  EXPECT_EQ(EventTypes().size(), 1u);
+  EXPECT_EQ(state_->UnhealthyPorts()[0].time, kT0 + seconds(2));
+
+  // Healthy again: gone from the list, no event.
+  Result<HealthChange> healthy =
+      state_->SetPortsHealth(Isolate({host_}, "HEALTHY"), kT0 + seconds(6));
+  ASSERT_TRUE(healthy.ok()) << healthy.status().ToString();
+  EXPECT_EQ(healthy->changed, std::vector<std::string>{host_});
+  EXPECT_TRUE(state_->UnhealthyPorts().empty());
+  EXPECT_EQ(EventTypes().size(), 1u);
+
+  // Each port of each request is in the action log, without a job.
+  const std::vector<ActionRecord> actions = state_->Actions();
+  ASSERT_EQ(actions.size(), 3u);
+  EXPECT_EQ(actions[0].action, "isolate");
+  EXPECT_EQ(actions[0].port, host_);
+  EXPECT_EQ(actions[0].status, "Completed");
+  EXPECT_EQ(actions[0].job_id, 0);
+  EXPECT_EQ(actions[0].time, kT0 + seconds(2));
+  EXPECT_EQ(actions[1].action, "isolate");
+  EXPECT_EQ(actions[2].action, "healthy");
+  EXPECT_EQ(actions[2].status, "Completed");
+  EXPECT_FALSE(state_->FindJob(0).has_value());
+}
+
+TEST_F(SimStateTest, IsolatingSeveralPortsNamesEachSwitchPortByItsLabel) {
+  Result<HealthChange> change = state_->SetPortsHealth(Isolate({leaf_up_, spine_, leaf_up_}), kT0);
+  ASSERT_TRUE(change.ok()) << change.status().ToString();
+  EXPECT_EQ(change->ports, (std::vector<std::string>{leaf_up_, spine_})) << "once each";
+  const std::vector<Event> events = state_->Events();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].object_name, leaf_up_);
+  EXPECT_EQ(events[0].description,
+            "Peer Port ib-leaf-01:1/2/1 is considered by SM as unhealthy due to MANUAL.");
+  EXPECT_EQ(events[1].object_name, spine_);
+  EXPECT_EQ(events[1].description,
+            "Peer Port ib-spine-01:1/1/1 is considered by SM as unhealthy due to MANUAL.");
+  EXPECT_EQ(FormatEventLogLine(events[0]),
+            "2027-01-15 08:00:00.000 [1] [702] WARNING [Fabric_Notification] Port [" + leaf_up_ +
+                "]: Peer Port ib-leaf-01:1/2/1 is considered by SM as unhealthy due to MANUAL.");
+  // Policy is read in any case; a lower-case port name is the same port.
+  std::string upper = leaf_up_;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  Result<HealthChange> healthy =
+      state_->SetPortsHealth({{"ports", {upper}}, {"ports_policy", "healthy"}}, kT0 + seconds(1));
+  ASSERT_TRUE(healthy.ok()) << healthy.status().ToString();
+  EXPECT_EQ(healthy->policy, "HEALTHY");
+  EXPECT_EQ(healthy->changed, std::vector<std::string>{leaf_up_});
+  ASSERT_EQ(state_->UnhealthyPorts().size(), 1u);
+  EXPECT_EQ(P(spine_).name, state_->topology().ports()[state_->UnhealthyPorts()[0].port].name);
+}
+
+TEST_F(SimStateTest, BadUnhealthyPortsBodiesChangeNothing) {
+  struct Case {
+    const char* why;
+    Json body;
+    Status::Code code;
+  };
+  const std::vector<Case> cases = {
+      {"not an object", Json::array({host_}), Status::Code::kInvalidArgument},
+      {"no ports", {{"ports_policy", "UNHEALTHY"}}, Status::Code::kInvalidArgument},
+      {"ports not a list",
+       {{"ports", host_}, {"ports_policy", "UNHEALTHY"}},
+       Status::Code::kInvalidArgument},
+      {"empty ports",
+       {{"ports", Json::array()}, {"ports_policy", "UNHEALTHY"}},
+       Status::Code::kInvalidArgument},
+      {"ports of numbers",
+       {{"ports", {1, 2}}, {"ports_policy", "UNHEALTHY"}},
+       Status::Code::kInvalidArgument},
+      {"no policy", {{"ports", {host_}}}, Status::Code::kInvalidArgument},
+      {"policy not a string",
+       {{"ports", {host_}}, {"ports_policy", true}},
+       Status::Code::kInvalidArgument},
+      {"unknown policy",
+       {{"ports", {host_}}, {"ports_policy", "SICK"}},
+       Status::Code::kInvalidArgument},
+      {"unknown action",
+       {{"ports", {host_}}, {"ports_policy", "UNHEALTHY"}, {"action", "no_discover"}},
+       Status::Code::kInvalidArgument},
+      {"unknown field",
+       {{"ports", {host_}}, {"ports_policy", "UNHEALTHY"}, {"force", true}},
+       Status::Code::kInvalidArgument},
+      {"unknown port", Isolate({"0123456789abcdef_1"}), Status::Code::kNotFound},
+      {"one unknown port among good ones", Isolate({host_, "0123456789abcdef_1", spine_}),
+       Status::Code::kNotFound},
+  };
+  for (const Case& c : cases) {
+    Result<HealthChange> r = state_->SetPortsHealth(c.body, kT0);
+    EXPECT_FALSE(r.ok()) << c.why;
+    EXPECT_EQ(r.status().code(), c.code) << c.why << ": " << r.status().ToString();
+    EXPECT_FALSE(r.status().message().empty()) << c.why;
+  }
+  EXPECT_TRUE(state_->UnhealthyPorts().empty());
+  EXPECT_TRUE(state_->Events().empty());
+  EXPECT_TRUE(state_->Actions().empty());
+}
+
+TEST_F(SimStateTest, OperatorActsAtOnceAndOutsideTheActionLog) {
+  Result<OperatorRecord> off =
+      state_->OperatorAction({{"port", host_}, {"action", "disable"}}, kT0 + seconds(1));
+  ASSERT_TRUE(off.ok()) << off.status().ToString();
+  EXPECT_TRUE(off->changed);
+  EXPECT_EQ(off->port, host_);
+  EXPECT_EQ(S(host_).logical_state, "Disabled") << "no job delay";
+  EXPECT_EQ(S(leaf_host_).physical_state, "Link Down");
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329"}));
+  EXPECT_EQ(state_->Events()[0].name, "Port Action Disable Succeeded");
+
+  ASSERT_TRUE(state_->OperatorAction({{"port", host_}, {"action", "disable"}}, kT0 + seconds(2))
+                  .ok());  // already disabled: nothing
+  ASSERT_TRUE(
+      state_->OperatorAction({{"port", spine_}, {"action", "isolate"}}, kT0 + seconds(3)).ok());
+  ASSERT_TRUE(
+      state_->OperatorAction({{"port", host_}, {"action", "enable"}}, kT0 + seconds(4)).ok());
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329", "702", "337", "328"}));
+  EXPECT_EQ(state_->Events()[2].description,
+            "Peer Port ib-spine-01:1/1/1 is considered by SM as unhealthy due to MANUAL.");
+  ASSERT_EQ(state_->UnhealthyPorts().size(), 1u);
+  EXPECT_EQ(state_->UnhealthyPorts()[0].condition, "MANUAL");
+  ASSERT_TRUE(
+      state_->OperatorAction({{"port", spine_}, {"action", "healthy"}}, kT0 + seconds(5)).ok());
+  EXPECT_TRUE(state_->UnhealthyPorts().empty());
+  EXPECT_EQ(EventTypes().size(), 5u);
+  EXPECT_TRUE(S(host_).link_up);
+
+  EXPECT_TRUE(state_->Actions().empty()) << "only what came through the REST API";
+  const std::vector<OperatorRecord> log = state_->OperatorActions();
+  ASSERT_EQ(log.size(), 5u);
+  EXPECT_EQ(log[0].action, "disable");
+  EXPECT_EQ(log[0].time, kT0 + seconds(1));
+  EXPECT_TRUE(log[0].changed);
+  EXPECT_FALSE(log[1].changed);
+  EXPECT_EQ(log[2].action, "isolate");
+  EXPECT_EQ(log[2].port, spine_);
+  EXPECT_EQ(log[3].action, "enable");
+  EXPECT_EQ(log[4].action, "healthy");
+
+  for (const Json& bad :
+       {Json::array(), Json{{"port", host_}}, Json{{"action", "disable"}},
+        Json{{"port", host_}, {"action", "reboot"}}, Json{{"port", 3}, {"action", "disable"}},
+        Json{{"port", host_}, {"action", "disable"}, {"who", "me"}}}) {
+    Result<OperatorRecord> r = state_->OperatorAction(bad, kT0 + seconds(6));
+    EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument) << bad.dump();
+  }
+  EXPECT_EQ(state_->OperatorAction({{"port", "0123456789abcdef_1"}, {"action", "isolate"}}, kT0)
+                .status()
+                .code(),
+            Status::Code::kNotFound);
+  EXPECT_EQ(state_->OperatorActions().size(), 5u);
+}
+
+TEST_F(SimStateTest, ExternalEventsJoinTheEventList) {
+  ASSERT_TRUE(state_->AddFault({{"kind", "link_down"}, {"port", host_}}, kT0).ok());
+  const Json body = {{"event_id", 553},
+                     {"description", "ufm-remediator disabled port x (ticket 7)"},
+                     {"external_event_name", "Remediation"},
+                     {"external_event_type", "Remediator"},
+                     {"external_event_source", "ufm-remediator"}};
+  Result<Event> e = state_->AddExternalEvent(body, kT0 + seconds(3));
+  ASSERT_TRUE(e.ok()) << e.status().ToString();
+  EXPECT_EQ(e->id, 2);
+  const std::vector<Event> events = state_->Events();
+  ASSERT_EQ(events.size(), 2u);
+  const Event& x = events[1];
+  EXPECT_EQ(x.id, 2);
+  EXPECT_EQ(x.event_type, "553");
+  EXPECT_EQ(x.name, "Remediation");
+  EXPECT_EQ(x.type, "Remediator");
+  EXPECT_EQ(x.severity, "Minor");
+  EXPECT_EQ(x.category, "External");
+  EXPECT_EQ(x.object_name, "ufm-remediator");
+  EXPECT_EQ(x.description, "ufm-remediator disabled port x (ticket 7)");
+  EXPECT_EQ(x.time, kT0 + seconds(3));
+  EXPECT_EQ(FormatEventLogLine(x),
+            "2027-01-15 08:00:03.000 [2] [553] MINOR [External] Remediator [ufm-remediator]: "
+            "ufm-remediator disabled port x (ticket 7)");
+
+  // Severity by id; the name defaults.
+  const char* severities[] = {"Info", "Warning", "Minor", "Critical"};
+  for (int id = 551; id <= 554; ++id) {
+    Result<Event> y = state_->AddExternalEvent({{"event_id", id}, {"description", "d"}}, kT0);
+    ASSERT_TRUE(y.ok()) << y.status().ToString();
+    EXPECT_EQ(y->severity, severities[id - 551]);
+    EXPECT_EQ(y->name, "External Event");
+    EXPECT_EQ(y->event_type, std::to_string(id));
+  }
+  const std::vector<ExternalEventRecord> received = state_->ExternalEvents();
+  ASSERT_EQ(received.size(), 5u);
+  EXPECT_EQ(received[0].body, body);
+  EXPECT_EQ(received[0].time, kT0 + seconds(3));
+  EXPECT_EQ(received[0].event_id, 2);
+
+  for (const Json& bad :
+       {Json::array(), Json{{"description", "d"}}, Json{{"event_id", 550}, {"description", "d"}},
+        Json{{"event_id", 555}, {"description", "d"}},
+        Json{{"event_id", "551"}, {"description", "d"}},
+        Json{{"event_id", 551.5}, {"description", "d"}}, Json{{"event_id", 551}},
+        Json{{"event_id", 551}, {"description", 5}},
+        Json{{"event_id", 551}, {"description", "d"}, {"external_event_source", 1}},
+        Json{{"event_id", 551}, {"description", "d"}, {"severity", "Info"}}}) {
+    Result<Event> r = state_->AddExternalEvent(bad, kT0 + seconds(4));
+    EXPECT_EQ(r.status().code(), Status::Code::kInvalidArgument) << bad.dump();
+  }
+  EXPECT_EQ(state_->Events().size(), 6u);
+  EXPECT_EQ(state_->ExternalEvents().size(), 5u);
+}
+
+TEST_F(SimStateTest, JobsListsEveryJobWithItsDescription) {
+  EXPECT_TRUE(state_->Jobs().empty());
+  Json body = Action("disable", host_);
+  body["description"] = "ufm-remediator ticket 7 [rid:abc123]";
+  ASSERT_TRUE(state_->SubmitAction(body, kT0).ok());
+  ASSERT_TRUE(state_->SubmitAction(Action("disable", spine_), kT0 + milliseconds(250)).ok());
+  std::vector<Job> jobs = state_->Jobs();
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].id, 1);
+  EXPECT_EQ(jobs[0].description, "ufm-remediator ticket 7 [rid:abc123]");
+  EXPECT_EQ(jobs[0].progress, 50);
+  EXPECT_EQ(jobs[1].id, 2);
+  EXPECT_EQ(jobs[1].progress, 0);
+  state_->Advance(kT0 + seconds(1));
+  jobs = state_->Jobs();
+  EXPECT_EQ(jobs[0].status, "Completed");
+  EXPECT_EQ(jobs[1].status, "Completed");
+}
+
+TEST_F(SimStateTest, SwitchRebootTakesEveryLinkDownThenUp) {
+  const Node& leaf = state_->topology().nodes()[0];
+  ASSERT_EQ(leaf.name, "ib-leaf-01");
+  Result<Fault> f = state_->AddFault(
+      {{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}, {"down_s", 30}}, kT0 + seconds(1));
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(f->kind, FaultKind::kSwitchReboot);
+  EXPECT_EQ(f->node, 0);
+  EXPECT_EQ(f->link, -1);
+  EXPECT_EQ(f->links.size(), 3u);  // 2 hosts + 1 spine
+  EXPECT_EQ(f->ends, kT0 + seconds(31));
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"907", "329", "329", "329"}));
+  const Event down = state_->Events()[0];
+  EXPECT_EQ(down.name, "Switch is down");
+  EXPECT_EQ(down.type, "Switch");
+  EXPECT_EQ(down.severity, "Critical");
+  EXPECT_EQ(down.category, "Fabric Topology");
+  EXPECT_EQ(down.object_name, leaf.system_guid);
+  EXPECT_EQ(down.description, "Switch is down");
+  EXPECT_EQ(FormatEventLogLine(down),
+            "2027-01-15 08:00:01.000 [1] [907] CRITICAL [Fabric_Topology] Switch [default / "
+            "Switch: ib-leaf-01] [dev_id: " +
+                leaf.system_guid + "]: Switch is down");
+  for (int port : leaf.ports) EXPECT_FALSE(state_->PortState(port)->link_up);
+  EXPECT_EQ(S(leaf_host_).logical_state, "Inactive");
+  EXPECT_EQ(S(spine_).counters.link_downed, 1u);
+  EXPECT_EQ(S(host_).counters.link_downed, 1u);
+  ASSERT_EQ(state_->Faults().size(), 1u);
+
+  state_->Advance(kT0 + seconds(30));
+  EXPECT_EQ(EventTypes().size(), 4u);
+  EXPECT_FALSE(S(leaf_up_).link_up);
+  state_->Advance(kT0 + seconds(40));
+  EXPECT_EQ(EventTypes(),
+            (std::vector<std::string>{"907", "329", "329", "329", "908", "328", "328", "328"}));
+  const Event up = state_->Events()[4];
+  EXPECT_EQ(up.name, "Switch is up");
+  EXPECT_EQ(up.severity, "Info");
+  EXPECT_EQ(up.object_name, leaf.system_guid);
+  EXPECT_EQ(up.description, "Switch is up");
+  EXPECT_EQ(up.time, kT0 + seconds(31));
+  EXPECT_EQ(state_->Events()[7].time, kT0 + seconds(31));
+  for (int port : leaf.ports) EXPECT_TRUE(state_->PortState(port)->link_up);
+  EXPECT_TRUE(state_->Faults().empty()) << "a reboot removes itself when it completes";
+  // The other leaf never noticed.
+  for (int port : state_->topology().nodes()[1].ports) {
+    EXPECT_EQ(state_->PortState(port)->counters.link_downed, 0u);
+  }
+}
+
+TEST_F(SimStateTest, SwitchRebootLeavesDownWhatElseHoldsDown) {
+  RunAction("disable", leaf_host_, kT0);  // 336 329
+  ASSERT_TRUE(state_->AddFault({{"kind", "link_down"}, {"port", spine_}}, kT0 + seconds(1)).ok());
+  const std::string guid = state_->topology().nodes()[0].system_guid;
+  std::string upper = "0x" + guid;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  upper[1] = 'x';
+  ASSERT_TRUE(
+      state_->AddFault({{"kind", "switch_reboot"}, {"switch", upper}}, kT0 + seconds(2)).ok())
+      << "by system GUID, any case, with 0x";
+  // Only the second host's link was still up.
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329", "329", "907", "329"}));
+  state_->Advance(kT0 + seconds(21));
+  EXPECT_EQ(EventTypes().size(), 5u) << "default down_s is 20";
+  state_->Advance(kT0 + seconds(22));
+  EXPECT_EQ(EventTypes(),
+            (std::vector<std::string>{"336", "329", "329", "907", "329", "908", "328"}));
+  EXPECT_FALSE(S(leaf_host_).link_up) << "disabled end";
+  EXPECT_FALSE(S(leaf_up_).link_up) << "its own link_down fault";
+  EXPECT_TRUE(S(state_->topology().ports()[state_->topology().nodes()[0].ports[1]].name).link_up);
+  ASSERT_EQ(state_->Faults().size(), 1u);
+  EXPECT_EQ(state_->Faults()[0].kind, FaultKind::kLinkDown);
+}
+
+TEST_F(SimStateTest, NodeRebootTakesItsLinksDownThenUp) {
+  Result<Fault> f =
+      state_->AddFault({{"kind", "node_reboot"}, {"node", "gpu-node-001"}, {"down_s", 10}}, kT0);
+  ASSERT_TRUE(f.ok()) << f.status().ToString();
+  EXPECT_EQ(f->kind, FaultKind::kNodeReboot);
+  EXPECT_EQ(state_->topology().nodes()[f->node].name, "gpu-node-001");
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329"}));
+  const Event down = state_->Events()[0];
+  EXPECT_EQ(down.name, "Node is down");
+  EXPECT_EQ(down.type, "Computer");
+  EXPECT_EQ(down.severity, "Critical");
+  EXPECT_EQ(down.category, "Fabric Topology");
+  EXPECT_EQ(down.object_name, "gpu-node-001");
+  EXPECT_EQ(down.description, "Node is down: gpu-node-001");
+  EXPECT_EQ(FormatEventLogLine(down),
+            "2027-01-15 08:00:00.000 [1] [331] CRITICAL [Fabric_Topology] Computer [Computer: "
+            "gpu-node-001]: Node is down: gpu-node-001");
+  EXPECT_FALSE(S(host_).link_up);
+  EXPECT_TRUE(S(leaf_up_).link_up);
+  state_->Advance(kT0 + milliseconds(9999));
+  EXPECT_FALSE(S(host_).link_up);
+  state_->Advance(kT0 + seconds(10));
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329", "332", "328"}));
+  const Event up = state_->Events()[2];
+  EXPECT_EQ(up.name, "Node is up");
+  EXPECT_EQ(up.severity, "Info");
+  EXPECT_EQ(up.object_name, "gpu-node-001");
+  EXPECT_EQ(up.description, "Node is up: gpu-node-001");
+  EXPECT_TRUE(S(host_).link_up);
+  EXPECT_EQ(S(host_).counters.link_downed, 1u);
+  EXPECT_TRUE(state_->Faults().empty());
+}
+
+TEST_F(SimStateTest, NodeRebootOfAHostWithTwoHcas) {
+  Result<Topology> t =
+      Topology::FromString("fat-tree:leaves=2,spines=1,hosts_per_leaf=2,hcas_per_host=2", 7);
+  ASSERT_TRUE(t.ok());
+  state_ = std::make_unique<SimState>(std::move(t.value()), SimOptions{}, kT0);
+  ASSERT_TRUE(
+      state_->AddFault({{"kind", "node_reboot"}, {"node", "GPU-NODE-003"}, {"down_s", 5}}, kT0)
+          .ok())
+      << "host names in any case";
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329", "329"}));
+  const Node& host = state_->topology().nodes()[3 + 2];
+  ASSERT_EQ(host.name, "gpu-node-003");
+  for (int port : host.ports) EXPECT_FALSE(state_->PortState(port)->link_up);
+  state_->Advance(kT0 + seconds(5));
+  EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329", "329", "332", "328", "328"}));
+  for (int port : host.ports) EXPECT_TRUE(state_->PortState(port)->link_up);
+}
+
+TEST_F(SimStateTest, RepairEndsARebootEarly) {
+  ASSERT_TRUE(state_->AddFault({{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}}, kT0).ok());
+  ASSERT_TRUE(state_->AddFault({{"kind", "link_down"}, {"port", host_}}, kT0 + seconds(1)).ok());
+  ASSERT_EQ(state_->Faults().size(), 2u);
+  Result<int> link = state_->Repair(spine_, kT0 + seconds(5));
+  ASSERT_TRUE(link.ok());
+  EXPECT_EQ(EventTypes(),
+            (std::vector<std::string>{"907", "329", "329", "329", "908", "328", "328"}));
+  EXPECT_EQ(state_->Events()[4].time, kT0 + seconds(5));
+  EXPECT_FALSE(S(host_).link_up) << "its own fault is on another link";
+  EXPECT_TRUE(S(spine_).link_up);
+  ASSERT_EQ(state_->Faults().size(), 1u);
+  EXPECT_EQ(state_->Faults()[0].kind, FaultKind::kLinkDown);
+  state_->Advance(kT0 + seconds(60));
+  EXPECT_EQ(EventTypes().size(), 7u) << "the reboot does not end a second time";
+}
+
+TEST_F(SimStateTest, RebootInOneJumpIsTheSameAsInSteps) {
+  auto run = [&](milliseconds step) {
+    Reset(SimOptions{});
+    EXPECT_TRUE(
+        state_->AddFault({{"kind", "node_reboot"}, {"node", "gpu-node-001"}, {"down_s", 2.5}}, kT0)
+            .ok());
+    EXPECT_TRUE(state_->AddFault({{"kind", "flap"}, {"port", host_}, {"interval_s", 1}}, kT0).ok());
+    for (TimePoint t = kT0; t < kT0 + seconds(6); t += step) state_->Advance(t);
+    state_->Advance(kT0 + seconds(6));
+    std::vector<std::string> out;
+    for (const Event& e : state_->Events()) {
+      out.push_back(e.event_type + "@" + std::to_string((e.time - kT0).count()));
+    }
+    return out;
+  };
+  const std::vector<std::string> fine = run(milliseconds(100));
+  EXPECT_EQ(fine, run(seconds(6)));
+  // Down at once; the flap is down at 0-1, 2-3, ...: the node comes back at 2.5 s while the flap
+  // holds the link down, which comes up with the flap at 3 s.
+  ASSERT_GE(fine.size(), 4u);
+  EXPECT_EQ(fine[0].substr(0, 4), "331@");
+  EXPECT_EQ(fine[1].substr(0, 4), "329@");
+  EXPECT_EQ(fine[2].substr(0, 4), "332@");
+  EXPECT_EQ(fine[3].substr(0, 4), "328@");
+}
+
+TEST_F(SimStateTest, BadRebootBodiesAreErrors) {
+  struct Case {
+    Json body;
+    Status::Code code;
+  };
+  const std::vector<Case> cases = {
+      {{{"kind", "switch_reboot"}}, Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", 5}}, Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", ""}}, Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}, {"down_s", 0}},
+       Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}, {"down_s", -3}},
+       Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}, {"down_s", "20"}},
+       Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}, {"down_s", 1e9}},
+       Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-01"}, {"port", host_}},
+       Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"node", "gpu-node-001"}}, Status::Code::kInvalidArgument},
+      {{{"kind", "node_reboot"}, {"node", "gpu-node-001"}, {"switch", "x"}},
+       Status::Code::kInvalidArgument},
+      {{{"kind", "switch_reboot"}, {"switch", "ib-leaf-99"}}, Status::Code::kNotFound},
+      {{{"kind", "switch_reboot"}, {"switch", "gpu-node-001"}}, Status::Code::kNotFound},
+      {{{"kind", "switch_reboot"}, {"switch", "0123456789abcdef"}}, Status::Code::kNotFound},
+      {{{"kind", "node_reboot"}, {"node", "ib-leaf-01"}}, Status::Code::kNotFound},
+      {{{"kind", "node_reboot"}, {"node", "gpu-node-099"}}, Status::Code::kNotFound},
+  };
+  for (const Case& c : cases) {
+    Result<Fault> f = state_->AddFault(c.body, kT0);
+    EXPECT_FALSE(f.ok()) << c.body.dump();
+    EXPECT_EQ(f.status().code(), c.code) << c.body.dump() << ": " << f.status().ToString();
+    EXPECT_FALSE(f.status().message().empty());
+  }
+  EXPECT_TRUE(state_->Faults().empty());
+  EXPECT_TRUE(state_->Events().empty());
+  // One reboot of a switch at a time.
+  ASSERT_TRUE(state_->AddFault({{"kind", "switch_reboot"}, {"switch", "ib-spine-01"}}, kT0).ok());
+  EXPECT_EQ(
+      state_->AddFault({{"kind", "switch_reboot"}, {"switch", "ib-spine-01"}}, kT0).status().code(),
+      Status::Code::kConflict);
+  EXPECT_EQ(state_->Faults().size(), 1u);
+}
+
 }  // namespace
 }  // namespace ufmr::sim

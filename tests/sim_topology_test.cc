@@ -22,6 +22,11 @@ TEST(SimTopologyTest, ParsesSpec) {
   EXPECT_EQ(reordered->leaves, 2);
   EXPECT_EQ(reordered->spines, 3);
   EXPECT_EQ(reordered->hosts_per_leaf, 1);
+  EXPECT_EQ(reordered->hcas_per_host, 1) << "one HCA per host unless told";
+  Result<TopologySpec> hcas =
+      ParseTopologySpec("fat-tree:leaves=2,spines=2,hosts_per_leaf=2,hcas_per_host=8");
+  ASSERT_TRUE(hcas.ok()) << hcas.status().ToString();
+  EXPECT_EQ(hcas->hcas_per_host, 8);
 }
 
 TEST(SimTopologyTest, RejectsBadSpecsWithMessages) {
@@ -44,6 +49,11 @@ TEST(SimTopologyTest, RejectsBadSpecsWithMessages) {
       "fat-tree:leaves=1,spines=1,hosts_per_leaf=1,cores=2",
       "fat-tree:leaves=1,,spines=1,hosts_per_leaf=1",
       "fat-tree:leaves1,spines=1,hosts_per_leaf=1",
+      "fat-tree:leaves=1,spines=1,hosts_per_leaf=1,hcas_per_host=0",
+      "fat-tree:leaves=1,spines=1,hosts_per_leaf=1,hcas_per_host=9",
+      "fat-tree:leaves=1,spines=1,hosts_per_leaf=1,hcas_per_host=two",
+      "fat-tree:leaves=1,spines=1,hosts_per_leaf=1,hcas_per_host=1,hcas_per_host=2",
+      "fat-tree:leaves=1,spines=1,hcas_per_host=2",
   };
   for (const char* text : bad) {
     Result<TopologySpec> spec = ParseTopologySpec(text);
@@ -56,23 +66,27 @@ TEST(SimTopologyTest, RejectsBadSpecsWithMessages) {
 
 TEST(SimTopologyTest, CountsMatchTheSpec) {
   struct Case {
-    int leaves, spines, hosts;
+    int leaves, spines, hosts, hcas = 1;
   };
-  for (const Case& c : {Case{1, 1, 1}, Case{4, 2, 4}, Case{3, 5, 2}, Case{8, 4, 32}}) {
-    Result<Topology> t = Topology::Generate(TopologySpec{c.leaves, c.spines, c.hosts}, 1);
+  for (const Case& c : {Case{1, 1, 1}, Case{4, 2, 4}, Case{3, 5, 2}, Case{8, 4, 32},
+                        Case{2, 2, 2, 2}, Case{3, 1, 4, 8}, Case{1, 2, 3, 4}}) {
+    SCOPED_TRACE(::testing::Message()
+                 << c.leaves << "/" << c.spines << "/" << c.hosts << "/" << c.hcas);
+    Result<Topology> t = Topology::Generate(TopologySpec{c.leaves, c.spines, c.hosts, c.hcas}, 1);
     ASSERT_TRUE(t.ok());
     const int hosts = c.leaves * c.hosts;
+    const int hcas = hosts * c.hcas;
     EXPECT_EQ(t->nodes().size(), static_cast<size_t>(c.leaves + c.spines + hosts));
-    EXPECT_EQ(t->ports().size(),
-              static_cast<size_t>(c.leaves * (c.hosts + c.spines) + c.spines * c.leaves + hosts));
-    EXPECT_EQ(t->links().size(), static_cast<size_t>(hosts + c.leaves * c.spines));
+    EXPECT_EQ(t->ports().size(), static_cast<size_t>(c.leaves * (c.hosts * c.hcas + c.spines) +
+                                                     c.spines * c.leaves + hcas));
+    EXPECT_EQ(t->links().size(), static_cast<size_t>(hcas + c.leaves * c.spines));
     int leaves = 0, spines = 0, host_nodes = 0;
     for (const Node& n : t->nodes()) {
       switch (n.kind) {
         case NodeKind::kLeaf:
           ++leaves;
           EXPECT_EQ(n.tier, 1);
-          EXPECT_EQ(n.ports.size(), static_cast<size_t>(c.hosts + c.spines));
+          EXPECT_EQ(n.ports.size(), static_cast<size_t>(c.hosts * c.hcas + c.spines));
           break;
         case NodeKind::kSpine:
           ++spines;
@@ -82,7 +96,7 @@ TEST(SimTopologyTest, CountsMatchTheSpec) {
         case NodeKind::kHost:
           ++host_nodes;
           EXPECT_EQ(n.tier, 0);
-          EXPECT_EQ(n.ports.size(), 1u);
+          EXPECT_EQ(n.ports.size(), static_cast<size_t>(c.hcas));
           break;
       }
     }
@@ -209,6 +223,117 @@ TEST(SimTopologyTest, SeedMakesItDeterministic) {
     EXPECT_EQ(a->links()[i].cable_serial, b->links()[i].cable_serial);
   }
   EXPECT_NE(a->ports()[0].name, c->ports()[0].name);
+}
+
+TEST(SimTopologyTest, HostsWithTwoHcasAreCabledRailStyle) {
+  Result<Topology> t =
+      Topology::FromString("fat-tree:leaves=2,spines=2,hosts_per_leaf=2,hcas_per_host=2", 9);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  const auto& nodes = t->nodes();
+  const auto& ports = t->ports();
+  ASSERT_EQ(nodes.size(), 8u);  // 2 leaves, 2 spines, 4 hosts
+  EXPECT_EQ(ports.size(), 2u * 6 + 2u * 2 + 4u * 2);
+  EXPECT_EQ(t->links().size(), 4u * 2 + 2u * 2);
+  std::set<std::string> port_guids;
+  for (int hi = 0; hi < 4; ++hi) {
+    const Node& host = nodes[4 + hi];
+    SCOPED_TRACE(host.name);
+    EXPECT_EQ(host.name, "gpu-node-00" + std::to_string(hi + 1));
+    ASSERT_EQ(host.ports.size(), 2u);
+    const int home_leaf = hi / 2;  // hosts 1-2 on leaf 1, 3-4 on leaf 2
+    const int h = hi % 2 + 1;      // 1-based on its home leaf
+    for (int k = 1; k <= 2; ++k) {
+      const Port& hca = ports[host.ports[k - 1]];
+      EXPECT_EQ(hca.node_description, host.name + " HCA-" + std::to_string(k));
+      EXPECT_EQ(hca.system_guid, host.system_guid) << "the HCAs share the host's system GUID";
+      EXPECT_EQ(hca.system_name, host.name);
+      EXPECT_NE(hca.guid, host.system_guid);
+      EXPECT_TRUE(port_guids.insert(hca.guid).second) << "each HCA has its own port GUID";
+      EXPECT_EQ(hca.number, 1);
+      EXPECT_EQ(hca.label, "1");
+      EXPECT_EQ(hca.name, hca.guid + "_1");
+      EXPECT_FALSE(hca.is_switch);
+      EXPECT_EQ(hca.tier, 0);
+      // HCA-k goes to leaf (l + k - 1) % leaves, port (k - 1) * hosts_per_leaf + h.
+      const Port& leaf_port = ports[hca.peer];
+      EXPECT_EQ(leaf_port.system_name, nodes[(home_leaf + k - 1) % 2].name);
+      EXPECT_EQ(leaf_port.number, (k - 1) * 2 + h);
+      EXPECT_EQ(t->FindPort(hca.name), std::optional<int>(host.ports[k - 1]));
+    }
+  }
+  // gpu-node-001: HCA-1 on ib-leaf-01 port 1, HCA-2 on ib-leaf-02 port 3; gpu-node-003 (on
+  // leaf 2): HCA-1 on ib-leaf-02 port 1, HCA-2 on ib-leaf-01 port 3.
+  EXPECT_EQ(ports[ports[nodes[4].ports[1]].peer].node_description, "ib-leaf-02:1/2/1");
+  EXPECT_EQ(ports[ports[nodes[6].ports[1]].peer].node_description, "ib-leaf-01:1/2/1");
+  // Uplinks follow the host ports: leaf ports 5 and 6 go to the spines.
+  for (int li = 0; li < 2; ++li) {
+    const Node& leaf = nodes[li];
+    ASSERT_EQ(leaf.ports.size(), 6u);
+    for (int n = 1; n <= 4; ++n) EXPECT_FALSE(ports[ports[leaf.ports[n - 1]].peer].is_switch);
+    for (int s = 0; s < 2; ++s) {
+      const Port& up = ports[leaf.ports[4 + s]];
+      EXPECT_EQ(up.number, 5 + s);
+      EXPECT_EQ(ports[up.peer].system_name, nodes[2 + s].name);
+      EXPECT_EQ(ports[up.peer].number, li + 1);
+    }
+  }
+  // Every port has a peer, and peers are symmetric.
+  for (size_t i = 0; i < ports.size(); ++i) {
+    ASSERT_GE(ports[i].peer, 0) << ports[i].name;
+    EXPECT_EQ(ports[ports[i].peer].peer, static_cast<int>(i));
+  }
+}
+
+TEST(SimTopologyTest, MoreHcasThanLeavesWrapAround) {
+  Result<Topology> t = Topology::Generate(TopologySpec{2, 1, 3, 3}, 4);
+  ASSERT_TRUE(t.ok());
+  // Host 2 of leaf 1 (gpu-node-002): HCA-1 leaf 1 port 2, HCA-2 leaf 2 port 5, HCA-3 leaf 1
+  // port 8.
+  const Node& host = t->nodes()[3 + 1];
+  ASSERT_EQ(host.name, "gpu-node-002");
+  const auto peer = [&](int k) -> const Port& {
+    return t->ports()[t->ports()[host.ports[k - 1]].peer];
+  };
+  EXPECT_EQ(peer(1).system_name, "ib-leaf-01");
+  EXPECT_EQ(peer(1).number, 2);
+  EXPECT_EQ(peer(2).system_name, "ib-leaf-02");
+  EXPECT_EQ(peer(2).number, 5);
+  EXPECT_EQ(peer(3).system_name, "ib-leaf-01");
+  EXPECT_EQ(peer(3).number, 8);
+  EXPECT_EQ(t->ports()[host.ports[2]].node_description, "gpu-node-002 HCA-3");
+}
+
+// One HCA per host is the fabric as it always was: the same names, GUIDs, port numbers, cable
+// serials and link order for the same seed (fixtures and other tests rely on them).
+TEST(SimTopologyTest, OneHcaPerHostIsTheClassicFabric) {
+  Result<Topology> implicit =
+      Topology::FromString("fat-tree:leaves=2,spines=2,hosts_per_leaf=3", 3);
+  Result<Topology> explicit_one =
+      Topology::FromString("fat-tree:leaves=2,spines=2,hosts_per_leaf=3,hcas_per_host=1", 3);
+  ASSERT_TRUE(implicit.ok() && explicit_one.ok());
+  std::string fingerprint;
+  for (const Link& l : implicit->links()) {
+    fingerprint += implicit->ports()[l.a].name + "-" + implicit->ports()[l.b].name + " " +
+                   implicit->ports()[l.b].node_description + " " + l.cable_serial + "\n";
+  }
+  std::string again;
+  for (const Link& l : explicit_one->links()) {
+    again += explicit_one->ports()[l.a].name + "-" + explicit_one->ports()[l.b].name + " " +
+             explicit_one->ports()[l.b].node_description + " " + l.cable_serial + "\n";
+  }
+  EXPECT_EQ(fingerprint, again);
+  // Recorded from the generator before hosts could have several HCAs.
+  EXPECT_EQ(fingerprint,
+            std::string("fc6a1c030072fbab_1-e41d2d0300333d64_1 gpu-node-001 HCA-1 MT2449FT87338\n"
+                        "fc6a1c030072fbab_2-e41d2d03001edbbe_1 gpu-node-002 HCA-1 MT2329FT06350\n"
+                        "fc6a1c030072fbab_3-e41d2d03007d1657_1 gpu-node-003 HCA-1 MT2213FT27129\n"
+                        "fc6a1c0300fc99e7_1-e41d2d030026aa25_1 gpu-node-004 HCA-1 MT2419FT87370\n"
+                        "fc6a1c0300fc99e7_2-e41d2d0300f425a1_1 gpu-node-005 HCA-1 MT2117FT07194\n"
+                        "fc6a1c0300fc99e7_3-e41d2d0300508fad_1 gpu-node-006 HCA-1 MT2242FT83191\n"
+                        "fc6a1c030072fbab_4-fc6a1c0300f555d3_1 ib-spine-01:1/1/1 MT2234FT74756\n"
+                        "fc6a1c030072fbab_5-fc6a1c030061be95_1 ib-spine-02:1/1/1 MT2301FT82491\n"
+                        "fc6a1c0300fc99e7_4-fc6a1c0300f555d3_2 ib-spine-01:1/1/2 MT2351FT83237\n"
+                        "fc6a1c0300fc99e7_5-fc6a1c030061be95_2 ib-spine-02:1/1/2 MT2228FT86751\n"));
 }
 
 }  // namespace

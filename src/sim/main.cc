@@ -35,8 +35,10 @@ options:
   --listen ADDR          address to listen on (default 127.0.0.1)
   --port N               UFM REST + /sim control port, 0 = any free port (default 8443)
   --telemetry-port N     telemetry port (/csv/metrics), 0 = any free port (default 9001)
-  --topology SPEC        fat-tree:leaves=L,spines=S,hosts_per_leaf=H
-                         (default fat-tree:leaves=4,spines=2,hosts_per_leaf=4)
+  --topology SPEC        fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N]
+                         (default fat-tree:leaves=4,spines=2,hosts_per_leaf=4); N single-port
+                         HCAs per host (1..8, default 1), "gpu-node-001 HCA-k", HCA-k of a host
+                         on leaf l cabled to leaf (l + k - 1) % L
   --user NAME            basic-auth user for /ufmRest (default admin)
   --password PASS        basic-auth password for /ufmRest (default 123456)
   --seed N               seed for GUIDs, cable serials and traffic rates (default 1)
@@ -48,12 +50,35 @@ options:
   --log-level LEVEL      trace, debug, info, warn, error (default info)
   --help                 show this help
 
+UFM REST API (on --port, under /ufmRest (basic auth), /ufmRestV2 (session from POST /dologin),
+/ufmRestV3 (token from POST /ufmRest/app/tokens) or no prefix with X-Remote-User: ufmsystem):
+  GET  /app/events[?type=&event_type=&severity=&object_name=&category=], /app/events/<id>
+  POST /app/events/external_event  {"event_id": 551..554, "description": "...",
+                    "external_event_name": "...", "external_event_type": "...",
+                    "external_event_source": "..."}
+  GET  /resources/ports[?system=&active=], /resources/ports/<name>, /resources/links
+  POST /actions     {"action": "disable"|"enable", "object_type": "System", "object_ids": [G],
+                    "params": {"port_id": "<guid>_<n>"}, "description": "..."} -> 202, Location
+  GET  /jobs, /jobs/<id>
+  PUT  /app/unhealthy_ports  {"ports": ["<guid>_<n>", ...], "ports_policy": "UNHEALTHY",
+                    "action": "isolate"} or {"ports": [...], "ports_policy": "HEALTHY"}
+                    (702 "... unhealthy due to MANUAL"; logged in /sim/actions, job_id 0)
+  GET  /app/unhealthy_ports
+
 control API (no auth, on --port):
   POST /sim/faults  {"kind": "link_down"|"flap"|"symbol_errors", "port": "<guid>_<n>", ...}
                     flap: "interval_s" (default 2); symbol_errors: "rate" (default 50/s),
                     "rcv_errors_rate" (default 0)
-  POST /sim/repair  {"port": "<guid>_<n>"}
-  GET  /sim/faults, /sim/actions, /sim/links
+                    {"kind": "switch_reboot", "switch": "<name or system GUID>", "down_s": 20}
+                    {"kind": "node_reboot", "node": "<host name>", "down_s": 20}
+                    (907/331, links down; after down_s 908/332, links up)
+  POST /sim/repair  {"port": "<guid>_<n>"} (also ends a reboot of either end)
+  POST /sim/operator {"port": "<guid>_<n>", "action": "disable"|"enable"|"isolate"|"healthy"}
+                    a person acting in UFM's GUI: at once, not in /sim/actions
+  POST /sim/misbehave {"mode": "html_error"|"html_login"|"status_500"|"status_401"|
+                    "malformed_json"|"slow", "count": 1, "delay_ms": 0}
+  POST /sim/events/reset_ids, /sim/events/skip {"count": N}
+  GET  /sim/faults, /sim/actions, /sim/operator, /sim/external_events, /sim/links
 )";
 
 struct Options {
@@ -227,9 +252,9 @@ int main(int argc, char** argv) {
   }
   const ufmr::sim::TopologySpec spec = topology->spec();
   ufmr::sim::SimState state(std::move(topology.value()), sim_options, clock.Now());
-  spdlog::info("fabric: {} leaves, {} spines, {} hosts, {} ports, {} links", spec.leaves,
-               spec.spines, spec.leaves * spec.hosts_per_leaf, state.topology().ports().size(),
-               state.topology().links().size());
+  spdlog::info("fabric: {} leaves, {} spines, {} hosts ({} HCAs each), {} ports, {} links",
+               spec.leaves, spec.spines, spec.leaves * spec.hosts_per_leaf, spec.hcas_per_host,
+               state.topology().ports().size(), state.topology().links().size());
 
   for (const std::string& text : options.faults) {
     nlohmann::json body = nlohmann::json::parse(text, nullptr, false);
@@ -259,7 +284,8 @@ int main(int argc, char** argv) {
   const std::string base = "http://" + options.listen + ":";
   spdlog::info("UFM REST:  {}{}/ufmRest/ (basic auth user '{}')", base, server.port(),
                options.user);
-  spdlog::info("control:   {}{}/sim/ (faults, repair, actions, links)", base, server.port());
+  spdlog::info("control:   {}{}/sim/ (faults, repair, operator, actions, links)", base,
+               server.port());
   spdlog::info("telemetry: {}{}/csv/metrics", base, server.telemetry_port());
 
   std::mutex mu;

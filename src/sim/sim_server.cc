@@ -98,6 +98,8 @@ OrderedJson JobJson(const Topology& topology, const Job& job) {
   j["Description"] = job.description;
   j["Summary"] = job.summary;
   j["RelatedObjects"] = OrderedJson::array({topology.ports()[job.port].name});
+  // Both spellings of the creation time, so clients written against either find it.
+  j["CreationTime"] = FormatUfmTime(job.created);
   j["CreatedTime"] = FormatUfmTime(job.created);
   j["LastUpdated"] = FormatUfmTime(job.last_updated);
   return j;
@@ -112,6 +114,18 @@ OrderedJson FaultJson(const Topology& topology, const Fault& f) {
   OrderedJson j;
   j["id"] = f.id;
   j["kind"] = FaultKindName(f.kind);
+  if (IsReboot(f.kind)) {
+    const Node& node = topology.nodes()[f.node];
+    j[f.kind == FaultKind::kSwitchReboot ? "switch" : "node"] = node.name;
+    j["system_guid"] = node.system_guid;
+    j["down_s"] = f.down_s;
+    j["ends"] = FormatIsoTime(f.ends);
+    OrderedJson links = OrderedJson::array();
+    for (int link : f.links) links.push_back(LinkEnds(topology, link));
+    j["links"] = std::move(links);
+    j["created"] = FormatIsoTime(f.created);
+    return j;
+  }
   j["link"] = LinkEnds(topology, f.link);
   if (f.kind == FaultKind::kFlap) {
     j["interval_s"] = f.interval_s;
@@ -178,6 +192,10 @@ void SimServer::AddRestRoutes() {
   r.Add("GET", "/ufmRest/resources/links", bind(&SimServer::GetLinks));
   r.Add("POST", "/ufmRest/actions", bind(&SimServer::PostAction));
   r.Add("GET", "/ufmRest/jobs/{id}", bind(&SimServer::GetJob));
+  r.Add("GET", "/ufmRest/jobs", bind(&SimServer::GetJobs));
+  r.Add("POST", "/ufmRest/app/events/external_event", bind(&SimServer::PostExternalEvent));
+  r.Add("GET", "/ufmRest/app/unhealthy_ports", bind(&SimServer::GetUnhealthyPorts));
+  r.Add("PUT", "/ufmRest/app/unhealthy_ports", bind(&SimServer::PutUnhealthyPorts));
   r.Add("POST", "/ufmRest/app/tokens", bind(&SimServer::IssueToken));
   r.Add("POST", "/sim/faults", bind(&SimServer::PostFault));
   r.Add("POST", "/sim/misbehave", bind(&SimServer::PostMisbehave));
@@ -199,6 +217,9 @@ void SimServer::AddRestRoutes() {
   r.Add("POST", "/sim/repair", bind(&SimServer::PostRepair));
   r.Add("GET", "/sim/actions", bind(&SimServer::GetActions));
   r.Add("GET", "/sim/links", bind(&SimServer::GetSimLinks));
+  r.Add("POST", "/sim/operator", bind(&SimServer::PostOperator));
+  r.Add("GET", "/sim/operator", bind(&SimServer::GetOperator));
+  r.Add("GET", "/sim/external_events", bind(&SimServer::GetExternalEvents));
 }
 
 void SimServer::AddTelemetryRoutes() {
@@ -262,9 +283,9 @@ HttpResponse SimServer::HandleRest(const HttpRequest& request) {
       break;
     }
   }
-  bool local =
-      prefix.empty() && (r.path.rfind("/app/", 0) == 0 || r.path.rfind("/resources/", 0) == 0 ||
-                         r.path == "/actions" || r.path.rfind("/jobs/", 0) == 0);
+  bool local = prefix.empty() &&
+               (r.path.rfind("/app/", 0) == 0 || r.path.rfind("/resources/", 0) == 0 ||
+                r.path == "/actions" || r.path == "/jobs" || r.path.rfind("/jobs/", 0) == 0);
   if (!prefix.empty() || local) {
     bool ok = false;
     if (prefix == "/ufmRest") {
@@ -498,11 +519,102 @@ HttpResponse SimServer::GetJob(const HttpRequest& request) {
   return Ordered(200, JobJson(state_.topology(), *job));
 }
 
+HttpResponse SimServer::GetJobs(const HttpRequest&) {
+  OrderedJson out = OrderedJson::array();
+  for (const Job& job : state_.Jobs()) out.push_back(JobJson(state_.topology(), job));
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::PostExternalEvent(const HttpRequest& request) {
+  Result<Json> body = ParseBody(request);
+  if (!body.ok()) return HttpResponse::FromStatus(body.status());
+  Result<Event> event = state_.AddExternalEvent(body.value(), clock_.Now());
+  if (!event.ok()) {
+    spdlog::warn("rejected external event: {}", event.status().message());
+    return HttpResponse::FromStatus(event.status());
+  }
+  OrderedJson out;
+  out["id"] = event->id;
+  out["event_type"] = event->event_type;
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetUnhealthyPorts(const HttpRequest&) {
+  const Topology& topology = state_.topology();
+  OrderedJson out = OrderedJson::array();
+  for (const Isolation& i : state_.UnhealthyPorts()) {
+    const Port& p = topology.ports()[i.port];
+    const Port& peer = topology.ports()[p.peer];
+    OrderedJson j;
+    j["UnhealthyPort"] = p.name;
+    j["UnhealthyNode"] = p.system_name;
+    j["PeerPort"] = peer.name;
+    j["PeerNode"] = peer.system_name;
+    j["Condition"] = i.condition;
+    j["StatusTime"] = FormatUfmTime(i.time);
+    out.push_back(std::move(j));
+  }
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::PutUnhealthyPorts(const HttpRequest& request) {
+  Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return HttpResponse::Error(400, "malformed JSON body");
+  Result<HealthChange> change = state_.SetPortsHealth(body, clock_.Now());
+  if (!change.ok()) {
+    spdlog::warn("rejected unhealthy_ports: {}", change.status().message());
+    return HttpResponse::FromStatus(change.status());
+  }
+  OrderedJson out;
+  out["ports_policy"] = change->policy;
+  out["ports"] = change->ports;
+  out["changed"] = change->changed;
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::PostOperator(const HttpRequest& request) {
+  Json body = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) return HttpResponse::Error(400, "malformed JSON body");
+  Result<OperatorRecord> record = state_.OperatorAction(body, clock_.Now());
+  if (!record.ok()) return HttpResponse::FromStatus(record.status());
+  OrderedJson out;
+  out["action"] = record->action;
+  out["port"] = record->port;
+  out["changed"] = record->changed;
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetOperator(const HttpRequest&) {
+  OrderedJson out = OrderedJson::array();
+  for (const OperatorRecord& r : state_.OperatorActions()) {
+    OrderedJson j;
+    j["time"] = FormatIsoTime(r.time);
+    j["action"] = r.action;
+    j["port"] = r.port;
+    j["changed"] = r.changed;
+    out.push_back(std::move(j));
+  }
+  return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetExternalEvents(const HttpRequest&) {
+  OrderedJson out = OrderedJson::array();
+  for (const ExternalEventRecord& r : state_.ExternalEvents()) {
+    OrderedJson j;
+    j["time"] = FormatIsoTime(r.time);
+    j["id"] = r.event_id;
+    j["body"] = OrderedJson::parse(r.body.dump());
+    out.push_back(std::move(j));
+  }
+  return Ordered(200, out);
+}
+
 HttpResponse SimServer::PostFault(const HttpRequest& request) {
   Result<Json> body = ParseBody(request);
   if (!body.ok()) return HttpResponse::FromStatus(body.status());
   Result<Fault> fault = state_.AddFault(body.value(), clock_.Now());
   if (!fault.ok()) return HttpResponse::FromStatus(fault.status());
+  if (IsReboot(fault->kind)) return Ordered(201, FaultJson(state_.topology(), fault.value()));
   OrderedJson out;
   out["id"] = fault->id;
   out["kind"] = FaultKindName(fault->kind);
@@ -552,7 +664,13 @@ HttpResponse SimServer::GetSimLinks(const HttpRequest&) {
   const Topology& topology = state_.topology();
   const std::vector<PortStatus> ports = state_.Ports();
   std::map<int, std::vector<int64_t>> faults_by_link;
-  for (const Fault& f : state_.Faults()) faults_by_link[f.link].push_back(f.id);
+  for (const Fault& f : state_.Faults()) {
+    if (IsReboot(f.kind)) {
+      for (int link : f.links) faults_by_link[link].push_back(f.id);
+    } else {
+      faults_by_link[f.link].push_back(f.id);
+    }
+  }
   auto end = [&](int index) {
     const Port& p = topology.ports()[index];
     OrderedJson j;

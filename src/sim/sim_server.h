@@ -1,6 +1,8 @@
 // SimServer: the HTTP face of ufm-sim over a SimState. Two listeners:
-//  - the UFM REST port: /ufmRest/... (basic auth: events, ports, links, actions, jobs) and the
-//    simulator's own control API /sim/... (no auth: faults, repair, actions received, links);
+//  - the UFM REST port: /ufmRest/... (basic auth: events, external events, ports, links,
+//    actions, jobs, unhealthy ports) and the simulator's own control API /sim/... (no auth:
+//    faults, repair, actions received, a person's actions in UFM's GUI, external events
+//    received, links);
 //  - the telemetry port: /csv/metrics and /labels/csv/metrics (plain HTTP, no auth).
 // Every request first advances the state to the clock's now. Handlers run on the servers' worker
 // threads; SimState does the locking. Start/Stop are for one owner thread.
@@ -60,6 +62,13 @@ class SimServer {
   HttpResponse GetLinks(const HttpRequest& request);
   HttpResponse PostAction(const HttpRequest& request);
   HttpResponse GetJob(const HttpRequest& request);
+  HttpResponse GetJobs(const HttpRequest& request);
+  HttpResponse PostExternalEvent(const HttpRequest& request);
+  HttpResponse GetUnhealthyPorts(const HttpRequest& request);
+  HttpResponse PutUnhealthyPorts(const HttpRequest& request);
+  HttpResponse PostOperator(const HttpRequest& request);
+  HttpResponse GetOperator(const HttpRequest& request);
+  HttpResponse GetExternalEvents(const HttpRequest& request);
   HttpResponse PostFault(const HttpRequest& request);
   HttpResponse GetFaults(const HttpRequest& request);
   HttpResponse PostRepair(const HttpRequest& request);

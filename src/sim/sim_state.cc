@@ -22,6 +22,19 @@ constexpr double kNdrWordsPerSecond = 12.5e9;
 constexpr double kMinFlapIntervalS = 0.1;
 constexpr double kMaxFlapIntervalS = 86400;
 constexpr double kMaxRate = 1e9;
+constexpr double kMinDownS = 0.1;
+constexpr double kMaxDownS = 86400;
+constexpr double kDefaultDownS = 20;
+
+std::string LowerAscii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string UpperAscii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
 
 TimePoint::duration ToDuration(double seconds) {
   return std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(seconds));
@@ -78,8 +91,19 @@ const char* FaultKindName(FaultKind kind) {
       return "flap";
     case FaultKind::kSymbolErrors:
       return "symbol_errors";
+    case FaultKind::kSwitchReboot:
+      return "switch_reboot";
+    case FaultKind::kNodeReboot:
+      return "node_reboot";
   }
   return "unknown";
+}
+
+std::string UnhealthyPortDescription(const Port& port, const std::string& condition) {
+  // A switch port's node description already ends in its label; an HCA's gets ":<label>".
+  const std::string ref =
+      port.is_switch ? port.node_description : port.node_description + ":" + port.label;
+  return "Peer Port " + ref + " is considered by SM as unhealthy due to " + condition + ".";
 }
 
 std::string FormatUfmTime(TimePoint t) {
@@ -102,13 +126,15 @@ std::string FormatEventLogLine(const Event& e) {
   for (auto& c : severity) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::string category = e.category;
   std::replace(category.begin(), category.end(), ' ', '_');
-  std::string object = e.object_name;
+  std::string object = e.log_object.empty() ? e.object_name : e.log_object;
   size_t colon = object.find(':');
-  if (e.type == "Link" && colon != std::string::npos) {
+  if (e.type == "Link" && e.log_object.empty() && colon != std::string::npos) {
     object = "Source " + object.substr(0, colon) + "  TO Dest: " + object.substr(colon + 1);
   }
+  const std::string dev_id = e.dev_id.empty() ? "" : " [dev_id: " + e.dev_id + "]";
   return FormatUfmTime(e.time) + frac + " [" + std::to_string(e.id) + "] [" + e.event_type + "] " +
-         severity + " [" + category + "] " + e.type + " [" + object + "]: " + e.description;
+         severity + " [" + category + "] " + e.type + " [" + object + "]" + dev_id + ": " +
+         e.description;
 }
 
 SimState::SimState(Topology topology, SimOptions options, TimePoint start)
@@ -150,6 +176,7 @@ void SimState::AdvanceLocked(TimePoint now) {
   while (true) {
     Fault* flap = nullptr;
     Job* job = nullptr;
+    Fault* reboot = nullptr;
     std::optional<TimePoint> best;
     for (auto& [id, f] : faults_) {
       if (f.kind == FaultKind::kFlap && f.next_toggle <= now && (!best || f.next_toggle < *best)) {
@@ -164,7 +191,15 @@ void SimState::AdvanceLocked(TimePoint now) {
         flap = nullptr;
       }
     }
-    if (flap == nullptr && job == nullptr) break;
+    for (auto& [id, f] : faults_) {
+      if (IsReboot(f.kind) && f.ends <= now && (!best || f.ends < *best)) {
+        best = f.ends;
+        reboot = &f;
+        flap = nullptr;
+        job = nullptr;
+      }
+    }
+    if (flap == nullptr && job == nullptr && reboot == nullptr) break;
     const TimePoint at = Clamp(*best);
     now_ = at;
     if (flap != nullptr) {
@@ -173,8 +208,10 @@ void SimState::AdvanceLocked(TimePoint now) {
       flap->flap_down = !flap->flap_down;
       flap->next_toggle += ToDuration(flap->interval_s);
       UpdateLink(link, at);
-    } else {
+    } else if (job != nullptr) {
       CompleteJob(*job, at);
+    } else {
+      EndRebootLocked(reboot->id, at);
     }
   }
   now_ = now;
@@ -211,6 +248,9 @@ bool SimState::ComputeLinkUp(int link) const {
   const Link& l = topology_.links()[link];
   if (disabled_[l.a] || disabled_[l.b]) return false;
   for (const auto& [id, f] : faults_) {
+    if (IsReboot(f.kind) && std::find(f.links.begin(), f.links.end(), link) != f.links.end()) {
+      return false;
+    }
     if (f.link != link) continue;
     if (f.kind == FaultKind::kLinkDown) return false;
     if (f.kind == FaultKind::kFlap && f.flap_down) return false;
@@ -293,20 +333,86 @@ void SimState::EmitPortActionEvent(int port, bool disabled, TimePoint t) {
   Emit(std::move(e));
 }
 
+void SimState::EmitUnhealthyEvent(int port, const std::string& condition, TimePoint t) {
+  const Port& p = topology_.ports()[port];
+  Event e;
+  e.name = "Port is considered unhealthy";
+  e.type = "Port";
+  e.event_type = kEventPortUnhealthy;
+  e.severity = "Warning";
+  e.category = "Fabric Notification";
+  e.object_name = p.name;
+  e.object_path = p.name;
+  e.description = UnhealthyPortDescription(p, condition);
+  e.write_to_syslog = true;
+  e.time = t;
+  Emit(std::move(e));
+}
+
+void SimState::EmitRebootEvent(const Fault& f, bool up, TimePoint t) {
+  const Node& node = topology_.nodes()[f.node];
+  Event e;
+  e.category = "Fabric Topology";
+  e.write_to_syslog = true;
+  e.time = t;
+  e.severity = up ? "Info" : "Critical";
+  if (f.kind == FaultKind::kSwitchReboot) {
+    // As UFM: "Switch [default / Switch: T3-E22-N-U48] [dev_id: 9c05...]: Switch is down".
+    e.name = up ? "Switch is up" : "Switch is down";
+    e.type = "Switch";
+    e.event_type = up ? kEventSwitchUp : kEventSwitchDown;
+    e.object_name = node.system_guid;
+    e.object_path = "default / Switch: " + node.name;
+    e.log_object = e.object_path;
+    e.dev_id = node.system_guid;
+    e.description = e.name;
+  } else {
+    // As UFM: "Computer [Computer: fsgb002]: Node is down: fsgb002".
+    e.name = up ? "Node is up" : "Node is down";
+    e.type = "Computer";
+    e.event_type = up ? kEventNodeUp : kEventNodeDown;
+    e.object_name = node.name;
+    e.object_path = "default / Computer: " + node.name;
+    e.log_object = "Computer: " + node.name;
+    e.description = e.name + ": " + node.name;
+  }
+  Emit(std::move(e));
+}
+
+bool SimState::SetDisabledLocked(int port, bool disable, TimePoint t) {
+  if (disabled_[port] == disable) return false;
+  const Port& p = topology_.ports()[port];
+  SettleLink(p.link, t);
+  disabled_[port] = disable;
+  EmitPortActionEvent(port, disable, t);
+  UpdateLink(p.link, t);
+  return true;
+}
+
+bool SimState::IsolateLocked(int port, const std::string& condition, TimePoint t) {
+  if (isolated_.count(port)) return false;
+  isolated_[port] = Isolation{port, condition, t};
+  EmitUnhealthyEvent(port, condition, t);
+  spdlog::info("port {} isolated ({})", topology_.ports()[port].name, condition);
+  return true;
+}
+
+bool SimState::HealLocked(int port) {
+  if (isolated_.erase(port) == 0) return false;
+  spdlog::info("port {} healthy again", topology_.ports()[port].name);
+  return true;
+}
+
 void SimState::CompleteJob(Job& job, TimePoint t) {
   const Port& p = topology_.ports()[job.port];
   const bool disable = job.action == "disable";
   job.progress = 100;
   job.last_updated = t;
-  if (disabled_[job.port] == disable) {
+  if (!SetDisabledLocked(job.port, disable, t)) {
     job.status = "Completed With Warnings";
     job.summary = "Port " + p.name + " is already " + (disable ? "disabled" : "enabled") +
                   "; nothing was changed";
   } else {
-    SettleLink(p.link, t);
-    disabled_[job.port] = disable;
-    EmitPortActionEvent(job.port, disable, t);
-    UpdateLink(p.link, t);
     job.status = "Completed";
     job.summary =
         "Port " + p.name + " (" + p.node_description + ") " + (disable ? "disabled" : "enabled");
@@ -321,6 +427,33 @@ Result<Fault> SimState::AddFault(const Json& body, TimePoint now) {
   if (Status s = ReadString(body, "kind", true, &kind_name); !s.ok()) return s;
   Fault f;
   std::set<std::string> allowed = {"kind", "port"};
+  if (kind_name == "switch_reboot" || kind_name == "node_reboot") {
+    const bool is_switch = kind_name == "switch_reboot";
+    const std::string key = is_switch ? "switch" : "node";
+    f.kind = is_switch ? FaultKind::kSwitchReboot : FaultKind::kNodeReboot;
+    f.down_s = kDefaultDownS;
+    if (Status s = ReadNumber(body, "down_s", kMinDownS, kMaxDownS, &f.down_s); !s.ok()) return s;
+    std::string name;
+    if (Status s = ReadString(body, key, true, &name); !s.ok()) return s;
+    if (Status s = CheckKeys(body, {"kind", key, "down_s"}, kind_name + " fault"); !s.ok()) {
+      return s;
+    }
+    // A switch by system_name or system GUID (any case, "0x" or not); a host by name.
+    std::string want = LowerAscii(name);
+    if (is_switch && want.rfind("0x", 0) == 0) want = want.substr(2);
+    const std::vector<Node>& nodes = topology_.nodes();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const bool node_is_switch = nodes[i].kind != NodeKind::kHost;
+      if (node_is_switch != is_switch) continue;
+      if (LowerAscii(nodes[i].name) == want || (is_switch && nodes[i].system_guid == want)) {
+        f.node = static_cast<int>(i);
+        break;
+      }
+    }
+    if (f.node < 0) return Status::NotFound("unknown " + key + " '" + name + "'");
+    std::lock_guard<std::mutex> lock(mu_);
+    return AddRebootLocked(std::move(f), now);
+  }
   if (kind_name == "link_down") {
     f.kind = FaultKind::kLinkDown;
   } else if (kind_name == "flap") {
@@ -341,8 +474,9 @@ Result<Fault> SimState::AddFault(const Json& body, TimePoint now) {
       return s;
     }
   } else {
-    return Status::InvalidArgument("unknown fault kind '" + kind_name +
-                                   "' (expected link_down, flap or symbol_errors)");
+    return Status::InvalidArgument(
+        "unknown fault kind '" + kind_name +
+        "' (expected link_down, flap, symbol_errors, switch_reboot or node_reboot)");
   }
   if (Status s = ReadString(body, "port", true, &port_name); !s.ok()) return s;
   if (Status s = CheckKeys(body, allowed, kind_name + " fault"); !s.ok()) return s;
@@ -375,14 +509,21 @@ Result<int> SimState::Repair(const std::string& port_name, TimePoint now) {
   const int link = topology_.ports()[*port].link;
   SettleLink(link, now_);
   size_t removed = 0;
+  std::vector<int64_t> reboots;
   for (auto it = faults_.begin(); it != faults_.end();) {
-    if (it->second.link == link) {
+    const Fault& f = it->second;
+    if (IsReboot(f.kind) && std::find(f.links.begin(), f.links.end(), link) != f.links.end()) {
+      reboots.push_back(f.id);
+      ++removed;
+      ++it;
+    } else if (f.link == link) {
       it = faults_.erase(it);
       ++removed;
     } else {
       ++it;
     }
   }
+  for (int64_t id : reboots) EndRebootLocked(id, now_);
   UpdateLink(link, now_);
   spdlog::info("repaired link of {} ({} faults cleared)", topology_.ports()[*port].name, removed);
   return link;
@@ -499,11 +640,7 @@ std::vector<Event> SimState::Events() const {
   return std::vector<Event>(events_.begin(), events_.end());
 }
 
-std::optional<Job> SimState::FindJob(int64_t id) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = jobs_.find(id);
-  if (it == jobs_.end()) return std::nullopt;
-  Job job = it->second;
+Job SimState::WithProgress(Job job) const {
   if (job.status == "Running") {
     const double total = SecondsBetween(job.created, job.due);
     const double done = SecondsBetween(job.created, now_);
@@ -512,11 +649,201 @@ std::optional<Job> SimState::FindJob(int64_t id) const {
   return job;
 }
 
+std::optional<Job> SimState::FindJob(int64_t id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = jobs_.find(id);
+  if (it == jobs_.end()) return std::nullopt;
+  return WithProgress(it->second);
+}
+
+std::vector<Job> SimState::Jobs() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Job> out;
+  out.reserve(jobs_.size());
+  for (const auto& [id, job] : jobs_) out.push_back(WithProgress(job));
+  return out;
+}
+
 std::vector<ActionRecord> SimState::Actions() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<ActionRecord> out = actions_;
-  for (ActionRecord& a : out) a.status = jobs_.at(a.job_id).status;
+  for (ActionRecord& a : out) {
+    if (a.job_id != 0) a.status = jobs_.at(a.job_id).status;
+  }
   return out;
+}
+
+std::vector<Isolation> SimState::UnhealthyPorts() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Isolation> out;
+  for (const auto& [port, isolation] : isolated_) out.push_back(isolation);
+  return out;
+}
+
+std::vector<OperatorRecord> SimState::OperatorActions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return operator_actions_;
+}
+
+std::vector<ExternalEventRecord> SimState::ExternalEvents() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return external_events_;
+}
+
+Result<Fault> SimState::AddRebootLocked(Fault f, TimePoint now) {
+  AdvanceLocked(now);
+  const Node& node = topology_.nodes()[f.node];
+  for (const auto& [id, other] : faults_) {
+    if (IsReboot(other.kind) && other.node == f.node) {
+      return Status::Conflict(node.name + " is already rebooting (fault " +
+                              std::to_string(other.id) + ")");
+    }
+  }
+  f.id = next_fault_id_++;
+  f.created = now_;
+  f.ends = now_ + ToDuration(f.down_s);
+  for (int port : node.ports) f.links.push_back(topology_.ports()[port].link);
+  for (int link : f.links) SettleLink(link, now_);
+  faults_[f.id] = f;
+  EmitRebootEvent(f, /*up=*/false, now_);
+  for (int link : f.links) UpdateLink(link, now_);
+  spdlog::info("fault {} {} of {}: {} links down for {} s", f.id, FaultKindName(f.kind), node.name,
+               f.links.size(), f.down_s);
+  return f;
+}
+
+void SimState::EndRebootLocked(int64_t fault_id, TimePoint t) {
+  auto it = faults_.find(fault_id);
+  if (it == faults_.end()) return;
+  const Fault f = it->second;
+  for (int link : f.links) SettleLink(link, t);
+  faults_.erase(it);
+  EmitRebootEvent(f, /*up=*/true, t);
+  for (int link : f.links) UpdateLink(link, t);
+  spdlog::info("fault {} {} of {} ended", f.id, FaultKindName(f.kind),
+               topology_.nodes()[f.node].name);
+}
+
+Result<HealthChange> SimState::SetPortsHealth(const Json& body, TimePoint now) {
+  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
+  if (Status s = CheckKeys(body, {"ports", "ports_policy", "action"}, "unhealthy_ports body");
+      !s.ok()) {
+    return s;
+  }
+  HealthChange change;
+  std::string policy;
+  if (Status s = ReadString(body, "ports_policy", true, &policy); !s.ok()) return s;
+  change.policy = UpperAscii(policy);
+  if (change.policy != "UNHEALTHY" && change.policy != "HEALTHY") {
+    return Status::InvalidArgument("unknown ports_policy '" + policy +
+                                   "' (expected UNHEALTHY or HEALTHY)");
+  }
+  std::string action;
+  if (Status s = ReadString(body, "action", false, &action); !s.ok()) return s;
+  if (body.contains("action") && action != "isolate") {
+    return Status::InvalidArgument("unknown action '" + action + "' (expected isolate)");
+  }
+  auto list = body.find("ports");
+  if (list == body.end()) return Status::InvalidArgument("missing field 'ports'");
+  if (!list->is_array() || list->empty()) {
+    return Status::InvalidArgument("ports must be a non-empty list of port names");
+  }
+  std::vector<int> ports;
+  for (const Json& item : *list) {
+    if (!item.is_string()) return Status::InvalidArgument("ports must be a list of port names");
+    const std::string name = item.get<std::string>();
+    std::optional<int> port = topology_.FindPort(name);
+    if (!port) return Status::NotFound("unknown port '" + name + "'");
+    if (std::find(ports.begin(), ports.end(), *port) == ports.end()) ports.push_back(*port);
+  }
+  const bool isolate = change.policy == "UNHEALTHY";
+  std::lock_guard<std::mutex> lock(mu_);
+  AdvanceLocked(now);
+  for (int port : ports) {
+    const std::string& name = topology_.ports()[port].name;
+    change.ports.push_back(name);
+    const bool changed = isolate ? IsolateLocked(port, "MANUAL", now_) : HealLocked(port);
+    if (changed) change.changed.push_back(name);
+    actions_.push_back(ActionRecord{now_, isolate ? "isolate" : "healthy", name, 0, "Completed"});
+  }
+  return change;
+}
+
+Result<OperatorRecord> SimState::OperatorAction(const Json& body, TimePoint now) {
+  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
+  if (Status s = CheckKeys(body, {"port", "action"}, "operator body"); !s.ok()) return s;
+  OperatorRecord record;
+  std::string port_name;
+  if (Status s = ReadString(body, "action", true, &record.action); !s.ok()) return s;
+  if (record.action != "disable" && record.action != "enable" && record.action != "isolate" &&
+      record.action != "healthy") {
+    return Status::InvalidArgument("unknown action '" + record.action +
+                                   "' (expected disable, enable, isolate or healthy)");
+  }
+  if (Status s = ReadString(body, "port", true, &port_name); !s.ok()) return s;
+  std::optional<int> port = topology_.FindPort(port_name);
+  if (!port) return Status::NotFound("unknown port '" + port_name + "'");
+  std::lock_guard<std::mutex> lock(mu_);
+  AdvanceLocked(now);
+  record.time = now_;
+  record.port = topology_.ports()[*port].name;
+  if (record.action == "disable" || record.action == "enable") {
+    record.changed = SetDisabledLocked(*port, record.action == "disable", now_);
+  } else if (record.action == "isolate") {
+    record.changed = IsolateLocked(*port, "MANUAL", now_);
+  } else {
+    record.changed = HealLocked(*port);
+  }
+  spdlog::info("operator: {} port {} ({})", record.action, record.port,
+               record.changed ? "changed" : "nothing to change");
+  operator_actions_.push_back(record);
+  return record;
+}
+
+Result<Event> SimState::AddExternalEvent(const Json& body, TimePoint now) {
+  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
+  if (Status s = CheckKeys(body,
+                           {"event_id", "description", "external_event_name", "external_event_type",
+                            "external_event_source"},
+                           "external event");
+      !s.ok()) {
+    return s;
+  }
+  auto id = body.find("event_id");
+  if (id == body.end()) return Status::InvalidArgument("missing field 'event_id'");
+  if (!id->is_number_integer()) {
+    return Status::InvalidArgument("event_id must be an integer from 551 to 554");
+  }
+  const int64_t event_id = id->get<int64_t>();
+  static const char* const kSeverities[] = {"Info", "Warning", "Minor", "Critical"};
+  if (event_id < 551 || event_id > 554) {
+    return Status::InvalidArgument(
+        "event_id must be 551 (Info), 552 (Warning), 553 (Minor) or "
+        "554 (Critical), got " +
+        std::to_string(event_id));
+  }
+  Event e;
+  std::string name, type, source;
+  if (Status s = ReadString(body, "description", true, &e.description); !s.ok()) return s;
+  if (Status s = ReadString(body, "external_event_name", false, &name); !s.ok()) return s;
+  if (Status s = ReadString(body, "external_event_type", false, &type); !s.ok()) return s;
+  if (Status s = ReadString(body, "external_event_source", false, &source); !s.ok()) return s;
+  e.name = name.empty() ? "External Event" : name;
+  e.type = type.empty() ? "External" : type;
+  e.event_type = std::to_string(event_id);
+  e.severity = kSeverities[event_id - 551];
+  e.category = "External";
+  e.object_name = source;
+  e.object_path = source;
+  e.write_to_syslog = true;
+  std::lock_guard<std::mutex> lock(mu_);
+  AdvanceLocked(now);
+  e.time = now_;
+  Emit(e);
+  e.id = next_event_id_ - 1;
+  external_events_.push_back(ExternalEventRecord{now_, body, e.id});
+  spdlog::info("external event {} [{}] {}: {}", e.id, e.event_type, e.name, e.description);
+  return e;
 }
 
 std::vector<Fault> SimState::Faults() const {

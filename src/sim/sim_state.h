@@ -1,6 +1,8 @@
 // SimState: the live state of a simulated UFM fabric over a fixed Topology: port enable/disable
-// state, link up/down, injected faults (link_down, flap, symbol_errors), cumulative port counters,
-// the UFM event log, port-action jobs and the log of actions received.
+// state, link up/down, ports isolated as unhealthy, injected faults (link_down, flap,
+// symbol_errors, switch and node reboots), cumulative port counters, the UFM event log (with
+// external events posted to it), port-action jobs, the log of actions received through the REST
+// API and the log of what a simulated person did in UFM's own GUI.
 // Time only moves through the TimePoints passed in (Advance, AddFault, ...), so tests drive it
 // explicitly; a time earlier than the last one seen counts as "now". Every public method takes an
 // internal mutex and is safe to call from several threads; snapshots are returned by value.
@@ -59,15 +61,22 @@ struct Event {
   std::string description;
   bool write_to_syslog = true;
   TimePoint time;
+  // Only in the event.log line: the object as the log writes it when it differs from
+  // object_name ("default / Switch: ib-leaf-01"), and the device GUID ("[dev_id: ...]").
+  std::string log_object;
+  std::string dev_id;
 };
 
-enum class FaultKind { kLinkDown, kFlap, kSymbolErrors };
+enum class FaultKind { kLinkDown, kFlap, kSymbolErrors, kSwitchReboot, kNodeReboot };
 const char* FaultKindName(FaultKind kind);
+inline bool IsReboot(FaultKind kind) {
+  return kind == FaultKind::kSwitchReboot || kind == FaultKind::kNodeReboot;
+}
 
 struct Fault {
   int64_t id = 0;
   FaultKind kind = FaultKind::kLinkDown;
-  int link = -1;               // index into topology().links()
+  int link = -1;               // index into topology().links(); -1 for a reboot
   double interval_s = 0;       // flap: length of each down and each up half
   double rate = 0;             // symbol_errors: symbol errors per second per end
   double rcv_errors_rate = 0;  // symbol_errors: PortRcvErrors per second per end
@@ -75,6 +84,42 @@ struct Fault {
   // flap bookkeeping
   bool flap_down = false;
   TimePoint next_toggle;
+  // reboots: the switch or host (index into topology().nodes()), every link of it in port
+  // order, and when it comes back up (the fault then removes itself)
+  int node = -1;
+  std::vector<int> links;
+  double down_s = 0;
+  TimePoint ends;
+};
+
+// A port isolated as unhealthy (UFM's PUT /app/unhealthy_ports): the SM routes around it, its
+// link stays up.
+struct Isolation {
+  int port = -1;          // index into topology().ports()
+  std::string condition;  // "MANUAL"
+  TimePoint time;
+};
+
+// What PUT /app/unhealthy_ports did: the ports named (as port names) and those that changed.
+struct HealthChange {
+  std::string policy;  // "UNHEALTHY" | "HEALTHY"
+  std::vector<std::string> ports;
+  std::vector<std::string> changed;
+};
+
+// A change a person made in UFM's GUI (POST /sim/operator), not through the REST API.
+struct OperatorRecord {
+  TimePoint time;
+  std::string action;  // "disable" | "enable" | "isolate" | "healthy"
+  std::string port;    // port name
+  bool changed = false;
+};
+
+// A body POSTed to /app/events/external_event, with the UFM event it became.
+struct ExternalEventRecord {
+  TimePoint time;
+  nlohmann::json body;
+  int64_t event_id = 0;  // the id of the event in UFM's list
 };
 
 struct Job {
@@ -91,11 +136,12 @@ struct Job {
   TimePoint due;
 };
 
-// A port action as the simulator received it, with its job's current status.
+// A port action as the simulator received it through the REST API, with its job's current
+// status. Isolations (PUT /app/unhealthy_ports) have no job: job_id 0, status "Completed".
 struct ActionRecord {
   TimePoint time;
-  std::string action;
-  std::string port;  // port name
+  std::string action;  // "disable" | "enable" | "isolate" | "healthy"
+  std::string port;    // port name
   int64_t job_id = 0;
   std::string status;
 };
@@ -114,6 +160,11 @@ inline constexpr const char* kEventLinkUp = "328";
 inline constexpr const char* kEventLinkDown = "329";
 inline constexpr const char* kEventPortDisabled = "336";
 inline constexpr const char* kEventPortEnabled = "337";
+inline constexpr const char* kEventNodeDown = "331";
+inline constexpr const char* kEventNodeUp = "332";
+inline constexpr const char* kEventPortUnhealthy = "702";
+inline constexpr const char* kEventSwitchDown = "907";
+inline constexpr const char* kEventSwitchUp = "908";
 
 class SimState {
  public:
@@ -128,14 +179,24 @@ class SimState {
   // counters grow for the time each link was up.
   void Advance(TimePoint now);
 
-  // The body of POST /sim/faults. InvalidArgument for a bad body, NotFound for an unknown port.
+  // The body of POST /sim/faults. InvalidArgument for a bad body, NotFound for an unknown port,
+  // switch or node, Conflict for a reboot of a switch or node that is already rebooting.
   Result<Fault> AddFault(const nlohmann::json& body, TimePoint now);
-  // Clears every fault of the port's link; the link comes up unless an end is disabled.
+  // Clears every fault of the port's link (a reboot of either end ends at once, as if it had
+  // completed); the link comes up unless an end is disabled.
   // Returns the link index; NotFound for an unknown port.
   Result<int> Repair(const std::string& port_name, TimePoint now);
   // The body of POST /ufmRest/actions. InvalidArgument for a bad body, NotFound for an unknown
   // port. The effect applies job_delay later (at once when the delay is 0).
   Result<Job> SubmitAction(const nlohmann::json& body, TimePoint now);
+  // The body of PUT /app/unhealthy_ports: isolates ports (702 for each newly isolated one) or
+  // makes them healthy, all at once or none (InvalidArgument, NotFound). Logged in Actions().
+  Result<HealthChange> SetPortsHealth(const nlohmann::json& body, TimePoint now);
+  // The body of POST /sim/operator: a person disables, enables, isolates or heals a port in
+  // UFM's GUI, at once. Logged in OperatorActions(), not in Actions().
+  Result<OperatorRecord> OperatorAction(const nlohmann::json& body, TimePoint now);
+  // The body of POST /app/events/external_event: adds an event (551..554) to UFM's list.
+  Result<Event> AddExternalEvent(const nlohmann::json& body, TimePoint now);
 
   // Snapshots, as of the last time seen.
   TimePoint now() const;
@@ -148,8 +209,12 @@ class SimState {
   // As when UFM's retention drops events: the next `count` ids are used up without an event.
   void SkipEventIds(int64_t count);
   std::optional<Job> FindJob(int64_t id) const;
+  std::vector<Job> Jobs() const;  // ascending id
   std::vector<ActionRecord> Actions() const;
   std::vector<Fault> Faults() const;
+  std::vector<Isolation> UnhealthyPorts() const;  // in port order
+  std::vector<OperatorRecord> OperatorActions() const;
+  std::vector<ExternalEventRecord> ExternalEvents() const;
 
  private:
   // Counters kept as doubles so fractional rates add up exactly over many small steps.
@@ -176,9 +241,21 @@ class SimState {
   // Recomputes a link's state after a change at time t, counting and logging a transition.
   void UpdateLink(int link, TimePoint t);
   void CompleteJob(Job& job, TimePoint t);
+  // Disables or enables a port at t, with its 336/337 event; false when it already was.
+  bool SetDisabledLocked(int port, bool disable, TimePoint t);
+  // Isolates a port (with its 702 event) or makes it healthy; false when it already was.
+  bool IsolateLocked(int port, const std::string& condition, TimePoint t);
+  bool HealLocked(int port);
+  Result<Fault> AddRebootLocked(Fault f, TimePoint now);
+  // Ends a reboot at t: the node's up event, then its links come up where nothing else holds
+  // them down.
+  void EndRebootLocked(int64_t fault_id, TimePoint t);
+  Job WithProgress(Job job) const;
   void Emit(Event event);
   void EmitLinkEvent(int link, bool up, TimePoint t);
   void EmitPortActionEvent(int port, bool disabled, TimePoint t);
+  void EmitUnhealthyEvent(int port, const std::string& condition, TimePoint t);
+  void EmitRebootEvent(const Fault& f, bool up, TimePoint t);
   PortStatus StatusLocked(int port) const;
   std::string DescribePort(int port) const;
 
@@ -197,12 +274,19 @@ class SimState {
   std::map<int64_t, Job> jobs_;
   int64_t next_job_id_ = 1;
   std::vector<ActionRecord> actions_;
+  std::map<int, Isolation> isolated_;
+  std::vector<OperatorRecord> operator_actions_;
+  std::vector<ExternalEventRecord> external_events_;
 };
 
 // "2026-11-29 18:46:32": UTC, no zone, no milliseconds (the UFM 6.17+ event layout).
 std::string FormatUfmTime(TimePoint t);
 // One event as UFM writes it to event.log:
 // "2026-11-29 18:46:32.123 [12] [329] WARNING [Fabric_Topology] Link [Source A  TO Dest: B]: ..."
+// "... [907] CRITICAL [Fabric_Topology] Switch [default / Switch: ib-leaf-01] [dev_id: G]: ..."
 std::string FormatEventLogLine(const Event& e);
+// The text of event 702 for a port: "Peer Port ib-leaf-01:1/1/1 is considered by SM as
+// unhealthy due to MANUAL." (an HCA: "Peer Port gpu-node-001 HCA-1:1 ...").
+std::string UnhealthyPortDescription(const Port& port, const std::string& condition);
 
 }  // namespace ufmr::sim

@@ -85,7 +85,8 @@ std::string SwitchPortLabel(int number) {
 }
 
 Result<TopologySpec> ParseTopologySpec(const std::string& text) {
-  const std::string usage = "expected fat-tree:leaves=L,spines=S,hosts_per_leaf=H";
+  const std::string usage =
+      "expected fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N]";
   const std::string trimmed = Trim(text);
   size_t colon = trimmed.find(':');
   if (colon == std::string::npos) {
@@ -124,6 +125,9 @@ Result<TopologySpec> ParseTopologySpec(const std::string& text) {
     } else if (key == "hosts_per_leaf") {
       field = &spec.hosts_per_leaf;
       max = kMaxHostsPerLeaf;
+    } else if (key == "hcas_per_host") {
+      field = &spec.hcas_per_host;
+      max = kMaxHcasPerHost;
     } else {
       return Status::InvalidArgument("unknown topology parameter '" + key + "': " + usage);
     }
@@ -154,13 +158,15 @@ Result<Topology> Topology::FromString(const std::string& text, uint64_t seed) {
 
 Result<Topology> Topology::Generate(const TopologySpec& spec, uint64_t seed) {
   if (spec.leaves < 1 || spec.leaves > kMaxLeaves || spec.spines < 1 || spec.spines > kMaxSpines ||
-      spec.hosts_per_leaf < 1 || spec.hosts_per_leaf > kMaxHostsPerLeaf) {
+      spec.hosts_per_leaf < 1 || spec.hosts_per_leaf > kMaxHostsPerLeaf || spec.hcas_per_host < 1 ||
+      spec.hcas_per_host > kMaxHcasPerHost) {
     return Status::InvalidArgument("topology sizes out of range");
   }
   Topology t;
   t.spec_ = spec;
   GuidSource guids(seed);
   const int hosts = spec.leaves * spec.hosts_per_leaf;
+  const int host_ports_per_leaf = spec.hosts_per_leaf * spec.hcas_per_host;
   const int host_width = hosts > 999 ? (hosts > 9999 ? 5 : 4) : 3;
 
   auto add_port = [&t](int node_index, int number) {
@@ -204,12 +210,14 @@ Result<Topology> Topology::Generate(const TopologySpec& spec, uint64_t seed) {
   }
   // Switch ports first, so port numbers follow the wiring plan.
   for (int leaf : leaf_nodes) {
-    for (int n = 1; n <= spec.hosts_per_leaf + spec.spines; ++n) add_port(leaf, n);
+    for (int n = 1; n <= host_ports_per_leaf + spec.spines; ++n) add_port(leaf, n);
   }
   for (int spine : spine_nodes) {
     for (int n = 1; n <= spec.leaves; ++n) add_port(spine, n);
   }
-  // Hosts, each with one HCA port, cabled to leaf ports 1..H.
+  // Hosts, each with N single-port HCAs. HCA-k of host h on leaf l goes to leaf (l + k - 1) % L,
+  // port (k - 1) * H + h. The draw order (system GUID, then per HCA its port GUID and cable)
+  // keeps a one-HCA fabric exactly as it was before HCAs could be several.
   int host_number = 0;
   for (int li = 0; li < spec.leaves; ++li) {
     for (int h = 1; h <= spec.hosts_per_leaf; ++h) {
@@ -221,18 +229,21 @@ Result<Topology> Topology::Generate(const TopologySpec& spec, uint64_t seed) {
                 {}};
       t.nodes_.push_back(std::move(host));
       const int host_index = static_cast<int>(t.nodes_.size()) - 1;
-      const int port = add_port(host_index, 1);
-      Port& p = t.ports_[port];
-      p.guid = guids.Next(kHcaGuidPrefix);
-      p.label = "1";
-      p.node_description = t.nodes_[host_index].name + " HCA-1";
-      add_link(t.nodes_[leaf_nodes[li]].ports[h - 1], port);
+      for (int k = 1; k <= spec.hcas_per_host; ++k) {
+        const int port = add_port(host_index, 1);
+        Port& p = t.ports_[port];
+        p.guid = guids.Next(kHcaGuidPrefix);
+        p.label = "1";
+        p.node_description = t.nodes_[host_index].name + " HCA-" + std::to_string(k);
+        const int leaf = leaf_nodes[(li + k - 1) % spec.leaves];
+        add_link(t.nodes_[leaf].ports[(k - 1) * spec.hosts_per_leaf + h - 1], port);
+      }
     }
   }
-  // Leaf port H+s goes to spine s; spine port i goes to leaf i.
+  // Leaf port H*N+s goes to spine s; spine port i goes to leaf i.
   for (int li = 0; li < spec.leaves; ++li) {
     for (int s = 0; s < spec.spines; ++s) {
-      add_link(t.nodes_[leaf_nodes[li]].ports[spec.hosts_per_leaf + s],
+      add_link(t.nodes_[leaf_nodes[li]].ports[host_ports_per_leaf + s],
                t.nodes_[spine_nodes[s]].ports[li]);
     }
   }

@@ -1,6 +1,7 @@
 // Topology: the static shape of a simulated InfiniBand fabric (a two-tier fat tree of leaf and
-// spine switches with one single-port HCA per host): nodes, ports, links, names, GUIDs, labels
-// and cable serials, generated deterministically from a spec string and a seed.
+// spine switches; each host has one or more single-port HCAs, cabled rail style to consecutive
+// leaves): nodes, ports, links, names, GUIDs, labels and cable serials, generated
+// deterministically from a spec string and a seed.
 // A Topology is immutable once generated; all const methods are safe from several threads.
 #pragma once
 
@@ -14,17 +15,19 @@
 
 namespace ufmr::sim {
 
-// "fat-tree:leaves=L,spines=S,hosts_per_leaf=H".
+// "fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N]".
 struct TopologySpec {
   int leaves = 0;
   int spines = 0;
   int hosts_per_leaf = 0;
+  int hcas_per_host = 1;
 };
 
 // Limits that keep a generated fabric sane (leaf and spine radix, memory, CSV size).
 inline constexpr int kMaxLeaves = 256;
 inline constexpr int kMaxSpines = 64;
 inline constexpr int kMaxHostsPerLeaf = 128;
+inline constexpr int kMaxHcasPerHost = 8;
 
 Result<TopologySpec> ParseTopologySpec(const std::string& text);
 
@@ -35,7 +38,9 @@ struct Node {
   std::string name;         // system_name: "ib-leaf-01", "ib-spine-02", "gpu-node-007"
   std::string system_guid;  // 16 lowercase hex digits, no 0x
   int tier = 0;             // hosts 0, leaves 1, spines 2
-  std::vector<int> ports;   // indexes into Topology::ports(), by port number
+  // Indexes into Topology::ports(): a switch's by port number, a host's by HCA (HCA-1 first;
+  // every HCA port is number 1).
+  std::vector<int> ports;
 };
 
 struct Port {
@@ -65,7 +70,10 @@ std::string SwitchPortLabel(int number);
 
 class Topology {
  public:
-  // Builds the fabric; the same spec and seed always give the same names and GUIDs.
+  // Builds the fabric; the same spec and seed always give the same names and GUIDs. Host h
+  // (1-based on its home leaf l, 0-based) cables HCA-k to leaf (l + k - 1) % leaves, port
+  // (k - 1) * hosts_per_leaf + h; leaf uplinks follow the host ports. With one HCA per host the
+  // wiring is the classic one: host h on leaf port h.
   static Result<Topology> Generate(const TopologySpec& spec, uint64_t seed);
   // ParseTopologySpec + Generate.
   static Result<Topology> FromString(const std::string& text, uint64_t seed);
