@@ -84,6 +84,8 @@ class Inventory {
   // Every port of the node (same system GUID, else the same system name) the port sits on,
   // itself included; just the port when its node is unknown.
   std::vector<PortInfo> NodePorts(const PortInfo& port) const;
+  // The system name of the switch or host with this system GUID (any case, "0x" or not), or "".
+  std::string SystemNameOf(const std::string& system_guid) const;
   size_t size() const;
   // Bumped by every change (Replace, an Upsert that changed something): lets readers cache what
   // they derived from the inventory.
@@ -96,6 +98,7 @@ class Inventory {
   std::map<std::string, PortInfo> ports_;
   std::map<std::string, std::string> by_description_;        // lower-case "<node>:<label>" -> name
   std::map<std::string, std::vector<std::string>> by_node_;  // node key -> its ports' names
+  std::map<std::string, std::string> system_names_;  // lower-case system GUID -> system name
   std::atomic<uint64_t> generation_{0};
 };
 

@@ -188,6 +188,10 @@ RuleEngine::Subjects RuleEngine::Resolve(const Observation& o) const {
   // Events about a whole switch or host (907 switch down, 331 node down) name it as the object.
   if (o.kind == Observation::Kind::kEvent && s.ends.empty()) {
     std::string name = ObjectNodeName(o.object_name);
+    // REST names a switch event's object by the switch's GUID: the inventory knows its name.
+    if (inventory_ && !name.empty()) {
+      if (std::string known = inventory_->SystemNameOf(name); !known.empty()) name = known;
+    }
     if (IsSwitchObjectType(o.object_type) && !name.empty()) {
       s.switches.emplace(NodeKey(name), name);
     } else if (IsHostObjectType(o.object_type) && !name.empty()) {

@@ -124,6 +124,7 @@ bool ChildProcess::running() {
   int status = 0;
   if (waitpid(pid_, &status, WNOHANG) == pid_) {
     pid_ = -1;
+    if (WIFSIGNALED(status)) term_signal_ = WTERMSIG(status);
     return false;
   }
   return true;

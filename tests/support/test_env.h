@@ -51,9 +51,12 @@ class ChildProcess {
   void Stop();           // SIGTERM, then SIGKILL after 5 s
   void Signal(int sig);  // e.g. SIGHUP
   std::string Log() const;
+  // The signal that ended the process (9 after a SIGKILL), once running() saw it end; 0 if none.
+  int term_signal() const { return term_signal_; }
 
  private:
   pid_t pid_ = -1;
+  int term_signal_ = 0;
   std::string log_path_;
 };
 

@@ -1,0 +1,638 @@
+// Acting on the fabric, end to end: the real service binary against ufm-sim (a simulated UFM) and
+// a throwaway PostgreSQL. Each guard blocks and says so on the ticket (a host's last link, the
+// caps, the per-switch cap, the rate limit, the cooldown, the circuit breaker, dry run, shadow
+// rules); a port a person isolated is never touched; a port someone re-enabled is reported as
+// drift and left alone; isolation through UFM's unhealthy ports; the repair flow (pass, fail,
+// escalate) with repair kinds; UFM external events; and crash-resume: the service killed with
+// SIGKILL at each step of an action's life, restarted, and the simulator's action log still
+// shows the action exactly once.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/http_client.h"
+#include "core/http_server.h"
+#include "support/test_env.h"
+
+namespace ufmr {
+namespace {
+
+using json = nlohmann::json;
+using std::chrono::seconds;
+using testing::BinaryDir;
+using testing::ChildProcess;
+using testing::SourceDir;
+using testing::WaitUntil;
+
+constexpr const char* kTwoRails = "fat-tree:leaves=2,spines=2,hosts_per_leaf=2,hcas_per_host=2";
+constexpr const char* kOneLinkHosts = "fat-tree:leaves=2,spines=2,hosts_per_leaf=2";
+
+int FreePort() {
+  // The kernel picks; the small race before the service binds is acceptable in tests.
+  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
+  if (!probe.Start().ok()) return 0;
+  int port = probe.port();
+  probe.Stop();
+  return port;
+}
+
+struct Fabric {
+  std::string topology = kTwoRails;
+  std::string remediation;  // extra lines under `remediation:`, each indented by two spaces
+  // Replaces the `action:` of the shipped link_down rule (e.g. "isolate_port"), or its mode.
+  std::string link_down_action;
+  std::string link_down_mode;
+};
+
+Fabric WithTopology(const std::string& topology) {
+  Fabric f;
+  f.topology = topology;
+  return f;
+}
+Fabric WithRemediation(const std::string& remediation) {
+  Fabric f;
+  f.remediation = remediation;
+  return f;
+}
+Fabric WithLinkDown(const std::string& action, const std::string& mode) {
+  Fabric f;
+  f.link_down_action = action;
+  f.link_down_mode = mode;
+  return f;
+}
+
+class RemediationTest : public ::testing::Test {
+ protected:
+  void Start(const Fabric& setup, const std::string& crash_at = "") {
+    dir_ = testing::MakeTempDir("remediation");
+    db_url_ = testing::TestPostgres::Get().CreateDatabase();
+    sim_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
+                                 "--topology", setup.topology, "--job-delay-ms", "200",
+                                 "--ready-file", dir_ + "/sim.json"},
+        dir_ + "/sim.log");
+    ASSERT_TRUE(
+        WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
+        << sim_->Log();
+    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
+    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
+    std::string telemetry =
+        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+
+    // The shipped rules; link_down's 30 s hold shortened so the tests run in seconds.
+    std::filesystem::create_directories(dir_ + "/rules");
+    for (const auto& entry : std::filesystem::directory_iterator(SourceDir() + "/rules")) {
+      if (entry.path().extension() != ".yaml") continue;
+      std::string rules = testing::ReadFile(entry.path().string());
+      if (entry.path().filename() == "links.yaml") {
+        Replace(&rules, "for: 30s", "for: 1s");
+        size_t at = rules.find("name: link_down");
+        ASSERT_NE(at, std::string::npos);
+        if (!setup.link_down_action.empty()) {
+          size_t action = rules.find("action: disable_port", at);
+          ASSERT_NE(action, std::string::npos);
+          rules.replace(action, 20, "action: " + setup.link_down_action);
+        }
+        if (!setup.link_down_mode.empty()) {
+          size_t line = rules.find('\n', at);
+          rules.insert(line + 1, "    mode: " + setup.link_down_mode + "\n");
+        }
+      }
+      testing::WriteFile(dir_ + "/rules/" + entry.path().filename().string(), rules);
+    }
+    api_ = "http://127.0.0.1:" + std::to_string(FreePort());
+    testing::WriteFile(dir_ + "/config.yaml",
+                       "fabric: remediation\n"
+                       "ufm:\n  url: " +
+                           sim_url_ +
+                           "\n  user: admin\n  password: \"123456\"\n"
+                           "telemetry:\n  url: " +
+                           telemetry +
+                           "\n  interval_s: 0.5\n"
+                           "database:\n  url: \"" +
+                           db_url_ + "\"\n  schema_dir: " + SourceDir() +
+                           "/schema\n"
+                           "rules:\n  dir: " +
+                           dir_ +
+                           "/rules\n"
+                           "events:\n  poll_interval_s: 0.3\n"
+                           "http:\n  listen: 127.0.0.1\n  port: " +
+                           api_.substr(api_.rfind(':') + 1) +
+                           "\n"
+                           "remediation:\n  soak_s: 3\n  job_poll_interval_s: 0.1\n"
+                           "  reconcile_interval_s: 1\n  action_retry_s: 0.5\n" +
+                           setup.remediation);
+    ChildProcess migrate(
+        {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", dir_ + "/config.yaml"},
+        dir_ + "/migrate.log");
+    ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
+    StartService(crash_at);
+    if (crash_at.empty()) AwaitReady();
+  }
+
+  static void Replace(std::string* s, const std::string& from, const std::string& to) {
+    size_t at = s->find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    s->replace(at, from.size(), to);
+  }
+
+  // The service, optionally armed to kill itself at a crash point (UFMR_CRASH_AT).
+  void StartService(const std::string& crash_at = "") {
+    std::vector<std::string> argv;
+    if (!crash_at.empty()) argv = {"/usr/bin/env", "UFMR_CRASH_AT=" + crash_at};
+    argv.insert(argv.end(), {BinaryDir() + "/ufm-remediator", "serve", "--config",
+                             dir_ + "/config.yaml", "--log-level", "debug"});
+    ++starts_;
+    service_ =
+        std::make_unique<ChildProcess>(argv, dir_ + "/service-" + std::to_string(starts_) + ".log");
+  }
+
+  void AwaitReady() {
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          auto r = http_.Get(api_ + "/healthz");
+          return r.ok() && r->status == 200 && json::parse(r->body)["inventory_ports"] > 0;
+        },
+        seconds(20)))
+        << service_->Log();
+    // Let the service take its starting cursor before any fault, as a running service would.
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          return service_->Log().find("skipping") != std::string::npos ||
+                 service_->Log().find("resuming events") != std::string::npos;
+        },
+        seconds(10)))
+        << service_->Log();
+  }
+
+  void TearDown() override {
+    if (HasFailure()) {
+      for (int i = 1; i <= starts_; ++i) {
+        std::cerr << "---- service log " << i << " ----\n"
+                  << testing::ReadFile(dir_ + "/service-" + std::to_string(i) + ".log") << "\n";
+      }
+      std::cerr << "---- sim log ----\n" << (sim_ ? sim_->Log() : "") << "\n";
+    }
+    service_.reset();
+    sim_.reset();
+    if (!dir_.empty()) testing::RemoveTree(dir_);
+  }
+
+  json Get(const std::string& url) {
+    auto r = http_.Get(url);
+    if (!r.ok()) return json();
+    return json::parse(r->body, nullptr, false);
+  }
+
+  HttpResult Post(const std::string& url, const json& body) {
+    auto r = http_.Post(url, body.dump());
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return r.ok() ? r.value() : HttpResult();
+  }
+
+  // Links that face a host, leaf side first ("a" is the switch end), one per host: two links of
+  // one host going down together look like its reboot (node_many_links_down), and are not cut.
+  std::vector<std::pair<std::string, std::string>> HostLinks() {
+    std::vector<std::pair<std::string, std::string>> out;
+    std::set<std::string> hosts;
+    for (const auto& l : Get(sim_url_ + "/sim/links")) {
+      if (l["b"]["node_description"].get<std::string>().find("HCA") == std::string::npos) continue;
+      if (!hosts.insert(l["b"]["system_name"].get<std::string>()).second) continue;
+      out.emplace_back(l["a"]["port"], l["b"]["port"]);
+    }
+    return out;
+  }
+  // UFM's REST API, as the service sees it (basic auth).
+  json Ufm(const std::string& path) {
+    HttpClientOptions o;
+    o.basic_user = "admin";
+    o.basic_password = "123456";
+    HttpClient ufm(o);
+    auto r = ufm.Get(sim_url_ + "/ufmRest" + path);
+    EXPECT_TRUE(r.ok() && r->status == 200) << path;
+    if (!r.ok()) return json();
+    return json::parse(r->body, nullptr, false);
+  }
+  std::string LeafOf(const std::string& port) {
+    for (const auto& l : Get(sim_url_ + "/sim/links")) {
+      if (l["a"]["port"] == port) return l["a"]["system_name"];
+    }
+    return "";
+  }
+
+  void Fault(const std::string& port, const std::string& kind = "link_down") {
+    auto r = Post(sim_url_ + "/sim/faults", {{"kind", kind}, {"port", port}});
+    ASSERT_EQ(r.status, 201) << r.body;
+  }
+
+  json Tickets() { return Get(api_ + "/api/tickets?state=all")["tickets"]; }
+  json Ticket(int64_t id) { return Get(api_ + "/api/tickets/" + std::to_string(id)); }
+  // The ticket of the link with this port, once it exists; null otherwise.
+  json TicketFor(const std::string& port) {
+    for (const auto& t : Tickets()) {
+      if (t["link"].get<std::string>().find(port) != std::string::npos) return t;
+    }
+    return json();
+  }
+  json AwaitTicket(const std::string& port, const std::function<bool(const json&)>& done) {
+    json t;
+    bool ok = WaitUntil(
+        [&] {
+          t = TicketFor(port);
+          return !t.is_null() && done(t);
+        },
+        seconds(30));
+    EXPECT_TRUE(ok) << "ticket for " << port << ": " << t.dump(2);
+    return t.is_null() ? t : Ticket(t["id"]);
+  }
+  std::vector<json> SimActions(const std::string& port, const std::string& action) {
+    std::vector<json> out;
+    for (const auto& a : Get(sim_url_ + "/sim/actions")) {
+      if (a["port"] == port && a["action"] == action) out.push_back(a);
+    }
+    return out;
+  }
+  std::vector<json> ExternalEvents(const std::string& contains) {
+    std::vector<json> out;
+    for (const auto& e : Get(sim_url_ + "/sim/external_events")) {
+      if (e.dump().find(contains) != std::string::npos) out.push_back(e);
+    }
+    return out;
+  }
+  HttpResult Repaired(int64_t id, const std::string& kind = "cable_replaced") {
+    return Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired",
+                {{"by", "tech"}, {"kind", kind}, {"note", "done at the rack"}});
+  }
+
+  std::string dir_, db_url_, sim_url_, api_;
+  int starts_ = 0;
+  std::unique_ptr<ChildProcess> sim_, service_;
+  HttpClient http_{HttpClientOptions{}};
+};
+
+bool Disabled(const json& t) { return t["state"] == "port_disabled"; }
+bool Blocked(const json& t) { return t["state"] == "ticket_only" && t["guard"] != ""; }
+
+// --- guards --------------------------------------------------------------------------------
+
+TEST_F(RemediationTest, AHostsOnlyLinkIsTicketedAndBlockedNotCut) {
+  Start(WithTopology(kOneLinkHosts));
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  json t = AwaitTicket(sw, Blocked);
+  EXPECT_EQ(t["guard"], "last_link");
+  EXPECT_NE(t["explanation"].get<std::string>().find("drain the host first"), std::string::npos)
+      << t["explanation"];
+  EXPECT_NE(t["events"].dump().find("drain the host first"), std::string::npos);
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_TRUE(Get(sim_url_ + "/sim/actions").empty()) << Get(sim_url_ + "/sim/actions").dump();
+}
+
+TEST_F(RemediationTest, AbsoluteCap) {
+  Start(WithRemediation("  max_disabled_ports: 1\n"));
+  auto links = HostLinks();
+  Fault(links[0].second);
+  AwaitTicket(links[0].first, Disabled);
+  Fault(links[1].second);
+  json t = AwaitTicket(links[1].first, Blocked);
+  EXPECT_EQ(t["guard"], "cap");
+  EXPECT_NE(t["explanation"].get<std::string>().find("the cap is 1"), std::string::npos)
+      << t["explanation"];
+  EXPECT_TRUE(SimActions(links[1].first, "disable").empty());
+}
+
+TEST_F(RemediationTest, PercentCap) {
+  // 24 ports: 5% allows 1.
+  Start(WithRemediation("  max_disabled_percent: 5\n"));
+  auto links = HostLinks();
+  Fault(links[0].second);
+  AwaitTicket(links[0].first, Disabled);
+  Fault(links[1].second);
+  json t = AwaitTicket(links[1].first, Blocked);
+  EXPECT_EQ(t["guard"], "cap");
+  EXPECT_NE(t["explanation"].get<std::string>().find("5% of the fabric's 24 ports allows 1"),
+            std::string::npos)
+      << t["explanation"];
+}
+
+TEST_F(RemediationTest, PerSwitchCap) {
+  Start(WithRemediation("  max_disabled_per_switch: 1\n"));
+  auto links = HostLinks();
+  // Two host links on one leaf.
+  std::string leaf = LeafOf(links[0].first);
+  std::string second;
+  for (const auto& [sw, host] : links) {
+    if (sw != links[0].first && LeafOf(sw) == leaf) second = host;
+  }
+  ASSERT_FALSE(second.empty());
+  Fault(links[0].second);
+  AwaitTicket(links[0].first, Disabled);
+  Fault(second);
+  json t = AwaitTicket(second, Blocked);
+  EXPECT_EQ(t["guard"], "switch_cap");
+  EXPECT_NE(t["explanation"].get<std::string>().find("links of switch " + leaf), std::string::npos)
+      << t["explanation"];
+}
+
+TEST_F(RemediationTest, RateLimit) {
+  Start(WithRemediation("  max_actions_per_hour: 1\n"));
+  auto links = HostLinks();
+  Fault(links[0].second);
+  AwaitTicket(links[0].first, Disabled);
+  Fault(links[2].second);
+  json t = AwaitTicket(links[2].first, Blocked);
+  EXPECT_EQ(t["guard"], "rate_limit");
+}
+
+TEST_F(RemediationTest, CooldownAfterARepair) {
+  Start(WithRemediation("  port_cooldown_s: 1h\n"));
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  json t = AwaitTicket(sw, Disabled);
+  ASSERT_EQ(Post(sim_url_ + "/sim/repair", {{"port", host}}).status, 200);
+  ASSERT_EQ(Repaired(t["id"]).status, 200);
+  AwaitTicket(sw, [](const json& x) { return x["state"] == "closed"; });
+  // The same link fails again soon after: not cut again so soon.
+  Fault(host);
+  json again;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const auto& x : Tickets()) {
+          if (x["id"] != t["id"] && x["link"] == t["link"]) again = x;
+        }
+        return !again.is_null() && Blocked(again);
+      },
+      seconds(30)))
+      << Tickets().dump(2);
+  EXPECT_EQ(again["guard"], "cooldown");
+  EXPECT_EQ(SimActions(sw, "disable").size(), 1u);
+  // It is a repeat offender now.
+  EXPECT_EQ(again["repeat_count"], 1);
+  EXPECT_TRUE(again["repeat_offender"].get<bool>());
+}
+
+TEST_F(RemediationTest, CircuitBreakerStopsAStormAndWaitsForAPerson) {
+  Start(
+      WithRemediation("  breaker_findings: 2\n  breaker_window_s: 5m\n"
+                      "  max_disabled_per_switch: 10\n"));
+  auto links = HostLinks();
+  ASSERT_GE(links.size(), 4u);
+  for (int i = 0; i < 4; ++i) Fault(links[i].second);
+  json storm;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const auto& t : Tickets()) {
+          if (t["storm"].get<bool>()) storm = t;
+        }
+        return !storm.is_null() && Get(api_ + "/api/breaker")["tripped"] == true;
+      },
+      seconds(30)))
+      << Tickets().dump(2);
+  // Two were cut before the storm was recognized; the rest wait, on the one storm ticket.
+  ASSERT_TRUE(WaitUntil(
+      [&] { return Ticket(storm["id"])["events"].dump().find("held back") != std::string::npos; },
+      seconds(20)));
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_EQ(Get(sim_url_ + "/sim/actions").size(), 2u) << Get(sim_url_ + "/sim/actions").dump();
+  int link_tickets = 0;
+  for (const auto& t : Tickets()) link_tickets += !t["storm"].get<bool>();
+  EXPECT_EQ(link_tickets, 2);
+  EXPECT_EQ(storm["guard"], "breaker");
+  // A person re-arms it (API; the dashboard's button does the same).
+  auto r = Post(api_ + "/api/breaker/rearm", {{"by", "sre"}, {"note", "leaf power fixed"}});
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["tripped"], false);
+  EXPECT_EQ(json::parse(r.body)["rearmed_by"], "sre");
+  EXPECT_EQ(Ticket(storm["id"])["state"], "closed");
+  EXPECT_EQ(Post(api_ + "/api/breaker/rearm", {{"by", "sre"}}).status, 409);
+}
+
+TEST_F(RemediationTest, DryRunTicketsAndTouchesNothing) {
+  Start(WithRemediation("  dry_run: true\n"));
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  json t = AwaitTicket(sw, Blocked);
+  EXPECT_EQ(t["guard"], "dry_run");
+  std::this_thread::sleep_for(seconds(1));
+  EXPECT_TRUE(Get(sim_url_ + "/sim/actions").empty());
+}
+
+TEST_F(RemediationTest, ShadowRuleDecidesButNeverActs) {
+  Start(WithLinkDown("", "shadow"));
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return Get(api_ + "/api/decisions?rule=link_down")
+                   .dump()
+                   .find(
+                       "shadow mode: would "
+                       "disable") != std::string::npos;
+      },
+      seconds(30)));
+  std::this_thread::sleep_for(seconds(1));
+  EXPECT_TRUE(Get(sim_url_ + "/sim/actions").empty());
+  EXPECT_TRUE(TicketFor(sw).is_null());
+}
+
+TEST_F(RemediationTest, ASwitchRebootCutsNothing) {
+  Start(Fabric{});
+  std::string leaf = LeafOf(HostLinks().at(0).first);
+  auto r =
+      Post(sim_url_ + "/sim/faults", {{"kind", "switch_reboot"}, {"switch", leaf}, {"down_s", 4}});
+  ASSERT_EQ(r.status, 201) << r.body;
+  // One switch-level ticket, no port touched, through the reboot and after it.
+  json sw;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const auto& t : Tickets()) {
+          if (t["link"].get<std::string>().rfind("switch:", 0) == 0) sw = t;
+        }
+        return !sw.is_null();
+      },
+      seconds(30)))
+      << Tickets().dump(2);
+  EXPECT_EQ(sw["rule"], "switch_reboot");
+  std::this_thread::sleep_for(seconds(8));
+  EXPECT_TRUE(Get(sim_url_ + "/sim/actions").empty()) << Get(sim_url_ + "/sim/actions").dump();
+  for (const auto& t : Tickets()) {
+    EXPECT_EQ(t["link"].get<std::string>().rfind("switch:", 0), 0u) << t.dump();
+  }
+}
+
+// --- a person's ports ----------------------------------------------------------------------
+
+TEST_F(RemediationTest, APortAPersonIsolatedIsNeverTouched) {
+  Start(Fabric{});
+  auto [sw, host] = HostLinks().at(0);
+  // A person isolates the switch port in UFM, then its link goes down.
+  ASSERT_EQ(Post(sim_url_ + "/sim/operator", {{"port", sw}, {"action", "isolate"}}).status, 200);
+  std::this_thread::sleep_for(seconds(2));  // a reconciliation reads UFM's unhealthy ports
+  Fault(host);
+  json t = AwaitTicket(sw, Blocked);
+  EXPECT_EQ(t["guard"], "manual");
+  EXPECT_NE(t["explanation"].get<std::string>().find("person"), std::string::npos)
+      << t["explanation"];
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_TRUE(Get(sim_url_ + "/sim/actions").empty());
+  // Still isolated, as the person left it.
+  EXPECT_NE(Ufm("/app/unhealthy_ports").dump().find(sw), std::string::npos);
+}
+
+TEST_F(RemediationTest, DriftIsReportedAndNotUndone) {
+  Start(Fabric{});
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  AwaitTicket(sw, Disabled);
+  // Someone enables the port by hand in UFM.
+  ASSERT_EQ(Post(sim_url_ + "/sim/operator", {{"port", sw}, {"action", "enable"}}).status, 200);
+  json t = AwaitTicket(sw, [](const json& x) { return x["guard"] == "drift"; });
+  EXPECT_EQ(t["state"], "ticket_only");
+  EXPECT_FALSE(t["disabled_by_us"].get<bool>());
+  EXPECT_NE(t["events"].dump().find("brought it back by hand"), std::string::npos);
+  std::this_thread::sleep_for(seconds(3));
+  EXPECT_EQ(SimActions(sw, "disable").size(), 1u);  // not disabled again
+  EXPECT_TRUE(SimActions(sw, "enable").empty());
+}
+
+// --- isolation, repairs, external events ------------------------------------------------------
+
+TEST_F(RemediationTest, IsolateRuleIsolatesAndMakesHealthyAfterTheRepair) {
+  Start(WithLinkDown("isolate_port", ""));
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  json t = AwaitTicket(sw, Disabled);
+  EXPECT_EQ(t["method"], "isolate");
+  ASSERT_EQ(SimActions(sw, "isolate").size(), 1u);
+  EXPECT_NE(Ufm("/app/unhealthy_ports").dump().find(sw), std::string::npos);
+  EXPECT_TRUE(SimActions(sw, "disable").empty());
+  ASSERT_EQ(Post(sim_url_ + "/sim/repair", {{"port", host}}).status, 200);
+  ASSERT_EQ(Repaired(t["id"], "transceiver_replaced").status, 200);
+  t = AwaitTicket(sw, [](const json& x) { return x["state"] == "closed"; });
+  EXPECT_EQ(SimActions(sw, "healthy").size(), 1u);
+  EXPECT_EQ(t["repair_kind"], "transceiver_replaced");
+  json unhealthy = Ufm("/app/unhealthy_ports");
+  ASSERT_TRUE(unhealthy.is_array());
+  EXPECT_EQ(unhealthy.dump().find(sw), std::string::npos);
+  // Our own isolation's 702 MANUAL event did not make the port a person's: no guard on it.
+  EXPECT_EQ(t["guard"], "");
+}
+
+TEST_F(RemediationTest, RepairFailsThenEscalates) {
+  Start(WithRemediation("  max_attempts: 2\n"));
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  json t = AwaitTicket(sw, Disabled);
+  // Reported repaired, but the link is still broken: the soak fails, the port goes out again.
+  ASSERT_EQ(Repaired(t["id"], "reseat").status, 200);
+  t = AwaitTicket(sw, [](const json& x) { return x["attempts"] == 1 && Disabled(x); });
+  EXPECT_EQ(SimActions(sw, "disable").size(), 2u);
+  EXPECT_EQ(SimActions(sw, "enable").size(), 1u);
+  // Once more: escalated, with what to replace.
+  ASSERT_EQ(Repaired(t["id"], "cable_replaced").status, 200);
+  t = AwaitTicket(sw, [](const json& x) { return x["state"] == "escalated"; });
+  EXPECT_EQ(t["attempts"], 2);
+  EXPECT_NE(t["events"].dump().find("replace the switch module or the host's HCA"),
+            std::string::npos)
+      << t["events"].dump(2);
+  // Still held out of service by the service.
+  EXPECT_TRUE(t["disabled_by_us"].get<bool>());
+}
+
+TEST_F(RemediationTest, ExternalEventsSayWhoActed) {
+  Start(Fabric{});
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  json t = AwaitTicket(sw, Disabled);
+  ASSERT_TRUE(WaitUntil([&] { return ExternalEvents(sw).size() == 1; }, seconds(10)))
+      << Get(sim_url_ + "/sim/external_events").dump();
+  json e = ExternalEvents(sw)[0];
+  EXPECT_EQ(e.dump().find("552") != std::string::npos, true) << e.dump();
+  EXPECT_NE(e.dump().find("ufm-remediator disabled port " + sw), std::string::npos) << e.dump();
+  ASSERT_EQ(Post(sim_url_ + "/sim/repair", {{"port", host}}).status, 200);
+  ASSERT_EQ(Repaired(t["id"]).status, 200);
+  ASSERT_TRUE(WaitUntil([&] { return ExternalEvents(sw).size() == 2; }, seconds(20)));
+  EXPECT_NE(ExternalEvents(sw)[1].dump().find("ufm-remediator enabled port " + sw),
+            std::string::npos);
+  // UFM's own event list shows them (its log says who acted).
+  EXPECT_NE(Ufm("/app/events").dump().find("ufm-remediator disabled port"), std::string::npos);
+}
+
+// --- crash-resume -----------------------------------------------------------------------------
+
+struct CrashCase {
+  std::string at;  // UFMR_CRASH_AT
+  bool during_enable = false;
+};
+
+class CrashResumeTest : public RemediationTest, public ::testing::WithParamInterface<CrashCase> {};
+
+TEST_P(CrashResumeTest, KilledAtEachStepActsExactlyOnce) {
+  const CrashCase& c = GetParam();
+  Start(Fabric{}, c.during_enable ? c.at : "");
+  if (c.during_enable) AwaitReady();
+  auto [sw, host] = HostLinks().at(0);
+  if (!c.during_enable) {
+    ASSERT_TRUE(WaitUntil([&] { return http_.Get(api_ + "/healthz").ok(); }, seconds(20)));
+    ASSERT_TRUE(WaitUntil([&] { return service_->Log().find("skipping") != std::string::npos; },
+                          seconds(10)));
+  }
+  Fault(host);
+  json t;
+  if (c.during_enable) {
+    t = AwaitTicket(sw, Disabled);
+    ASSERT_TRUE(WaitUntil([&] { return ExternalEvents(sw).size() == 1; }, seconds(10)));
+    ASSERT_EQ(Post(sim_url_ + "/sim/repair", {{"port", host}}).status, 200);
+    http_.Post(api_ + "/api/tickets/" + std::to_string(t["id"].get<int64_t>()) + "/repaired",
+               json{{"by", "tech"}, {"kind", "reseat"}}.dump());
+  }
+  // kill -9 at the crash point.
+  ASSERT_TRUE(WaitUntil([&] { return !service_->running(); }, seconds(30)))
+      << "never reached crash point " << c.at;
+  EXPECT_EQ(service_->term_signal(), SIGKILL);
+  StartService();
+  AwaitReady();
+  const std::string action = c.during_enable ? "enable" : "disable";
+  if (c.during_enable) {
+    AwaitTicket(sw, [](const json& x) { return x["state"] == "closed"; });
+  } else {
+    AwaitTicket(sw, Disabled);
+  }
+  ASSERT_TRUE(WaitUntil([&] { return ExternalEvents(sw).size() == (c.during_enable ? 2u : 1u); },
+                        seconds(15)));
+  std::this_thread::sleep_for(seconds(2));
+  // The simulator's action log: the action exactly once, and nothing else.
+  EXPECT_EQ(SimActions(sw, action).size(), 1u) << Get(sim_url_ + "/sim/actions").dump(2);
+  EXPECT_EQ(Get(sim_url_ + "/sim/actions").size(), c.during_enable ? 2u : 1u);
+  EXPECT_EQ(ExternalEvents(sw).size(), c.during_enable ? 2u : 1u)
+      << Get(sim_url_ + "/sim/external_events").dump(2);
+  // One ticket, its timeline whole.
+  EXPECT_EQ(Tickets().size(), 1u) << Tickets().dump(2);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Steps, CrashResumeTest,
+    ::testing::Values(CrashCase{"disable:decided"}, CrashCase{"disable:submitted_marked"},
+                      CrashCase{"disable:sent"}, CrashCase{"disable:job_recorded"},
+                      CrashCase{"disable:job_done"}, CrashCase{"disable:confirmed"},
+                      CrashCase{"disable:announced"}, CrashCase{"enable:decided", true},
+                      CrashCase{"enable:submitted_marked", true}, CrashCase{"enable:sent", true},
+                      CrashCase{"enable:job_recorded", true}, CrashCase{"enable:job_done", true},
+                      CrashCase{"enable:confirmed", true}, CrashCase{"enable:announced", true}),
+    [](const ::testing::TestParamInfo<CrashCase>& p) {
+      std::string name = p.param.at;
+      for (char& ch : name) {
+        if (ch == ':') ch = '_';
+      }
+      return name;
+    });
+
+}  // namespace
+}  // namespace ufmr
