@@ -49,6 +49,7 @@ struct Fabric {
   // Replaces the `action:` of the shipped link_down rule (e.g. "isolate_port"), or its mode.
   std::string link_down_action;
   std::string link_down_mode;
+  int job_delay_ms = 200;  // how long UFM's port action jobs run
 };
 
 Fabric WithTopology(const std::string& topology) {
@@ -75,8 +76,9 @@ class RemediationTest : public ::testing::Test {
     db_url_ = testing::TestPostgres::Get().CreateDatabase();
     sim_ = std::make_unique<ChildProcess>(
         std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", setup.topology, "--job-delay-ms", "200",
-                                 "--ready-file", dir_ + "/sim.json"},
+                                 "--topology", setup.topology, "--job-delay-ms",
+                                 std::to_string(setup.job_delay_ms), "--ready-file",
+                                 dir_ + "/sim.json"},
         dir_ + "/sim.log");
     ASSERT_TRUE(
         WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
@@ -134,7 +136,7 @@ class RemediationTest : public ::testing::Test {
         dir_ + "/migrate.log");
     ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
     StartService(crash_at);
-    if (crash_at.empty()) AwaitReady();
+    if (crash_at.empty()) AwaitReady();  // (an armed service may die before it is ready)
   }
 
   static void Replace(std::string* s, const std::string& from, const std::string& to) {
@@ -570,20 +572,21 @@ TEST_F(RemediationTest, ExternalEventsSayWhoActed) {
 struct CrashCase {
   std::string at;  // UFMR_CRASH_AT
   bool during_enable = false;
+  bool isolate = false;  // the rule isolates (unhealthy_ports) rather than disables
 };
 
 class CrashResumeTest : public RemediationTest, public ::testing::WithParamInterface<CrashCase> {};
 
 TEST_P(CrashResumeTest, KilledAtEachStepActsExactlyOnce) {
   const CrashCase& c = GetParam();
-  Start(Fabric{}, c.during_enable ? c.at : "");
-  if (c.during_enable) AwaitReady();
+  // Armed from the start: "enable:..." points pass the disable by. Jobs run long enough that a
+  // restart finds one still running, and must adopt it (found by its marker in GET /jobs).
+  Fabric fabric;
+  fabric.job_delay_ms = 2500;
+  if (c.isolate) fabric.link_down_action = "isolate_port";
+  Start(fabric, c.at);
+  AwaitReady();
   auto [sw, host] = HostLinks().at(0);
-  if (!c.during_enable) {
-    ASSERT_TRUE(WaitUntil([&] { return http_.Get(api_ + "/healthz").ok(); }, seconds(20)));
-    ASSERT_TRUE(WaitUntil([&] { return service_->Log().find("skipping") != std::string::npos; },
-                          seconds(10)));
-  }
   Fault(host);
   json t;
   if (c.during_enable) {
@@ -599,7 +602,8 @@ TEST_P(CrashResumeTest, KilledAtEachStepActsExactlyOnce) {
   EXPECT_EQ(service_->term_signal(), SIGKILL);
   StartService();
   AwaitReady();
-  const std::string action = c.during_enable ? "enable" : "disable";
+  const std::string action = c.isolate ? (c.during_enable ? "healthy" : "isolate")
+                                       : (c.during_enable ? "enable" : "disable");
   if (c.during_enable) {
     AwaitTicket(sw, [](const json& x) { return x["state"] == "closed"; });
   } else {
@@ -615,6 +619,10 @@ TEST_P(CrashResumeTest, KilledAtEachStepActsExactlyOnce) {
       << Get(sim_url_ + "/sim/external_events").dump(2);
   // One ticket, its timeline whole.
   EXPECT_EQ(Tickets().size(), 1u) << Tickets().dump(2);
+  if (c.at.ends_with(":sent") && !c.isolate) {
+    // UFM had the request when the service died: the restart adopted its job, not a second one.
+    EXPECT_NE(service_->Log().find("resuming UFM job"), std::string::npos);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -625,7 +633,11 @@ INSTANTIATE_TEST_SUITE_P(
                       CrashCase{"disable:announced"}, CrashCase{"enable:decided", true},
                       CrashCase{"enable:submitted_marked", true}, CrashCase{"enable:sent", true},
                       CrashCase{"enable:job_recorded", true}, CrashCase{"enable:job_done", true},
-                      CrashCase{"enable:confirmed", true}, CrashCase{"enable:announced", true}),
+                      CrashCase{"enable:confirmed", true}, CrashCase{"enable:announced", true},
+                      CrashCase{"isolate:submitted_marked", false, true},
+                      CrashCase{"isolate:sent", false, true},
+                      CrashCase{"isolate:confirmed", false, true},
+                      CrashCase{"unisolate:sent", true, true}),
     [](const ::testing::TestParamInfo<CrashCase>& p) {
       std::string name = p.param.at;
       for (char& ch : name) {

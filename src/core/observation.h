@@ -34,6 +34,9 @@ struct Observation {
   // Ports the event names only as "<node>:<label>" (event 702's "Peer Port T2-E63-L-U37:1/19/2");
   // the rules engine resolves them through the inventory.
   std::vector<std::string> port_refs;
+  // Read again after a restart (the cursor stays below events that windows still need): it
+  // rebuilds the rules' windows, but it is not news (it cannot fail a repaired link's soak).
+  bool reread = false;
 
   // kCounter
   std::string counter;

@@ -258,7 +258,10 @@ void Remediator::PollEvents() {
     }
     event_cursor_ = tx.value()->Cursor(kEventsCursor);
     written_cursor_ = event_cursor_;
-    newest_event_time_ = tx.value()->CursorState(kEventsCursor).value("newest_timestamp", "");
+    written_newest_ = event_cursor_;
+    auto state = tx.value()->CursorState(kEventsCursor);
+    newest_event_time_ = state.value("newest_timestamp", "");
+    reread_until_ = state.value("newest_id", int64_t{0});
     if (!event_cursor_) {
       // First start: the history UFM holds predates this service. Begin at its newest event.
       auto events = ufm_.GetEvents();
@@ -336,7 +339,9 @@ void Remediator::PollEvents() {
     if (e.id <= *event_cursor_) continue;
     event_cursor_ = e.id;
     if (!not_after.empty() && e.timestamp <= not_after) continue;  // an old event, not replayed
-    ConsiderEvent(ToObservation(e, now));
+    Observation o = ToObservation(e, now);
+    o.reread = e.id <= reread_until_;
+    ConsiderEvent(o);
     if (e.timestamp > newest_event_time_) newest_event_time_ = e.timestamp;
   }
 }
@@ -458,7 +463,7 @@ void Remediator::PollTelemetry() {
 }
 
 void Remediator::Consider(const Observation& o) {
-  if (!verifying_links_.empty() && !o.ports.empty()) {
+  if (!verifying_links_.empty() && !o.ports.empty() && !o.reread) {
     std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
     std::string key = LinkKey(ends);
     const Rule* broken = verifying_links_.count(key) ? engine_.BreaksSoak(o) : nullptr;
@@ -493,7 +498,8 @@ void Remediator::ApplyQueue() {
   // restart it is read again.
   std::optional<int64_t> safe = event_cursor_;
   if (auto oldest = engine_.OldestEventInUse(); safe && oldest) safe = std::min(*safe, *oldest - 1);
-  bool cursor_moved = safe && safe != written_cursor_;
+  // The newest id read moves too (held below by windows, `safe` may not): a restart needs it.
+  bool cursor_moved = safe && (safe != written_cursor_ || event_cursor_ != written_newest_);
   bool log_moved = log_cursor_ && log_cursor_ != written_log_cursor_;
   if (queue_.empty() && !cursor_moved && !log_moved && alerts_.empty() && !clear_rules_alert_) {
     return;
@@ -522,7 +528,9 @@ void Remediator::ApplyQueue() {
     if (clear_rules_alert_) tx.value()->ClearAlertsOfKind("rules_reload", kService);
     for (const auto& a : alerts_) tx.value()->AddAlert(a.kind, a.message, a.details);
     if (cursor_moved) {
-      tx.value()->SetCursor(kEventsCursor, *safe, {{"newest_timestamp", newest_event_time_}});
+      tx.value()->SetCursor(
+          kEventsCursor, *safe,
+          {{"newest_timestamp", newest_event_time_}, {"newest_id", event_cursor_.value_or(*safe)}});
     }
     if (log_moved) {
       tx.value()->SetCursor(kEventLogCursor, (*log_cursor_).value("offset", int64_t{0}),
@@ -534,7 +542,10 @@ void Remediator::ApplyQueue() {
     alerts_.clear();
     clear_rules_alert_ = false;
     if (log_moved) written_log_cursor_ = log_cursor_;
-    if (cursor_moved) written_cursor_ = safe;
+    if (cursor_moved) {
+      written_cursor_ = safe;
+      written_newest_ = event_cursor_;
+    }
   } catch (const std::exception& e) {
     spdlog::error("cannot record {} findings: {}; no action taken, will retry", queue_.size(),
                   e.what());

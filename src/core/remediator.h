@@ -123,7 +123,9 @@ class Remediator {
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory
   std::optional<int64_t> written_cursor_;  // what the database holds
+  std::optional<int64_t> written_newest_;  // the newest id read, as the database holds it
   std::string newest_event_time_;          // UFM timestamp of the newest event read
+  int64_t reread_until_ = 0;  // events up to this id were read before a restart (not news)
   struct PendingAlert {
     std::string kind;
     std::string message;
