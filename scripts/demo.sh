@@ -82,7 +82,7 @@ syslog_port=${UFM_SYSLOG_PORT:-5514}
 rm -f "$demo/ufm-event.log"
 say "Starting ufm-sim on 127.0.0.1:$sim_port (telemetry :$tel_port, syslog to :$syslog_port)"
 start_bg "$demo/sim.log" "$build/ufm-sim" --listen 127.0.0.1 --port "$sim_port" --telemetry-port "$tel_port" \
-  --topology fat-tree:leaves=4,spines=2,hosts_per_leaf=4 --user admin --password 123456 \
+  --topology fat-tree:leaves=4,spines=2,hosts_per_leaf=4,hcas_per_host=2 --user admin --password 123456 \
   --ready-file "$demo/sim-ready.json" --event-log "$demo/ufm-event.log" --syslog "127.0.0.1:$syslog_port"
 sim_pid=${pids[-1]}
 for _ in $(seq 300); do
@@ -144,7 +144,7 @@ wait_first_pass "$api"
 say "Breaking a few links in the simulator"
 curl -fsS --max-time 10 "$sim/sim/links" >"$demo/links.json" || die "GET /sim/links failed"
 q() { python3 tests/dashboard/jsonq.py "$@" <"$demo/links.json"; }
-# One fault per leaf switch, so the tickets are easy to tell apart on the dashboard.
+# Three faults on three hosts (hosts have two HCAs each, so one bad link is not their last).
 down_port=$(q leaf-host-port 0)
 symerr_port=$(q leaf-host-port 6)
 flap_port=$(q switch-port 5)
@@ -181,7 +181,7 @@ cat <<EOF
   # Mark the ticket repaired: the "Mark repaired" button does this
   curl -s '$api/api/tickets?state=open'          # ticket ids
   curl -s -X POST $api/api/tickets/ID/repaired -H 'Content-Type: application/json' \\
-    -d '{"by":"demo","note":"replaced cable"}'
+    -d '{"by":"demo","kind":"cable_replaced","note":"new cable"}'
 
   # What the remediator asked UFM to do, and the UFM view of the ports
   curl -s $sim/sim/actions

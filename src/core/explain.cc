@@ -9,14 +9,24 @@ namespace ufmr {
 
 namespace {
 
+// For people: whole numbers as they are, others to a sensible precision (1603, 12.5, 2.1e-11).
 std::string Num(double v) {
   char buf[32];
-  if (v != 0 && (v < 0.001 || v >= 1e9)) {
+  double a = v < 0 ? -v : v;
+  if (a != 0 && (a < 0.01 || a >= 1e9)) {
     std::snprintf(buf, sizeof buf, "%.3g", v);
+  } else if (a >= 100 || v == static_cast<double>(static_cast<long long>(v))) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
   } else {
-    std::snprintf(buf, sizeof buf, "%.10g", v);
+    std::snprintf(buf, sizeof buf, "%.3g", v);
   }
   return buf;
+}
+
+// "links.yaml" from "/etc/ufm-remediator/rules/links.yaml".
+std::string Basename(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 // "10:00:04 UTC" from an ISO 8601 time.
@@ -107,7 +117,7 @@ std::string Explain(const Finding& f, const Decision& d) {
   // Which rule.
   if (ev.contains("rule") && ev["rule"].is_object()) {
     const auto& r = ev["rule"];
-    out += "Rule " + r.value("name", f.rule) + " (" + r.value("file", std::string("?")) + " line " +
+    out += "Rule " + r.value("name", f.rule) + " (" + Basename(r.value("file", std::string("?"))) + " line " +
            std::to_string(r.value("line", 0)) + ")";
   } else {
     out += "Rule " + f.rule;
