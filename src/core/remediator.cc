@@ -915,6 +915,7 @@ void Remediator::Reconcile() {
       metrics_.Add("ufmr_drift_total");
       spdlog::warn("ticket {}: {} {} (drift; left as it is)", t.id, t.action_port, now_is);
     }
+    metrics_.Set("ufmr_breaker_tripped", tx.Breaker().tripped ? 1 : 0);
     tx.Commit();
     // Isolations that are not ours are a person's: never touched.
     std::map<std::string, std::string> persons;
