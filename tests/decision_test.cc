@@ -305,28 +305,33 @@ TEST(DecisionTest, AHostsOtherLinkCountsOnlyWhenUpAndNotHeld) {
       << d.note;
 }
 
-TEST(DecisionTest, ASwitchKeepsItsUplinks) {
+TEST(DecisionTest, ASwitchKeepsALink) {
   FakeContext ctx;
   AddFabric(&ctx);
-  // A second leaf-spine link: leaf-1 1/21/1 <-> spine-1 1/6/1.
-  const std::string up2 = "9c0591030090e000_41", spine2 = "fc6a1c0300244e00_11";
-  ctx.ports[up2] = SwitchPort(up2, "leaf-1", "1/21/1");
-  ctx.ports[up2].peer = spine2;
-  ctx.ports[spine2] = SwitchPort(spine2, "spine-1", "1/6/1");
-  ctx.ports[spine2].peer = up2;
   Finding f = LinkFinding();
   f.ports = {kSwUp, kSpineUp};
   f.link_key = LinkKey(f.ports);
   Decider decider{DecisionPolicy{}};
-  EXPECT_EQ(decider.Decide(f, ctx).kind, DecisionKind::kDisable);  // up2 stays
-  ctx.ports[up2].physical_state = "Link Down";
-  ctx.ports[up2].logical_state = "Inactive";
+  // leaf-1 keeps its two host links; spine-1's other port faces nothing known, so it is its
+  // last link that is up.
+  ctx.ports[kSpine].logical_state = "Inactive";
+  ctx.ports[kSpine].physical_state = "Link Down";
   Decision d = decider.Decide(f, ctx);
   EXPECT_EQ(d.guard, "last_link");
-  // leaf-1's host-facing links do not count as uplinks.
   EXPECT_EQ(d.note,
-            "switch leaf-1 has 0 other active switch-to-switch links (at least 1 must stay up): "
-            "not cut automatically");
+            "switch spine-1 has 0 other active links (at least 1 must stay up): not cut "
+            "automatically");
+  ctx.ports[kSpine].logical_state = "Active";
+  ctx.ports[kSpine].physical_state = "Link Up";
+  EXPECT_EQ(decider.Decide(f, ctx).kind, DecisionKind::kDisable);
+  // Two must stay on each switch: leaf-1 has them (its host links), spine-1 has one.
+  DecisionPolicy two;
+  two.min_active_links_switch = 2;
+  EXPECT_EQ(Decider(two).Decide(f, ctx).guard, "last_link");
+  // A held link does not count: with both of leaf-1's host links held, leaf-1 is short too.
+  ctx.held_ports = {kSw, kSw2};
+  d = decider.Decide(LinkFinding(), ctx);  // a host link of leaf-1: host-a is checked first
+  EXPECT_EQ(d.guard, "last_link");
 }
 
 TEST(DecisionTest, CooldownAfterTheServiceActedOnAPort) {

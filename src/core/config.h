@@ -90,7 +90,7 @@ struct Config {
     int max_actions_per_hour = 10;     // ports taken out of service in any hour
     double port_cooldown_s = 3600;     // no new action on a port this service acted on lately
     int min_active_links_host = 1;     // a host keeps at least this many active links
-    int min_active_links_switch = 1;   // a switch keeps this many active switch-to-switch links
+    int min_active_links_switch = 1;   // a switch keeps at least this many active links
     int breaker_findings = 20;         // findings that would act within the window trip it
     double breaker_window_s = 300;
     double soak_s = 1800;             // ~30 min of clean counters confirms a repaired link

@@ -241,16 +241,13 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
   }
   const std::vector<std::string> held = ctx.HeldPorts();
   const std::set<std::string> held_set(held.begin(), held.end());
-  // Never leave a host, or a switch's uplinks, short of active links (topology-aware): count
-  // the node's other ports that are up and not held out of service by this service.
+  // Never leave a host or a switch short of active links (topology-aware): count the node's
+  // other ports that are up and not held out of service by this service.
   std::vector<std::pair<std::string, std::optional<PortInfo>>> ends;
   for (const auto& p : f.ports) ends.emplace_back(p, ctx.Port(p));
-  bool switch_to_switch = ends.size() == 2 && ends[0].second && ends[1].second &&
-                          ends[0].second->is_switch() && ends[1].second->is_switch();
   for (const auto& [name, info] : ends) {
     if (!info) continue;
     bool host = !info->is_switch();
-    if (!host && !switch_to_switch) continue;  // a host link: the host end is what matters
     int minimum = host ? policy_.min_active_links_host : policy_.min_active_links_switch;
     if (minimum <= 0) continue;
     auto node_ports = ctx.NodePorts(*info);
@@ -259,22 +256,15 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
     for (const auto& p : node_ports) {
       if (p.name == info->name || !p.link_up() || held_set.count(p.name)) continue;
       if (!p.peer.empty() && held_set.count(p.peer)) continue;
-      if (!host) {  // a switch counts its links to other switches
-        auto peer = p.peer.empty() ? std::nullopt : ctx.Port(p.peer);
-        if (!peer || !peer->is_switch()) continue;
-      }
       ++active;
     }
     if (active < minimum) {
       std::string node = NodeName(info);
-      std::string left = std::to_string(active) + " other active " +
-                         (host ? "link" : "switch-to-switch link") + (active == 1 ? "" : "s");
-      std::string why = host
-                            ? node + " has " + left + " (at least " + std::to_string(minimum) +
-                                  " must stay up): drain the host first, then take " + name +
-                                  " out of service by hand or report the repair"
-                            : "switch " + node + " has " + left + " (at least " +
-                                  std::to_string(minimum) + " must stay up): not cut automatically";
+      std::string left = std::to_string(active) + " other active link" + (active == 1 ? "" : "s") +
+                         " (at least " + std::to_string(minimum) + " must stay up)";
+      std::string why = host ? node + " has " + left + ": drain the host first, then take " + name +
+                                   " out of service by hand or report the repair"
+                             : "switch " + node + " has " + left + ": not cut automatically";
       return finish(DecisionKind::kBlocked, "last_link", why);
     }
   }

@@ -117,8 +117,8 @@ std::string Explain(const Finding& f, const Decision& d) {
   // Which rule.
   if (ev.contains("rule") && ev["rule"].is_object()) {
     const auto& r = ev["rule"];
-    out += "Rule " + r.value("name", f.rule) + " (" + Basename(r.value("file", std::string("?"))) + " line " +
-           std::to_string(r.value("line", 0)) + ")";
+    out += "Rule " + r.value("name", f.rule) + " (" + Basename(r.value("file", std::string("?"))) +
+           " line " + std::to_string(r.value("line", 0)) + ")";
   } else {
     out += "Rule " + f.rule;
   }
