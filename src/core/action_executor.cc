@@ -110,8 +110,10 @@ void ActionExecutor::Execute(PortAction a) {
     auto list = ufm_.GetUnhealthyPorts();
     if (!list.ok()) {
       metrics_.Add("ufmr_ufm_errors_total{call=\"unhealthy_ports\"}");
-      if (Permanent(list.status()) && list.status().code() != Status::Code::kNotFound) {
-        return Finish(a, Outcome::kFailed, list.status().message());
+      if (Permanent(list.status())) {
+        // This UFM does not serve the list (or refuses it): isolation cannot be confirmed.
+        return Finish(a, Outcome::kFailed,
+                      "cannot read UFM's unhealthy ports: " + list.status().message());
       }
       spdlog::warn("action {} ({} {}): cannot read UFM's unhealthy ports: {}; will retry", a.id,
                    a.action, a.port, list.status().ToString());
