@@ -1,7 +1,8 @@
 // Covers src/core/config.h: LoadConfigText with the minimal valid file (documented defaults),
 // every key set, seconds keys given as numbers or duration strings, unknown keys, required keys,
-// bad values (with name:line:column), password_env, and the trailing slash of ufm.url; and
-// LoadConfigFile on a missing path.
+// bad values (with name:line:column), password_env, and the trailing slash of ufm.url; the
+// remediation guards, retries and reconciliation keys and ufm's external event keys (defaults,
+// parsed values, bad values); and LoadConfigFile on a missing path.
 #include "core/config.h"
 
 #include <gtest/gtest.h>
@@ -199,6 +200,151 @@ INSTANTIATE_TEST_SUITE_P(
                 "telemetry:\n  url: x\n  secondary_interval_s: 500ms\n",
                 "telemetry.secondary_interval_s: must be at least 1s"}),
     [](const ::testing::TestParamInfo<BadCase>& param) { return param.param.label; });
+
+TEST(LoadConfigTextTest, GuardRetryAndExternalEventDefaults) {
+  auto c = LoadConfigText(kMinimal, "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  const Config::Remediation& x = c->remediation;
+  EXPECT_DOUBLE_EQ(x.max_disabled_percent, 10);
+  EXPECT_EQ(x.max_disabled_per_switch, 3);
+  EXPECT_EQ(x.max_actions_per_hour, 10);
+  EXPECT_DOUBLE_EQ(x.port_cooldown_s, 3600);
+  EXPECT_EQ(x.min_active_links_host, 1);
+  EXPECT_EQ(x.min_active_links_switch, 1);
+  EXPECT_EQ(x.breaker_findings, 20);
+  EXPECT_DOUBLE_EQ(x.breaker_window_s, 300);
+  EXPECT_EQ(x.repeat_offender_tickets, 1);
+  EXPECT_DOUBLE_EQ(x.repeat_offender_window_s, 90 * 86400.0);
+  EXPECT_DOUBLE_EQ(x.action_retry_s, 30);
+  EXPECT_EQ(x.action_max_tries, 5);
+  EXPECT_DOUBLE_EQ(x.reconcile_interval_s, 60);
+  EXPECT_TRUE(c->ufm.external_events);
+  EXPECT_EQ(c->ufm.external_event_id_cut, 552);
+  EXPECT_EQ(c->ufm.external_event_id_restore, 551);
+}
+
+TEST(LoadConfigTextTest, GuardRetryAndExternalEventKeysSet) {
+  auto c = LoadConfigText(R"y(ufm:
+  url: https://ufm.lab
+  external_events: false
+  external_event_id_cut: 554
+  external_event_id_restore: 553
+database:
+  url: x
+remediation:
+  max_disabled_percent: 2.5
+  max_disabled_per_switch: 0
+  max_actions_per_hour: 4
+  port_cooldown_s: 2h
+  min_active_links_host: 2
+  min_active_links_switch: 0
+  breaker_findings: 0
+  breaker_window_s: 10m
+  repeat_offender_tickets: 3
+  repeat_offender_window_s: 30d
+  action_retry_s: 45
+  action_max_tries: 7
+  reconcile_interval_s: 90s
+)y",
+                          "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  const Config::Remediation& x = c->remediation;
+  EXPECT_DOUBLE_EQ(x.max_disabled_percent, 2.5);
+  EXPECT_EQ(x.max_disabled_per_switch, 0);
+  EXPECT_EQ(x.max_actions_per_hour, 4);
+  EXPECT_DOUBLE_EQ(x.port_cooldown_s, 7200);
+  EXPECT_EQ(x.min_active_links_host, 2);
+  EXPECT_EQ(x.min_active_links_switch, 0);
+  EXPECT_EQ(x.breaker_findings, 0);
+  EXPECT_DOUBLE_EQ(x.breaker_window_s, 600);
+  EXPECT_EQ(x.repeat_offender_tickets, 3);
+  EXPECT_DOUBLE_EQ(x.repeat_offender_window_s, 30 * 86400.0);
+  EXPECT_DOUBLE_EQ(x.action_retry_s, 45);
+  EXPECT_EQ(x.action_max_tries, 7);
+  EXPECT_DOUBLE_EQ(x.reconcile_interval_s, 90);
+  EXPECT_FALSE(c->ufm.external_events);
+  EXPECT_EQ(c->ufm.external_event_id_cut, 554);
+  EXPECT_EQ(c->ufm.external_event_id_restore, 553);
+}
+
+TEST(LoadConfigTextTest, PercentCapBoundsAndZeroCooldown) {
+  for (const char* v : {"0", "100", "0.5"}) {
+    auto c = LoadConfigText(std::string(kMinimal) + "remediation:\n  max_disabled_percent: " + v +
+                                "\n  port_cooldown_s: 0\n  action_retry_s: 0\n",
+                            "cfg.yaml");
+    ASSERT_TRUE(c.ok()) << v << ": " << c.status().message();
+    EXPECT_DOUBLE_EQ(c->remediation.max_disabled_percent, std::stod(v));
+    EXPECT_DOUBLE_EQ(c->remediation.port_cooldown_s, 0);
+    EXPECT_DOUBLE_EQ(c->remediation.action_retry_s, 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    GuardsRetriesAndExternalEvents, BadConfigTest,
+    ::testing::Values(
+        BadCase{"PercentNotANumber", "remediation:\n  max_disabled_percent: abc\n",
+                "cfg.yaml:6:25: remediation.max_disabled_percent: expected a number"},
+        BadCase{"PercentAbove100", "remediation:\n  max_disabled_percent: 150\n",
+                "cfg.yaml:6:25: remediation.max_disabled_percent: must be between 0 and 100"},
+        BadCase{"PercentNegative", "remediation:\n  max_disabled_percent: -1\n",
+                "cfg.yaml:6:25: remediation.max_disabled_percent: must be between 0 and 100"},
+        BadCase{"PercentNotScalar", "remediation:\n  max_disabled_percent: [1]\n",
+                "cfg.yaml:6:25: remediation.max_disabled_percent: expected a number"},
+        BadCase{"PerSwitchNegative", "remediation:\n  max_disabled_per_switch: -1\n",
+                "cfg.yaml:6:28: remediation.max_disabled_per_switch: must be between 0 and 10000"},
+        BadCase{"ActionsPerHourNotAnInteger", "remediation:\n  max_actions_per_hour: 2.5\n",
+                "cfg.yaml:6:25: remediation.max_actions_per_hour: expected an integer"},
+        BadCase{"CooldownUnknownUnit", "remediation:\n  port_cooldown_s: 1w\n",
+                "cfg.yaml:6:20: remediation.port_cooldown_s: '1w' has unknown unit"},
+        BadCase{"MinLinksHostTooMany", "remediation:\n  min_active_links_host: 65\n",
+                "cfg.yaml:6:26: remediation.min_active_links_host: must be between 0 and 64"},
+        BadCase{"MinLinksSwitchTooMany", "remediation:\n  min_active_links_switch: 1025\n",
+                "cfg.yaml:6:28: remediation.min_active_links_switch: must be between 0 and 1024"},
+        BadCase{"BreakerFindingsNegative", "remediation:\n  breaker_findings: -1\n",
+                "cfg.yaml:6:21: remediation.breaker_findings: must be between 0 and 1000000"},
+        BadCase{"BreakerWindowTooShort", "remediation:\n  breaker_window_s: 500ms\n",
+                "cfg.yaml:6:21: remediation.breaker_window_s: must be at least 1s"},
+        BadCase{"RepeatOffenderTicketsZero", "remediation:\n  repeat_offender_tickets: 0\n",
+                "cfg.yaml:6:28: remediation.repeat_offender_tickets: must be between 1 and 1000"},
+        BadCase{"RepeatOffenderWindowZero", "remediation:\n  repeat_offender_window_s: 0\n",
+                "cfg.yaml:6:29: remediation.repeat_offender_window_s: must be at least 1s"},
+        BadCase{"ActionRetryNegative", "remediation:\n  action_retry_s: -1s\n",
+                "cfg.yaml:6:19: remediation.action_retry_s: '-1s' is negative"},
+        BadCase{"ActionMaxTriesZero", "remediation:\n  action_max_tries: 0\n",
+                "cfg.yaml:6:21: remediation.action_max_tries: must be between 1 and 1000"},
+        BadCase{"ReconcileIntervalTooShort", "remediation:\n  reconcile_interval_s: 0.5\n",
+                "cfg.yaml:6:25: remediation.reconcile_interval_s: must be at least 1s"}),
+    [](const ::testing::TestParamInfo<BadCase>& param) { return param.param.label; });
+
+TEST(LoadConfigTextTest, ExternalEventKeysBadValues) {
+  // Each key on line 3, inside the ufm section (a second ufm: mapping would be a duplicate key).
+  const struct {
+    std::string line;
+    std::string expect;
+  } cases[] = {
+      {"external_events: sometimes", "cfg.yaml:3:20: ufm.external_events: expected true or false"},
+      {"external_event_id_cut: 550",
+       "cfg.yaml:3:26: ufm.external_event_id_cut: must be between 551 and 554"},
+      {"external_event_id_restore: 555",
+       "cfg.yaml:3:30: ufm.external_event_id_restore: must be between 551 and 554"},
+      {"external_event_id_cut: info",
+       "cfg.yaml:3:26: ufm.external_event_id_cut: expected an integer"},
+  };
+  for (const auto& c : cases) {
+    const std::string message =
+        Error("ufm:\n  url: https://u\n  " + c.line + "\ndatabase:\n  url: x\n");
+    EXPECT_NE(message.find(c.expect), std::string::npos) << c.line << ": " << message;
+  }
+  for (int id : {551, 554}) {
+    auto ok = LoadConfigText(
+        "ufm:\n  url: https://u\n  external_event_id_cut: " + std::to_string(id) +
+            "\n  external_event_id_restore: " + std::to_string(id) + "\ndatabase:\n  url: x\n",
+        "cfg.yaml");
+    ASSERT_TRUE(ok.ok()) << ok.status().message();
+    EXPECT_EQ(ok->ufm.external_event_id_cut, id);
+    EXPECT_EQ(ok->ufm.external_event_id_restore, id);
+  }
+}
 
 TEST(LoadConfigTextTest, TelemetryEndpointsFormatAndShards) {
   auto defaults = LoadConfigText(kMinimal, "cfg.yaml");

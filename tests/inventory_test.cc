@@ -1,11 +1,14 @@
 // Covers src/core/inventory.h: ParsePortInfo/ParsePorts on a plain list and on {"data": [...]},
 // tolerated missing fields, skipped elements without a name, lower-cased names and peers, "N/A"
-// peers, is_switch(), link_up()/disabled(), ToJson(); Inventory Replace/Upsert/Get/size and
-// LinkEnds (peer added, sorted, unknown ports).
+// peers, is_switch(), link_up()/disabled(), ToJson(); Inventory Replace/Upsert/Get/size,
+// LinkEnds (peer added, sorted, unknown ports), NodePorts (a node's ports by system GUID and
+// system name; one GUID with two names stays two nodes; an unknown node gives the port alone) and
+// SystemNameOf (any case, with or without 0x; "" when unknown), after Replace and after Upsert.
 #include "core/inventory.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -333,6 +336,141 @@ TEST(PortInfoTest, ADisabledPortIsNeverUp) {
   p.logical_state = "Inactive";
   p.physical_state = "Link Down";
   EXPECT_FALSE(p.link_up());
+}
+
+// A port on a node: its system GUID and name, as UFM lists them.
+PortInfo NodePort(const std::string& name, const std::string& system_guid,
+                  const std::string& system_name, const std::string& description = "") {
+  PortInfo p;
+  p.name = name;
+  p.system_guid = system_guid;
+  p.system_name = system_name;
+  p.description = description;
+  return p;
+}
+
+// The names of NodePorts' answer, sorted.
+Names NodeOf(const Inventory& inv, const PortInfo& port) {
+  Names out;
+  for (const auto& p : inv.NodePorts(port)) out.push_back(p.name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A switch with three ports, a host with two, and a second host that a faulty inventory gives
+// the first host's GUID but its own name.
+std::vector<PortInfo> Fabric() {
+  return {NodePort("9c0591030090e000_1", "9c0591030090e000", "leaf-1", "Switch IB Port"),
+          NodePort("9c0591030090e000_2", "9c0591030090e000", "leaf-1", "Switch IB Port"),
+          NodePort("9c0591030090e000_3", "9c0591030090e000", "leaf-1", "Switch IB Port"),
+          NodePort("e41d2d0300a4f482_1", "e41d2d0300a4f400", "host-a", "Computer IB Port"),
+          NodePort("e41d2d0300a4f483_1", "e41d2d0300a4f400", "host-a", "Computer IB Port"),
+          NodePort("e41d2d0300a4f484_1", "e41d2d0300a4f400", "host-b", "Computer IB Port")};
+}
+
+TEST(InventoryNodePortsTest, GroupedBySystemGuidAndName) {
+  Inventory inv;
+  inv.Replace(Fabric());
+  const Names leaf{"9c0591030090e000_1", "9c0591030090e000_2", "9c0591030090e000_3"};
+  for (const auto& p : leaf) EXPECT_EQ(NodeOf(inv, *inv.Get(p)), leaf) << p;
+  EXPECT_EQ(NodeOf(inv, *inv.Get("e41d2d0300a4f482_1")),
+            (Names{"e41d2d0300a4f482_1", "e41d2d0300a4f483_1"}));
+  // Same GUID, another name: another host.
+  EXPECT_EQ(NodeOf(inv, *inv.Get("e41d2d0300a4f484_1")), (Names{"e41d2d0300a4f484_1"}));
+  // The answer carries the inventory's ports, whole.
+  for (const auto& p : inv.NodePorts(*inv.Get("e41d2d0300a4f482_1"))) {
+    EXPECT_EQ(p.system_name, "host-a");
+    EXPECT_EQ(p.description, "Computer IB Port");
+  }
+}
+
+TEST(InventoryNodePortsTest, ByNameAloneOrBySwitchNodeDescription) {
+  Inventory inv;
+  PortInfo sw1 = NodePort("fc6a1c0300244e00_1", "", "", "Switch IB Port");
+  sw1.node_description = "spine-1:1/1/1";
+  PortInfo sw2 = NodePort("fc6a1c0300244e00_2", "", "", "Switch IB Port");
+  sw2.node_description = "spine-1:1/1/2";
+  inv.Replace({NodePort("a_1", "", "host-c"), NodePort("a_2", "", "host-c"),
+               NodePort("b_1", "", "host-d"), sw1, sw2});
+  EXPECT_EQ(NodeOf(inv, *inv.Get("a_2")), (Names{"a_1", "a_2"}));
+  EXPECT_EQ(NodeOf(inv, *inv.Get("b_1")), (Names{"b_1"}));
+  EXPECT_EQ(NodeOf(inv, sw1), (Names{"fc6a1c0300244e00_1", "fc6a1c0300244e00_2"}));
+}
+
+TEST(InventoryNodePortsTest, APortOfAnUnknownNodeIsAlone) {
+  Inventory inv;
+  inv.Replace(Fabric());
+  // Not in the inventory, its node unknown: just the port as given.
+  auto alone = inv.NodePorts(NodePort("aaaaaaaaaaaaaaaa_1", "aaaaaaaaaaaaaaaa", "host-x"));
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_EQ(alone[0].name, "aaaaaaaaaaaaaaaa_1");
+  EXPECT_EQ(alone[0].system_name, "host-x");
+  // Neither GUID nor name: the port alone, as the inventory knows it when it does.
+  PortInfo bare = NodePort("c_1", "", "");
+  bare.peer = "d_1";
+  inv.Upsert(bare);
+  auto known = inv.NodePorts(NodePort("c_1", "", ""));
+  ASSERT_EQ(known.size(), 1u);
+  EXPECT_EQ(known[0].name, "c_1");
+  EXPECT_EQ(known[0].peer, "d_1");
+  EXPECT_EQ(NodeOf(inv, NodePort("z_1", "", "")), (Names{"z_1"}));
+  // A known GUID under a name the inventory does not give it is not that node either.
+  EXPECT_EQ(NodeOf(inv, NodePort("e41d2d0300a4f499_1", "e41d2d0300a4f400", "host-q")),
+            (Names{"e41d2d0300a4f499_1"}));
+}
+
+TEST(InventoryNodePortsTest, FollowsUpsertsAndReplaces) {
+  Inventory inv;
+  inv.Replace(Fabric());
+  inv.Upsert(NodePort("e41d2d0300a4f485_1", "e41d2d0300a4f400", "host-a"));  // a new HCA
+  EXPECT_EQ(NodeOf(inv, *inv.Get("e41d2d0300a4f482_1")),
+            (Names{"e41d2d0300a4f482_1", "e41d2d0300a4f483_1", "e41d2d0300a4f485_1"}));
+  // host-b's port, corrected to its own GUID, leaves nothing behind.
+  inv.Upsert(NodePort("e41d2d0300a4f484_1", "e41d2d0300a4f4b0", "host-b"));
+  EXPECT_EQ(NodeOf(inv, *inv.Get("e41d2d0300a4f484_1")), (Names{"e41d2d0300a4f484_1"}));
+  // A port moved to host-a's name joins it.
+  inv.Upsert(NodePort("e41d2d0300a4f484_1", "e41d2d0300a4f400", "host-a"));
+  EXPECT_EQ(NodeOf(inv, *inv.Get("e41d2d0300a4f482_1")).size(), 4u);
+  inv.Replace({NodePort("9c0591030090e000_1", "9c0591030090e000", "leaf-1"),
+               NodePort("9c0591030090e000_5", "9c0591030090e000", "leaf-1")});
+  EXPECT_EQ(NodeOf(inv, *inv.Get("9c0591030090e000_1")),
+            (Names{"9c0591030090e000_1", "9c0591030090e000_5"}));
+  // host-a went with the Replace: its port is alone now.
+  EXPECT_EQ(NodeOf(inv, NodePort("e41d2d0300a4f482_1", "e41d2d0300a4f400", "host-a")),
+            (Names{"e41d2d0300a4f482_1"}));
+}
+
+TEST(InventorySystemNameOfTest, AnyCaseWithOrWithoutPrefix) {
+  Inventory inv;
+  std::vector<PortInfo> ports = Fabric();
+  ports.push_back(NodePort("fc6a1c0300244e00_1", "FC6A1C0300244E00", "spine-1"));
+  ports.push_back(NodePort("b_1", "abcdef0123456789", ""));  // no name: not indexed
+  inv.Replace(std::move(ports));
+  EXPECT_EQ(inv.SystemNameOf("9c0591030090e000"), "leaf-1");
+  EXPECT_EQ(inv.SystemNameOf("9C0591030090E000"), "leaf-1");
+  EXPECT_EQ(inv.SystemNameOf("0x9c0591030090e000"), "leaf-1");
+  EXPECT_EQ(inv.SystemNameOf("0x9C0591030090e000"), "leaf-1");
+  EXPECT_EQ(inv.SystemNameOf("fc6a1c0300244e00"), "spine-1");
+  EXPECT_EQ(inv.SystemNameOf("0xFC6A1C0300244E00"), "spine-1");
+  EXPECT_EQ(inv.SystemNameOf("abcdef0123456789"), "");
+  EXPECT_EQ(inv.SystemNameOf("0000000000000000"), "");
+  EXPECT_EQ(inv.SystemNameOf(""), "");
+  EXPECT_EQ(inv.SystemNameOf("0x"), "");
+}
+
+TEST(InventorySystemNameOfTest, AfterUpsertAndReplace) {
+  Inventory inv;
+  EXPECT_EQ(inv.SystemNameOf("9c0591030090e000"), "");
+  inv.Upsert(NodePort("9c0591030090e000_1", "9c0591030090e000", "leaf-1"));
+  EXPECT_EQ(inv.SystemNameOf("0x9C0591030090E000"), "leaf-1");
+  inv.Upsert(NodePort("9c0591030090e000_1", "9c0591030090e000", "leaf-1-renamed"));
+  EXPECT_EQ(inv.SystemNameOf("9c0591030090e000"), "leaf-1-renamed");
+  inv.Upsert(NodePort("e41d2d0300a4f482_1", "E41D2D0300A4F400", "host-a"));
+  EXPECT_EQ(inv.SystemNameOf("e41d2d0300a4f400"), "host-a");
+  inv.Replace({NodePort("fc6a1c0300244e00_1", "fc6a1c0300244e00", "spine-1")});
+  EXPECT_EQ(inv.SystemNameOf("9c0591030090e000"), "") << "gone with the ports that named it";
+  EXPECT_EQ(inv.SystemNameOf("e41d2d0300a4f400"), "");
+  EXPECT_EQ(inv.SystemNameOf("0xfc6a1c0300244e00"), "spine-1");
 }
 
 }  // namespace

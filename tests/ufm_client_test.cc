@@ -2,13 +2,22 @@
 // (basic, session, token, local), and bad answers: 5xx and HTML error pages retried with backoff,
 // an expired session (a login page where JSON was expected) answered by logging in again,
 // malformed JSON, a timeout, refused connections; an action is never sent twice blindly.
+// Against a scripted local HttpServer that records every request: isolation (SetPortHealth's PUT
+// and its exact body, not retried on a 5xx), GetUnhealthyPorts and ParseUnhealthyPorts (list or
+// {"data": [...]}, bad elements skipped, a bare port number named <guid>_<n>), GetJobs (string or
+// integer ID), PostExternalEvent's body, and how an answer to a POST maps to a Status (4xx
+// permanent, 5xx transient).
 #include "core/ufm_client.h"
 
 #include <gtest/gtest.h>
 
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "core/http_client.h"
+#include "core/http_server.h"
 #include "sim/sim_server.h"
 
 namespace ufmr {
@@ -211,6 +220,228 @@ TEST_F(UfmClientTest, TheActionBodyIsTheDocumentedShape) {
                         {"params", {{"port_id", "e41d2d0300062380_3"}}},
                         {"description", "why"},
                         {"identifier", "id"}}));
+}
+
+// A UFM stand-in that answers every request with the scripted response and records what it got.
+class ScriptedUfmTest : public ::testing::Test {
+ protected:
+  struct Seen {
+    std::string method;
+    std::string path;
+    std::string body;
+  };
+
+  void SetUp() override {
+    server_ = std::make_unique<HttpServer>("127.0.0.1", 0, [this](const HttpRequest& r) {
+      std::lock_guard<std::mutex> lock(mu_);
+      seen_.push_back({r.method, r.path, r.body});
+      return answer_;
+    });
+    ASSERT_TRUE(server_->Start().ok());
+    config_.ufm.url = "http://127.0.0.1:" + std::to_string(server_->port());
+    config_.ufm.auth = "basic";
+    config_.ufm.user = "admin";
+    config_.ufm.password = "secret";
+    config_.ufm.timeout_s = 2;
+    config_.ufm.retries = 3;
+  }
+
+  void TearDown() override { server_->Stop(); }
+
+  void Answer(int status, const std::string& body) {
+    std::lock_guard<std::mutex> lock(mu_);
+    answer_ = HttpResponse::Text(status, body, "application/json");
+  }
+
+  std::vector<Seen> Requests() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return seen_;
+  }
+
+  std::unique_ptr<RestUfmClient> Client() {
+    return std::make_unique<RestUfmClient>(config_, [this](double s) { waits_.push_back(s); });
+  }
+
+  std::unique_ptr<HttpServer> server_;
+  std::mutex mu_;
+  HttpResponse answer_;
+  std::vector<Seen> seen_;
+  Config config_;
+  std::vector<double> waits_;
+};
+
+TEST_F(ScriptedUfmTest, IsolateAndHealthyPutTheDocumentedBody) {
+  Answer(200, "");
+  auto client = Client();
+  ASSERT_TRUE(client->SetPortHealth("e41d2d0300062380_3", true, "why").ok());
+  ASSERT_TRUE(client->SetPortHealth("e41d2d0300062380_3", false, "why").ok());
+  auto seen = Requests();
+  ASSERT_EQ(seen.size(), 2u);
+  for (const auto& r : seen) {
+    EXPECT_EQ(r.method, "PUT");
+    EXPECT_EQ(r.path, "/ufmRest/app/unhealthy_ports");
+  }
+  EXPECT_EQ(Json::parse(seen[0].body), (Json{{"ports", {"e41d2d0300062380_3"}},
+                                             {"ports_policy", "UNHEALTHY"},
+                                             {"action", "isolate"}}));
+  EXPECT_EQ(Json::parse(seen[1].body),
+            (Json{{"ports", {"e41d2d0300062380_3"}}, {"ports_policy", "HEALTHY"}}));
+  EXPECT_EQ(Json::parse(RestUfmClient::UnhealthyPortsBody("a_1", true)),
+            (Json{{"ports", {"a_1"}}, {"ports_policy", "UNHEALTHY"}, {"action", "isolate"}}));
+  EXPECT_EQ(Json::parse(RestUfmClient::UnhealthyPortsBody("a_1", false)),
+            (Json{{"ports", {"a_1"}}, {"ports_policy", "HEALTHY"}}));
+}
+
+TEST_F(ScriptedUfmTest, TheAuthMethodsPrefixComesFirst) {
+  Answer(200, "");
+  config_.ufm.auth = "token";
+  config_.ufm.token = "t0k3n";
+  ASSERT_TRUE(Client()->SetPortHealth("a_1", true, "why").ok());
+  ASSERT_EQ(Requests().size(), 1u);
+  EXPECT_EQ(Requests()[0].path, "/ufmRestV3/app/unhealthy_ports");
+}
+
+TEST_F(ScriptedUfmTest, IsolationIsNotRetriedOnAServerError) {
+  Answer(503, R"({"error": "busy"})");
+  Status s = Client()->SetPortHealth("e41d2d0300062380_3", true, "why");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), Status::Code::kUnavailable) << s.ToString();
+  EXPECT_NE(s.message().find("HTTP 503"), std::string::npos) << s.message();
+  EXPECT_EQ(Requests().size(), 1u) << "a PUT that may have reached UFM is not sent again";
+  EXPECT_TRUE(waits_.empty());
+}
+
+TEST_F(ScriptedUfmTest, UnhealthyPortsAListOrWrappedWithBadElementsSkipped) {
+  const std::string list = R"([
+    {"UnhealthyPort": "e41d2d0300062380_3", "UnhealthyNode": "host-1", "PeerPort": "sw-1:1/1/1",
+     "Condition": "MANUAL", "StatusTime": "2026-11-29 10:00:00"},
+    {"UnhealthyPort": 7, "UnhealthyNode": "0x9C0591030090E000"},
+    {"UnhealthyPort": "12", "UnhealthyNode": "9c0591030090e000"},
+    {"UnhealthyPort": "5", "UnhealthyNode": "sw-1"},
+    {"UnhealthyNode": "host-2"},
+    "e41d2d0300062380_4",
+    {"UnhealthyPort": ""}
+  ])";
+  for (const std::string& body : {list, std::string(R"({"data": )") + list + "}"}) {
+    Answer(200, body);
+    auto ports = Client()->GetUnhealthyPorts();
+    ASSERT_TRUE(ports.ok()) << ports.status().ToString();
+    ASSERT_EQ(ports->size(), 3u) << body;
+    const UnhealthyPort& u = ports.value()[0];
+    EXPECT_EQ(u.port, "e41d2d0300062380_3");
+    EXPECT_EQ(u.node, "host-1");
+    EXPECT_EQ(u.peer_port, "sw-1:1/1/1");
+    EXPECT_EQ(u.condition, "MANUAL");
+    EXPECT_EQ(u.status_time, "2026-11-29 10:00:00");
+    // A bare number beside a hex GUID (with or without 0x) names the port <guid>_<n>.
+    EXPECT_EQ(ports.value()[1].port, "9C0591030090E000_7");
+    EXPECT_EQ(ports.value()[2].port, "9c0591030090e000_12");
+  }
+  auto seen = Requests();
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].method, "GET");
+  EXPECT_EQ(seen[0].path, "/ufmRest/app/unhealthy_ports");
+}
+
+TEST(ParseUnhealthyPortsTest, SkipsAndCountsBadElements) {
+  int skipped = 0;
+  auto ports = ParseUnhealthyPorts(R"({"data": [
+    {"UnhealthyPort": "a_1"},
+    {"UnhealthyPort": "3", "UnhealthyNode": "9c0591030090e00"},
+    {"UnhealthyPort": "3", "UnhealthyNode": "9c0591030090e000x"},
+    {"UnhealthyPort": "3", "UnhealthyNode": "zz0591030090e000"},
+    {"UnhealthyPort": "3", "UnhealthyNode": "0xfc6a1c0300244e00"},
+    {"UnhealthyPort": true},
+    42
+  ]})",
+                                   &skipped);
+  ASSERT_TRUE(ports.ok()) << ports.status().ToString();
+  ASSERT_EQ(ports->size(), 2u);
+  EXPECT_EQ(ports.value()[0].port, "a_1");
+  EXPECT_EQ(ports.value()[0].node, "");
+  EXPECT_EQ(ports.value()[1].port, "fc6a1c0300244e00_3");
+  EXPECT_EQ(ports.value()[1].node, "0xfc6a1c0300244e00");
+  EXPECT_EQ(skipped, 5);
+
+  skipped = 0;
+  auto empty = ParseUnhealthyPorts("[]", &skipped);
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+  EXPECT_EQ(skipped, 0);
+  EXPECT_FALSE(ParseUnhealthyPorts(R"({"ports": []})", &skipped).ok());
+  EXPECT_FALSE(ParseUnhealthyPorts("<html>", &skipped).ok());
+}
+
+TEST_F(ScriptedUfmTest, JobsWithStringOrIntegerIds) {
+  const std::string list = R"([
+    {"ID": "17", "Status": "Completed", "Description": "disable [ufm-remediator action 3]"},
+    {"ID": 18, "Status": "Running", "Description": "isolate"},
+    {"id": 19, "Status": "Completed With Errors"},
+    {"Status": "Completed", "Description": "no id"},
+    {"ID": 1.5, "Status": "Completed"},
+    "not an object"
+  ])";
+  for (const std::string& body : {list, std::string(R"({"data": )") + list + "}"}) {
+    Answer(200, body);
+    auto jobs = Client()->GetJobs();
+    ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
+    ASSERT_EQ(jobs->size(), 3u) << body;
+    EXPECT_EQ(jobs.value()[0].id, "17");
+    EXPECT_EQ(jobs.value()[0].status, "Completed");
+    EXPECT_EQ(jobs.value()[0].description, "disable [ufm-remediator action 3]");
+    EXPECT_EQ(jobs.value()[1].id, "18");
+    EXPECT_EQ(jobs.value()[1].status, "Running");
+    EXPECT_EQ(jobs.value()[1].description, "isolate");
+    EXPECT_EQ(jobs.value()[2].id, "19");
+    EXPECT_EQ(jobs.value()[2].status, "Completed With Errors");
+    EXPECT_EQ(jobs.value()[2].description, "");
+  }
+  EXPECT_EQ(Requests()[0].path, "/ufmRest/jobs");
+  Answer(200, R"({"jobs": 3})");
+  EXPECT_FALSE(Client()->GetJobs().ok());
+}
+
+TEST_F(ScriptedUfmTest, ExternalEventBody) {
+  Answer(200, "");
+  Status s = Client()->PostExternalEvent(552, "Port disabled by ufm-remediator",
+                                         "ufm-remediator disabled port a_1 [ufm-remediator "
+                                         "action 9]");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto seen = Requests();
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].method, "POST");
+  EXPECT_EQ(seen[0].path, "/ufmRest/app/events/external_event");
+  EXPECT_EQ(Json::parse(seen[0].body),
+            (Json{{"event_id", 552},
+                  {"description", "ufm-remediator disabled port a_1 [ufm-remediator action 9]"},
+                  {"external_event_name", "Port disabled by ufm-remediator"},
+                  {"external_event_type", "Port"},
+                  {"external_event_source", "ufm-remediator"}}));
+}
+
+TEST_F(ScriptedUfmTest, ARejectedPostIsPermanentAServerErrorTransient) {
+  PortInfo port;
+  port.name = "e41d2d0300062380_3";
+  port.system_guid = "e41d2d0300062300";
+  for (int code : {400, 409}) {
+    Answer(code, R"({"error": "no such port"})");
+    auto job = Client()->SubmitPortAction("disable", port, "why");
+    ASSERT_FALSE(job.ok()) << code;
+    EXPECT_EQ(job.status().code(), Status::Code::kInvalidArgument) << job.status().ToString();
+    EXPECT_NE(job.status().message().find("HTTP " + std::to_string(code)), std::string::npos)
+        << job.status().message();
+    EXPECT_NE(job.status().message().find("no such port"), std::string::npos);
+    Status s = Client()->PostExternalEvent(552, "n", "d");
+    EXPECT_EQ(s.code(), Status::Code::kInvalidArgument) << s.ToString();
+  }
+  Answer(500, "oops");
+  auto job = Client()->SubmitPortAction("disable", port, "why");
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), Status::Code::kUnavailable) << job.status().ToString();
+  EXPECT_EQ(Client()->PostExternalEvent(552, "n", "d").code(), Status::Code::kUnavailable);
+  // 2 x (action + event) for 400 and 409, then one of each for 500: none sent twice.
+  EXPECT_EQ(Requests().size(), 6u);
+  EXPECT_TRUE(waits_.empty());
 }
 
 }  // namespace
