@@ -489,7 +489,7 @@ TEST_F(RemediationTest, APortAPersonIsolatedIsNeverTouched) {
 }
 
 TEST_F(RemediationTest, DriftIsReportedAndNotUndone) {
-  Start(Fabric{});
+  Start(WithRemediation("  port_cooldown_s: 0\n"));  // only the drift keeps the service away
   auto [sw, host] = HostLinks().at(0);
   Fault(host);
   AwaitTicket(sw, Disabled);
@@ -502,6 +502,20 @@ TEST_F(RemediationTest, DriftIsReportedAndNotUndone) {
   std::this_thread::sleep_for(seconds(3));
   EXPECT_EQ(SimActions(sw, "disable").size(), 1u);  // not disabled again
   EXPECT_TRUE(SimActions(sw, "enable").empty());
+  // The link then flaps: a rule that acts fires on it, and still the person's port is left alone.
+  ASSERT_EQ(Post(sim_url_ + "/sim/repair", {{"port", host}}).status, 200);
+  auto r = Post(sim_url_ + "/sim/faults", {{"kind", "flap"}, {"port", host}, {"interval_s", 1}});
+  ASSERT_EQ(r.status, 201) << r.body;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return Get(api_ + "/api/decisions?rule=link_flapping").dump().find("open_ticket") !=
+               std::string::npos;
+      },
+      seconds(30)))
+      << Get(api_ + "/api/decisions").dump(2);
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_EQ(SimActions(sw, "disable").size(), 1u);
+  EXPECT_EQ(Ticket(t["id"])["guard"], "drift");
 }
 
 // --- isolation, repairs, external events ------------------------------------------------------

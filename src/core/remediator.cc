@@ -489,7 +489,12 @@ void Remediator::Consider(const Observation& o) {
       return;
     }
   }
+  const size_t before = queue_.size();
   engine_.Observe(o, &queue_);
+  if (o.reread) {
+    // Findings rebuilt from events read again after a restart: not news for a soak either.
+    for (size_t i = before; i < queue_.size(); ++i) queue_[i].evidence["reread"] = true;
+  }
 }
 
 void Remediator::ApplyQueue() {
@@ -537,7 +542,10 @@ void Remediator::ApplyQueue() {
                             {{"position", *log_cursor_}});
     }
     tx.value()->Commit();
-    if (!queue_.empty()) CrashPoint("decided", "disable");
+    if (!queue_.empty()) {
+      CrashPoint("decided", "disable");
+      CrashPoint("decided", "isolate");
+    }
     queue_.clear();
     alerts_.clear();
     clear_rules_alert_ = false;
@@ -574,7 +582,9 @@ class TxDecisionContext final : public DecisionContext {
     if (!open_) return std::nullopt;
     // Only a ticket that never asked for a port action may be upgraded by a rule that acts: a
     // ticket reopened after a repair (attempts > 0) has a history a person must judge.
-    bool acted = open_->state != ticket_state::kTicketOnly || open_->attempts > 0;
+    // Nor one a person took over (drift) or whose action UFM refused: not tried again by a rule.
+    bool acted = open_->state != ticket_state::kTicketOnly || open_->attempts > 0 ||
+                 open_->guard == "drift" || open_->guard == "action_failed";
     return OpenTicketInfo{open_->id, acted};
   }
   const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
@@ -674,6 +684,12 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   nlohmann::json evidence = f.evidence;
   evidence["decision"] = d.ToJson();
   evidence["explanation"] = explanation;
+  if (d.guard == "breaker") {
+    // A storm: one ticket for all of it, not one per link (even for a link with a ticket).
+    if (ctx.tripped_count()) OpenStorm(tx, *ctx.tripped_count(), evidence);
+    RecordStorm(tx, f, d);
+    return;
+  }
   if (ctx.open() && !d.acts()) {
     Ticket& existing = *ctx.open();
     record(existing.id);
@@ -681,7 +697,8 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     // signs); a shadow, ticket-only or record-only finding adds evidence.
     bool judges = f.mode == RuleMode::kEnforce &&
                   (f.action == RuleAction::kDisablePort || f.action == RuleAction::kIsolatePort);
-    if (existing.state == ticket_state::kVerifying && judges) {
+    if (existing.state == ticket_state::kVerifying && judges &&
+        !f.evidence.value("reread", false)) {
       FailSoak(tx, existing, f.reason, f.evidence);
       return;
     }
@@ -721,39 +738,6 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
                  d.reason, d.rules_hash);
     return;
   }
-  if (d.guard == "breaker") {
-    // A storm: one ticket for all of it, not one per link.
-    if (ctx.tripped_count()) {
-      Ticket storm;
-      storm.link_key = "storm";
-      storm.port_a = "";
-      storm.rule = f.rule;
-      storm.state = ticket_state::kTicketOnly;
-      storm.guard = "breaker";
-      storm.reason = "circuit breaker tripped: " + std::to_string(*ctx.tripped_count()) +
-                     " findings that would act within " +
-                     FormatDuration(config_.remediation.breaker_window_s);
-      storm.explanation =
-          "A storm of findings: more than " + std::to_string(config_.remediation.breaker_findings) +
-          " links would have been cut within " +
-          FormatDuration(config_.remediation.breaker_window_s) +
-          ". That is rarely a set of bad cables: a switch, a power feed or UFM itself is more "
-          "likely. The service cuts nothing until a person re-arms the breaker (dashboard, or "
-          "POST /api/breaker/rearm). The links it held back are listed below.";
-      // An open storm ticket may be left from an earlier trip that was re-armed by hand in the
-      // database: reuse it.
-      auto open_storm = tx.OpenTicketForLink("storm");
-      storm.id = open_storm ? open_storm->id : tx.InsertTicket(storm);
-      tx.TripBreaker(storm.reason, storm.id);
-      tx.AddEvent(storm.id, "opened", kService, storm.reason, evidence);
-      metrics_.Add("ufmr_breaker_trips_total");
-      metrics_.Set("ufmr_breaker_tripped", 1);
-      spdlog::error("{}; ticket {}; no port is cut until a person re-arms the breaker",
-                    storm.reason, storm.id);
-    }
-    RecordStorm(tx, f, d);
-    return;
-  }
   Ticket t;
   t.link_key = f.link_key;
   t.port_a = f.ports.empty() ? f.link_key : f.ports[0];
@@ -781,6 +765,34 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
                  f.link_key, f.rule, d.guard, d.note, d.rules_hash);
   }
   metrics_.Add("ufmr_tickets_opened_total");
+}
+
+void Remediator::OpenStorm(Store::Tx& tx, int count, const nlohmann::json& evidence) {
+  Ticket storm;
+  storm.link_key = "storm";
+  storm.port_a = "";
+  storm.rule = "circuit_breaker";
+  storm.state = ticket_state::kTicketOnly;
+  storm.guard = "breaker";
+  storm.reason = "circuit breaker tripped: " + std::to_string(count) +
+                 " findings that would act within " +
+                 FormatDuration(config_.remediation.breaker_window_s);
+  storm.explanation =
+      "A storm of findings: more than " + std::to_string(config_.remediation.breaker_findings) +
+      " links would have been cut within " + FormatDuration(config_.remediation.breaker_window_s) +
+      ". That is rarely a set of bad cables: a switch, a power feed or UFM itself is more "
+      "likely. The service cuts nothing until a person re-arms the breaker (dashboard, or "
+      "POST /api/breaker/rearm). The links it held back are listed below.";
+  // An open storm ticket may be left from an earlier trip that was re-armed by hand in the
+  // database: reuse it.
+  auto open_storm = tx.OpenTicketForLink("storm");
+  storm.id = open_storm ? open_storm->id : tx.InsertTicket(storm);
+  tx.TripBreaker(storm.reason, storm.id);
+  tx.AddEvent(storm.id, "opened", kService, storm.reason, evidence);
+  metrics_.Add("ufmr_breaker_trips_total");
+  metrics_.Set("ufmr_breaker_tripped", 1);
+  spdlog::error("{}; ticket {}; no port is cut until a person re-arms the breaker", storm.reason,
+                storm.id);
 }
 
 void Remediator::RecordStorm(Store::Tx& tx, const Finding& f, const Decision& d) {

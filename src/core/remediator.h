@@ -84,6 +84,8 @@ class Remediator {
   // A finding the circuit breaker held back: evidence on the one storm ticket (filed when the
   // breaker trips).
   void RecordStorm(Store::Tx& tx, const Finding& f, const Decision& d);
+  // The breaker trips: the storm ticket (`count` findings in the window) and the breaker's row.
+  void OpenStorm(Store::Tx& tx, int count, const nlohmann::json& evidence);
   void FailSoak(Store::Tx& tx, Ticket& t, const std::string& why, const nlohmann::json& details);
   void CheckSoaks();
   // The soak of a ticket's link: its rule's `soak`, else remediation.soak_s.
