@@ -133,9 +133,11 @@ class RemediatorTest : public ::testing::Test {
     config_.events.poll_interval_s = 1;
     config_.remediation.soak_s = 60;
     config_.remediation.job_poll_interval_s = 0.01;
-    // The fake fabric's hosts have one link each: the last-link guard would keep every action
-    // here from happening. It has tests of its own (decision_test, remediation tests).
+    // The fake fabric's hosts have one link each, and its switch two: the last-link guard would
+    // keep most actions here from happening. It has tests of its own (decision_test,
+    // remediation_test).
     config_.remediation.min_active_links_host = 0;
+    config_.remediation.min_active_links_switch = 0;
     config_.remediation.port_cooldown_s = 0;
     auto rules = LoadRulesText(kRules, "test.yaml");
     ASSERT_TRUE(rules.ok()) << rules.Report();
