@@ -292,6 +292,9 @@ TEST(DecisionTest, AHostsOtherLinkCountsOnlyWhenUpAndNotHeld) {
   ctx.held_ports = {kSw2};  // the other link is held out of service by this service
   EXPECT_EQ(decider.Decide(LinkFinding(), ctx).guard, "last_link");
   ctx.held_ports.clear();
+  ctx.owned[kHost2] = "isolated by a person";  // up, but the SM routes around it
+  EXPECT_EQ(decider.Decide(LinkFinding(), ctx).guard, "last_link");
+  ctx.owned.clear();
   ctx.ports[kHost2].logical_state = "Disabled";
   EXPECT_EQ(decider.Decide(LinkFinding(), ctx).guard, "last_link");
   ctx.ports[kHost2].logical_state = "Active";
@@ -328,10 +331,13 @@ TEST(DecisionTest, ASwitchKeepsALink) {
   DecisionPolicy two;
   two.min_active_links_switch = 2;
   EXPECT_EQ(Decider(two).Decide(f, ctx).guard, "last_link");
-  // A held link does not count: with both of leaf-1's host links held, leaf-1 is short too.
-  ctx.held_ports = {kSw, kSw2};
-  d = decider.Decide(LinkFinding(), ctx);  // a host link of leaf-1: host-a is checked first
-  EXPECT_EQ(d.guard, "last_link");
+  // The port itself already held for another ticket (named there through another link key):
+  // suppressed, not a second intent.
+  ctx.held_ports = {kSwUp};
+  d = decider.Decide(f, ctx);
+  EXPECT_EQ(d.kind, DecisionKind::kSuppressed);
+  EXPECT_EQ(d.guard, "open_ticket");
+  EXPECT_EQ(d.note, kSwUp + " is already held out of service for another ticket");
 }
 
 TEST(DecisionTest, CooldownAfterTheServiceActedOnAPort) {

@@ -96,6 +96,7 @@ class FakeUfm : public UfmClient {
   Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,
                                        const std::string&) override {
     submitted.push_back(action + " " + port.name);
+    if (!apply_actions) return std::to_string(submitted.size());
     auto& p = ports[port.name];
     p.logical_state = action == "disable" ? "Disabled" : "Active";
     p.physical_state = action == "disable" || link_broken ? "Link Down" : "Link Up";
@@ -110,6 +111,7 @@ class FakeUfm : public UfmClient {
   std::vector<std::string> submitted;
   int64_t last_id = 100;
   bool link_broken = true;
+  bool apply_actions = true;  // false: UFM takes the request and never does it
   std::string job_status = "Completed";
 };
 
@@ -469,6 +471,7 @@ TEST_F(RemediatorTest, RepairReportOnWrongStateIsAConflict) {
 TEST_F(RemediatorTest, JobThatNeverCompletesFailsTheActionAndSaysSo) {
   config_.remediation.job_timeout_s = 1;
   ufm_.job_status = "Running";
+  ufm_.apply_actions = false;  // UFM never does it
   auto r = Make();
   Run(*r, 1);
   ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
@@ -482,6 +485,23 @@ TEST_F(RemediatorTest, JobThatNeverCompletesFailsTheActionAndSaysSo) {
   ASSERT_EQ(actions.size(), 1u);
   EXPECT_EQ(actions[0].state, "failed");
   EXPECT_EQ(ufm_.submitted.size(), 1u) << "a failed action is not retried blindly";
+}
+
+TEST_F(RemediatorTest, JobThatTimesOutButDidTheWorkIsConfirmed) {
+  // The job never says Completed, but the port is disabled: what UFM did decides.
+  config_.remediation.job_timeout_s = 1;
+  ufm_.job_status = "Running";
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  Ticket t = Tickets()[0];
+  EXPECT_EQ(t.state, "port_disabled");
+  EXPECT_TRUE(t.disabled_by_us);
+  EXPECT_NE(Timeline(t.id).find("UFM reports it done"), std::string::npos) << Timeline(t.id);
+  EXPECT_EQ(store_->Actions(t.id).value()[0].state, "confirmed");
+  EXPECT_EQ(ufm_.submitted.size(), 1u);
 }
 
 TEST_F(RemediatorTest, LostEventsAreReportedAndTheRestRead) {

@@ -333,8 +333,9 @@ TEST_F(ScriptedUfmTest, UnhealthyPortsAListOrWrappedWithBadElementsSkipped) {
     EXPECT_EQ(u.peer_port, "sw-1:1/1/1");
     EXPECT_EQ(u.condition, "MANUAL");
     EXPECT_EQ(u.status_time, "2026-11-29 10:00:00");
-    // A bare number beside a hex GUID (with or without 0x) names the port <guid>_<n>.
-    EXPECT_EQ(ports.value()[1].port, "9C0591030090E000_7");
+    // A bare number beside a hex GUID (with or without 0x) names the port <guid>_<n>, in
+    // lower case as the inventory names ports.
+    EXPECT_EQ(ports.value()[1].port, "9c0591030090e000_7");
     EXPECT_EQ(ports.value()[2].port, "9c0591030090e000_12");
   }
   auto seen = Requests();

@@ -200,8 +200,8 @@ void ActionExecutor::SendFailed(PortAction& a, const Status& s) {
   if (Permanent(s)) return Finish(a, Outcome::kFailed, "UFM rejected the action: " + s.message());
   a.tries += 1;
   if (a.tries >= config_.remediation.action_max_tries) {
-    return Finish(a, Outcome::kFailed,
-                  "gave up after " + std::to_string(a.tries) + " failed tries: " + s.message());
+    return FailAfterChecking(
+        a, "gave up after " + std::to_string(a.tries) + " failed tries: " + s.message());
   }
   // Left `submitted` without a job: the next try first checks whether UFM got it after all.
   a.next_try_at = ToEpochSeconds(clock_.Now()) + config_.remediation.action_retry_s;
@@ -234,9 +234,8 @@ void ActionExecutor::Follow(PortAction& a) {
     }
     if (++polls_[a.id] >= max_polls) {
       polls_.erase(a.id);
-      return Finish(a, Outcome::kFailed,
-                    "UFM job " + a.job_id + " did not complete within " +
-                        FormatDuration(config_.remediation.job_timeout_s));
+      return FailAfterChecking(a, "UFM job " + a.job_id + " did not complete within " +
+                                      FormatDuration(config_.remediation.job_timeout_s));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(static_cast<long>(interval * 1000)));
   }
@@ -244,8 +243,8 @@ void ActionExecutor::Follow(PortAction& a) {
   polls_.erase(a.id);
   CrashPoint("job_done", a.action);
   if (!status.ok()) {
-    return Finish(a, Outcome::kFailed,
-                  "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
+    return FailAfterChecking(
+        a, "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
   }
   auto after = ufm_.GetPort(a.port);
   if (!after.ok()) {
@@ -260,6 +259,38 @@ void ActionExecutor::Follow(PortAction& a) {
         "UFM job completed but the port reports logical_state '" + after->logical_state + "'");
   }
   Finish(a, Outcome::kConfirmed, "UFM job " + a.job_id + " " + status.status);
+}
+
+bool ActionExecutor::InWantedState(const PortAction& a, bool* known) {
+  *known = false;
+  if (IsIsolation(a)) {
+    auto list = ufm_.GetUnhealthyPorts();
+    if (!list.ok()) return false;
+    *known = true;
+    bool isolated = std::any_of(list->begin(), list->end(),
+                                [&](const UnhealthyPort& u) { return u.port == a.port; });
+    return isolated == a.cuts();
+  }
+  auto port = ufm_.GetPort(a.port);
+  if (!port.ok()) return false;
+  inventory_.Upsert(port.value());
+  *known = true;
+  return port->disabled() == a.cuts();
+}
+
+void ActionExecutor::FailAfterChecking(PortAction& a, const std::string& note) {
+  // What UFM did decides, not what it said: a job that timed out or an answer that was lost may
+  // still have done the work.
+  bool known = false;
+  if (InWantedState(a, &known)) {
+    return Finish(a, Outcome::kConfirmed, "UFM reports it done (" + note + ")");
+  }
+  if (!known) {
+    spdlog::warn("action {} ({} {}): {}; the port cannot be read to check: will re-check", a.id,
+                 a.action, a.port, note);
+    return;
+  }
+  Finish(a, Outcome::kFailed, note);
 }
 
 void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& note) {
@@ -303,6 +334,15 @@ void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& n
         // The link is live again (by us, or by a person before us): verify it.
         t->disabled_by_us = false;
         StartSoak(tx, *t, clock_.Now(), soak_for_(*t));
+      } else if (note.rfind("UFM does not know port", 0) == 0) {
+        // Replaced hardware renames ports (<guid>_<n>): there is nothing left to bring back.
+        t->disabled_by_us = false;
+        t->state = ticket_state::kTicketOnly;
+        t->guard = "action_failed";
+        tx.AddEvent(t->id, "guard", kService,
+                    a.port +
+                        " is gone from UFM (replaced hardware has new port names): nothing "
+                        "to bring back; check the link and close the ticket by hand");
       } else {
         t->state = ticket_state::kPortDisabled;  // still held out; staff may report again
       }

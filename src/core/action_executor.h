@@ -58,6 +58,11 @@ class ActionExecutor {
   // A failed request: permanent (UFM said no) fails the action; transient waits and retries.
   void SendFailed(PortAction& a, const Status& s);
   bool Write(const PortAction& a);
+  // Whether UFM shows the port as the action wants it; *known false when it cannot be read.
+  bool InWantedState(const PortAction& a, bool* known);
+  // A failed request or job: confirmed after all if UFM shows the port done, left for the next
+  // pass if the port cannot be read, failed otherwise.
+  void FailAfterChecking(PortAction& a, const std::string& note);
   void Finish(PortAction& a, Outcome outcome, const std::string& note);
 
   const Config& config_;

@@ -241,6 +241,11 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
   }
   const std::vector<std::string> held = ctx.HeldPorts();
   const std::set<std::string> held_set(held.begin(), held.end());
+  if (held_set.count(action_port)) {
+    // The same port, named through another link key (an end that was unknown then): one ticket.
+    return finish(DecisionKind::kSuppressed, "open_ticket",
+                  action_port + " is already held out of service for another ticket");
+  }
   // Never leave a host or a switch short of active links (topology-aware): count the node's
   // other ports that are up and not held out of service by this service.
   std::vector<std::pair<std::string, std::optional<PortInfo>>> ends;
@@ -256,6 +261,8 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
     for (const auto& p : node_ports) {
       if (p.name == info->name || !p.link_up() || held_set.count(p.name)) continue;
       if (!p.peer.empty() && held_set.count(p.peer)) continue;
+      // A port a person isolated is up but carries no traffic: not a link to count on.
+      if (!ctx.OwnedByPerson(p.name).empty()) continue;
       ++active;
     }
     if (active < minimum) {

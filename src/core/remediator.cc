@@ -86,6 +86,7 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
           }),
       syslog_(syslog) {
   store_.set_repeat_window_s(config.remediation.repeat_offender_window_s);
+  SnapshotRules();
 }
 
 std::string Remediator::rules_hash() const {
@@ -140,10 +141,7 @@ void Remediator::MaybeReloadRules() {
   RuleEngine next(loaded.rules, &inventory_);
   next.AdoptState(std::move(engine_));
   engine_ = std::move(next);
-  {
-    std::lock_guard<std::mutex> lock(hash_mu_);
-    rules_hash_ = engine_.rules().hash;
-  }
+  SnapshotRules();
   metrics_.Set("ufmr_rules_loaded", static_cast<double>(engine_.rules().rules.size()));
   spdlog::info("rules reloaded from {}: {} rules, hash {} (was {}), in {:.1f} ms",
                config_.rules.dir, engine_.rules().rules.size(), engine_.rules().hash, was,
@@ -163,6 +161,11 @@ void Remediator::RunOnce() {
   if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
     RefreshInventory();
   }
+  // Before events: a person's isolations, and this service's own, are known before any 702.
+  // Until one reconciliation has succeeded, findings wait (ApplyQueue).
+  if (!reconciled_ || Due(next_reconcile_, config_.remediation.reconcile_interval_s)) {
+    if (Reconcile()) reconciled_ = true;
+  }
   LoadVerifyingLinks();
   if (Due(next_events_, config_.events.poll_interval_s)) PollEvents();
   if (!config_.telemetry.url.empty() && Due(next_telemetry_, config_.telemetry.interval_s)) {
@@ -172,7 +175,6 @@ void Remediator::RunOnce() {
     PollEventLog();
   }
   if (syslog_) DrainSyslog();
-  if (Due(next_reconcile_, config_.remediation.reconcile_interval_s)) Reconcile();
   engine_.Tick(clock_.Now(), &queue_);
   ApplyQueue();
   executor_.RunOpen();
@@ -509,6 +511,11 @@ void Remediator::ApplyQueue() {
   if (queue_.empty() && !cursor_moved && !log_moved && alerts_.empty() && !clear_rules_alert_) {
     return;
   }
+  if (!queue_.empty() && !reconciled_) {
+    // Not knowing which ports people isolated could act on one of theirs: wait.
+    spdlog::warn("{} findings wait for a first reconciliation with UFM", queue_.size());
+    return;
+  }
   if (!queue_.empty()) {
     auto silences = store_.ActiveSilences();
     if (silences.ok()) {
@@ -633,6 +640,29 @@ class TxDecisionContext final : public DecisionContext {
   std::optional<int> tripped_count_;
 };
 
+// A failed soak takes the port out again through the same guards, but as a verdict on the
+// ticket, not a new finding: its own open ticket, silences and the cooldown (the service's own
+// enable for the soak) do not apply, and it does not count toward the breaker.
+class RecutContext final : public DecisionContext {
+ public:
+  explicit RecutContext(DecisionContext& inner) : inner_(inner) {}
+  std::optional<PortInfo> Port(const std::string& name) override { return inner_.Port(name); }
+  std::optional<OpenTicketInfo> OpenTicket(const std::string&) override { return std::nullopt; }
+  const Silence* Silenced(const SilenceSubject&, TimePoint) override { return nullptr; }
+  std::string OwnedByPerson(const std::string& port) override { return inner_.OwnedByPerson(port); }
+  std::vector<std::string> HeldPorts() override { return inner_.HeldPorts(); }
+  int FabricPorts() override { return inner_.FabricPorts(); }
+  std::vector<PortInfo> NodePorts(const PortInfo& port) override { return inner_.NodePorts(port); }
+  int ActionsSince(TimePoint since) override { return inner_.ActionsSince(since); }
+  std::optional<TimePoint> LastActionOn(const std::string&) override { return std::nullopt; }
+  bool BreakerTripped() override { return inner_.BreakerTripped(); }
+  int CountActingFinding(TimePoint, double) override { return 0; }
+  void TripBreaker(const Decision&, int) override {}
+
+ private:
+  DecisionContext& inner_;
+};
+
 }  // namespace
 
 int64_t Remediator::RecordAction(Store::Tx& tx, int64_t ticket_id, const std::string& port,
@@ -701,6 +731,15 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
         !f.evidence.value("reread", false)) {
       FailSoak(tx, existing, f.reason, f.evidence);
       return;
+    }
+    if (d.kind == DecisionKind::kBlocked && existing.state == ticket_state::kTicketOnly &&
+        existing.guard != d.guard) {
+      // A rule that acts would take the link out, and a guard says no: the ticket says so.
+      existing.guard = d.guard;
+      existing.explanation = explanation;
+      tx.UpdateTicket(existing);
+      tx.AddEvent(existing.id, "guard", kService, "no port action: " + d.note,
+                  {{"guard", d.guard}, {"rule", f.rule}});
     }
     TimePoint now = clock_.Now();
     auto last = last_evidence_.find(f.link_key);
@@ -806,10 +845,21 @@ void Remediator::RecordStorm(Store::Tx& tx, const Finding& f, const Decision& d)
 }
 
 double Remediator::SoakFor(const Ticket& t) const {
+  // Also called from HTTP threads (a repair report): the pipeline thread's snapshot, not the
+  // engine's rules, which a reload may replace meanwhile.
+  std::lock_guard<std::mutex> lock(hash_mu_);
+  auto it = soak_by_rule_.find(t.rule);
+  return it != soak_by_rule_.end() ? it->second : config_.remediation.soak_s;
+}
+
+void Remediator::SnapshotRules() {
+  std::map<std::string, double> soaks;
   for (const auto& r : engine_.rules().rules) {
-    if (r.name == t.rule && r.soak_s > 0) return r.soak_s;
+    if (r.soak_s > 0) soaks[r.name] = r.soak_s;
   }
-  return config_.remediation.soak_s;
+  std::lock_guard<std::mutex> lock(hash_mu_);
+  rules_hash_ = engine_.rules().hash;
+  soak_by_rule_ = std::move(soaks);
 }
 
 void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
@@ -823,35 +873,52 @@ void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
                   std::to_string(max) + "): " + why,
               details);
   metrics_.Add("ufmr_soak_failures_total");
-  // Take the port out again only if this service itself brought it back for the soak.
+  // Take the port out again only if this service itself brought it back for the soak: its last
+  // action on the ticket is a confirmed enable (or un-isolation), and no person took the port
+  // over since (drift).
   bool was_ours = false;
   for (const auto& a : tx.ActionsOfTicket(t.id)) {
-    if (!a.cuts() && a.state == action_state::kConfirmed) was_ours = true;
+    if (a.state == action_state::kFailed || a.state == action_state::kSkipped) continue;
+    was_ours = !a.cuts() && a.state == action_state::kConfirmed;
   }
-  // A person who took the port since (isolated or disabled it) owns it now.
-  std::string persons;
-  if (!t.action_port.empty()) {
-    persons = manual_marks_.Why(t.action_port);
-    if (auto it = persons_isolated_.find(t.action_port);
-        persons.empty() && it != persons_isolated_.end()) {
-      persons = it->second;
+  if (t.guard == "drift") was_ours = false;
+  std::optional<Decision> recut;
+  if (was_ours && !t.action_port.empty()) {
+    // The same guards as any cut (a person's port, a host's last link, the breaker, the caps,
+    // the rate limit, dry run).
+    Finding f;
+    f.rule = t.rule;
+    f.action = t.method == "isolate" ? RuleAction::kIsolatePort : RuleAction::kDisablePort;
+    f.mode = RuleMode::kEnforce;
+    f.scope = RuleScope::kLink;
+    for (const auto& p : {t.port_a, t.port_b}) {
+      if (!p.empty()) f.ports.push_back(p);
     }
+    f.link_key = t.link_key;
+    f.time = clock_.Now();
+    f.reason = "verification failed: " + why;
+    f.rules_hash = engine_.rules().hash;
+    TxDecisionContext base(tx, inventory_, silences_, manual_marks_, persons_isolated_,
+                           acting_findings_);
+    RecutContext ctx(base);
+    recut = decider_.Decide(f, ctx);
+    tx.AddDecision(recut->ToJson(), t.id);
   }
-  if (!persons.empty()) {
-    tx.AddEvent(t.id, "guard", kService,
-                "not taken out again: " + t.action_port + " is " + persons);
-  }
-  const bool again =
-      !t.action_port.empty() && !config_.remediation.dry_run && was_ours && persons.empty();
-  if (again) {
+  if (recut && recut->acts()) {
     const std::string cut = t.method == "isolate" ? "isolate" : "disable";
     RecordAction(tx, t.id, t.action_port, cut, action_state::kPending,
                  "verification failed: " + why);
     t.state = ticket_state::kOpen;
+    t.guard.clear();
     tx.AddEvent(t.id, "reopened", kService,
                 "ticket back in the queue; taking " + t.action_port + " out again (" + cut + ")");
   } else {
     t.state = escalate ? ticket_state::kEscalated : ticket_state::kTicketOnly;
+    if (recut) {
+      t.guard = recut->guard;
+      tx.AddEvent(t.id, "guard", kService, "not taken out again: " + recut->note,
+                  {{"guard", recut->guard}});
+    }
     tx.AddEvent(t.id, "reopened", kService,
                 "ticket back in the queue; the link is still not clean");
   }
@@ -870,7 +937,7 @@ void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
   spdlog::warn("ticket {}: verification failed ({}), attempt {}", t.id, why, t.attempts);
 }
 
-void Remediator::Reconcile() {
+bool Remediator::Reconcile() {
   auto list = ufm_.GetUnhealthyPorts();
   std::set<std::string> isolated;
   std::map<std::string, std::string> conditions;
@@ -882,10 +949,10 @@ void Remediator::Reconcile() {
   } else if (list.status().code() != Status::Code::kNotFound) {
     spdlog::warn("reconciliation: cannot read UFM's unhealthy ports: {}", list.status().ToString());
     metrics_.Add("ufmr_ufm_errors_total{call=\"unhealthy_ports\"}");
-    return;
+    return false;
   }
   auto txr = store_.Begin();
-  if (!txr.ok()) return;
+  if (!txr.ok()) return false;
   auto& tx = *txr.value();
   try {
     std::set<std::string> ours;  // ports we hold isolated, or are about to
@@ -948,8 +1015,10 @@ void Remediator::Reconcile() {
     metrics_.Set("ufmr_ports_isolated_by_people", static_cast<double>(persons_isolated_.size()));
     metrics_.Set("ufmr_reconcile_last_success_timestamp_seconds", ToEpochSeconds(clock_.Now()));
     if (drift > 0) spdlog::info("reconciliation: {} tickets drifted", drift);
+    return true;
   } catch (const std::exception& e) {
     spdlog::error("reconciliation failed: {}", e.what());
+    return false;
   }
 }
 

@@ -90,10 +90,13 @@ class Remediator {
   void CheckSoaks();
   // The soak of a ticket's link: its rule's `soak`, else remediation.soak_s.
   double SoakFor(const Ticket& t) const;
+  // After a (re)load: what HTTP threads may read of the rules (hash, soaks).
+  void SnapshotRules();
   void LoadVerifyingLinks();
   // UFM's disabled and isolated ports against this service's records: drift (a port we hold
   // that someone brought back) is reported on its ticket; isolations not ours are a person's.
-  void Reconcile();
+  // True when UFM and the database were read and compared.
+  bool Reconcile();
   // Whether this service holds the port isolated (its own 702 MANUAL is not a person's).
   bool OurIsolation(const std::string& port) const { return our_isolations_.count(port) > 0; }
 
@@ -108,8 +111,9 @@ class Remediator {
   TimePoint next_rules_check_{};
   std::string rules_fingerprint_;  // names, sizes and times of the rules files last loaded
   bool clear_rules_alert_ = false;
-  mutable std::mutex hash_mu_;
+  mutable std::mutex hash_mu_;  // guards rules_hash_ and soak_by_rule_ (read by HTTP threads)
   std::string rules_hash_;
+  std::map<std::string, double> soak_by_rule_;  // rules with their own `soak`
   Decider decider_;
   SilenceSet silences_;  // the silences in force, reloaded each pass
   // Ports UFM's events say a person isolated (702 ... MANUAL): never acted on. In memory.
@@ -118,6 +122,7 @@ class Remediator {
   std::map<std::string, std::string> persons_isolated_;
   std::set<std::string> our_isolations_;  // ports this service holds isolated
   TimePoint next_reconcile_{};
+  bool reconciled_ = false;                // a reconciliation has succeeded since start
   std::deque<TimePoint> acting_findings_;  // findings that reached the breaker, in its window
   std::atomic<bool> breaker_rearmed_{false};
   ActionExecutor executor_;

@@ -347,6 +347,9 @@ Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, 
       ++*skipped;
       continue;
     }
+    // Port names compare as the inventory writes them: lower-case hex, no 0x.
+    if (u.port.rfind("0x", 0) == 0) u.port = u.port.substr(2);
+    for (char& c : u.port) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     out.push_back(std::move(u));
   }
   return out;
