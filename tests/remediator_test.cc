@@ -183,6 +183,26 @@ class RemediatorTest : public ::testing::Test {
   std::shared_ptr<const RuleSet> rules_;
 };
 
+TEST_F(RemediatorTest, ReplacedHcaIsJudgedByTheSwitchEnd) {
+  // The HCA was replaced: its port (<guid>_<n>) is gone from UFM. The soak judges the link by the
+  // end that is left instead of waiting for the old port forever.
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  Ticket t = Tickets()[0];
+  ASSERT_EQ(t.state, "port_disabled") << Timeline(t.id);
+  ufm_.link_broken = false;
+  ASSERT_TRUE(r->ReportRepair(t.id, "tech", "hca_replaced", "").ok());
+  Run(*r, 1);
+  ASSERT_EQ(store_->GetTicket(t.id)->state, "verifying");
+  ufm_.ports.erase("e41d2d0300000001_1");
+  Run(*r, 40);
+  EXPECT_EQ(store_->GetTicket(t.id)->state, "closed") << Timeline(t.id);
+  EXPECT_EQ(store_->GetTicket(t.id)->repair_kind, "hca_replaced");
+}
+
 TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {
   auto r = Make();
   Run(*r, 1);  // first start: takes the cursor

@@ -1039,10 +1039,18 @@ void Remediator::CheckSoaks() {
   for (const auto& candidate : due) {
     // The end of the window: the link must be up at both ends.
     std::string down;
+    int gone = 0, ends = 0;
     nlohmann::json states = nlohmann::json::object();
     for (const auto& p : {candidate.port_a, candidate.port_b}) {
+      ends += !p.empty();
       if (p.empty()) continue;
       auto info = ufm_.GetPort(p);
+      if (!info.ok() && info.status().code() == Status::Code::kNotFound) {
+        // Replaced hardware has new port names: the other end judges the link.
+        states[p] = {{"gone", true}};
+        ++gone;
+        continue;
+      }
       if (!info.ok()) {
         down = "cannot read " + p + " from UFM: " + info.status().message();
         break;
@@ -1052,6 +1060,8 @@ void Remediator::CheckSoaks() {
                    {"physical_state", info->physical_state}};
       if (!info->link_up()) down = p + " is " + info->logical_state + "/" + info->physical_state;
     }
+    if (down.empty() && gone > 0 && gone == ends)
+      down = "no end of the link is known to UFM any more";
     if (down.rfind("cannot read", 0) == 0) {
       spdlog::warn("ticket {}: {}; soak verdict postponed", candidate.id, down);
       continue;
