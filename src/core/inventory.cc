@@ -1,7 +1,6 @@
 #include "core/inventory.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "core/ufm_json.h"
 
@@ -135,8 +134,7 @@ std::vector<PortInfo> Inventory::NodePorts(const PortInfo& port) const {
 }
 
 std::string Inventory::SystemNameOf(const std::string& system_guid) const {
-  std::string g = system_guid.rfind("0x", 0) == 0 ? system_guid.substr(2) : system_guid;
-  for (char& c : g) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string g = AsciiLower(system_guid.rfind("0x", 0) == 0 ? system_guid.substr(2) : system_guid);
   std::lock_guard<std::mutex> lock(mu_);
   auto it = system_names_.find(g);
   return it == system_names_.end() ? "" : it->second;
@@ -148,9 +146,7 @@ void Inventory::IndexDescriptions() {
   system_names_.clear();
   for (const auto& [name, p] : ports_) {
     if (!p.system_guid.empty() && !p.system_name.empty()) {
-      std::string g = p.system_guid;
-      for (char& c : g) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      system_names_.emplace(std::move(g), p.system_name);
+      system_names_.emplace(AsciiLower(p.system_guid), p.system_name);
     }
     if (std::string key = NodeKeyOf(p); !key.empty()) by_node_[key].push_back(name);
     std::string node = p.system_name;

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "core/ufm_json.h"
+
 namespace ufmr {
 
 namespace {
@@ -57,6 +59,15 @@ std::string FormEncode(const std::string& s) {
     }
   }
   return out;
+}
+
+// A field UFM sends as a string or an integer (ids, port numbers); "" for anything else.
+std::string IdOrText(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end()) return "";
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
+  return "";
 }
 
 bool LooksLikeHtml(const HttpResult& r) {
@@ -262,21 +273,13 @@ Result<JobStatus> RestUfmClient::GetJob(const std::string& job_id) {
 Result<std::vector<JobInfo>> RestUfmClient::GetJobs() {
   auto r = Call("GET", "/jobs", "", true, true);
   if (!r.ok()) return r.status();
-  auto doc = nlohmann::json::parse(r->body, nullptr, false);
-  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
-  if (!doc.is_array()) return Status::Unavailable("GET /jobs: answer is not a list");
+  auto doc = ParseUfmList(r->body, "jobs");
+  if (!doc.ok()) return Status::Unavailable(doc.status().message());
   std::vector<JobInfo> out;
-  auto text = [](const nlohmann::json& j, const char* k) {
-    auto it = j.find(k);
-    if (it == j.end()) return std::string();
-    if (it->is_string()) return it->get<std::string>();
-    if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
-    return std::string();
-  };
-  for (const auto& j : doc) {
+  for (const auto& j : doc.value()) {
     if (!j.is_object()) continue;
-    JobInfo job{text(j, "ID"), text(j, "Status"), text(j, "Description")};
-    if (job.id.empty()) job.id = text(j, "id");
+    JobInfo job{IdOrText(j, "ID"), IdOrText(j, "Status"), IdOrText(j, "Description")};
+    if (job.id.empty()) job.id = IdOrText(j, "id");
     if (!job.id.empty()) out.push_back(std::move(job));
   }
   return out;
@@ -315,25 +318,18 @@ Status RestUfmClient::PostExternalEvent(int event_id, const std::string& name,
 }
 
 Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, int* skipped) {
-  auto doc = nlohmann::json::parse(body, nullptr, false);
-  if (doc.is_object() && doc.contains("data")) doc = doc["data"];
-  if (!doc.is_array()) return Status::Unavailable("unhealthy ports: answer is not a list");
-  auto text = [](const nlohmann::json& j, const char* k) {
-    auto it = j.find(k);
-    if (it == j.end()) return std::string();
-    if (it->is_string()) return it->get<std::string>();
-    if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
-    return std::string();
-  };
+  auto doc = ParseUfmList(body, "unhealthy ports");
+  // A garbled answer is worth another try, not a verdict on the action.
+  if (!doc.ok()) return Status::Unavailable(doc.status().message());
   std::vector<UnhealthyPort> out;
-  for (const auto& j : doc) {
+  for (const auto& j : doc.value()) {
     UnhealthyPort u;
     if (j.is_object()) {
-      u.port = text(j, "UnhealthyPort");
-      u.node = text(j, "UnhealthyNode");
-      u.peer_port = text(j, "PeerPort");
-      u.condition = text(j, "Condition");
-      u.status_time = text(j, "StatusTime");
+      u.port = IdOrText(j, "UnhealthyPort");
+      u.node = IdOrText(j, "UnhealthyNode");
+      u.peer_port = IdOrText(j, "PeerPort");
+      u.condition = IdOrText(j, "Condition");
+      u.status_time = IdOrText(j, "StatusTime");
       // A bare port number beside the node's GUID: name the port <guid>_<n>.
       if (!u.port.empty() && u.port.find_first_not_of("0123456789") == std::string::npos) {
         std::string guid = u.node;
@@ -349,7 +345,7 @@ Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, 
     }
     // Port names compare as the inventory writes them: lower-case hex, no 0x.
     if (u.port.rfind("0x", 0) == 0) u.port = u.port.substr(2);
-    for (char& c : u.port) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    u.port = AsciiLower(std::move(u.port));
     out.push_back(std::move(u));
   }
   return out;
