@@ -124,7 +124,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
   r.Keys(root, "",
          {"fabric", "ufm", "telemetry", "database", "rules", "events", "event_log", "syslog",
-          "inventory", "http", "remediation"});
+          "inventory", "http", "auth", "dashboard", "remediation"});
   r.Str(root, "fabric", "fabric", &c.fabric);
   if (auto u = r.Section(root, "ufm")) {
     r.Keys(u, "ufm",
@@ -208,6 +208,22 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Keys(h, "http", {"listen", "port"});
     r.Str(h, "listen", "http.listen", &c.http.listen);
     r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
+  }
+  if (auto a = r.Section(root, "auth")) {
+    r.Keys(a, "auth",
+           {"anonymous_read", "session_ttl_s", "secure_cookies", "login_max_failures",
+            "login_lockout_s"});
+    r.Bool(a, "anonymous_read", "auth.anonymous_read", &c.auth.anonymous_read);
+    r.Secs(a, "session_ttl_s", "auth.session_ttl_s", &c.auth.session_ttl_s, 60);
+    r.Bool(a, "secure_cookies", "auth.secure_cookies", &c.auth.secure_cookies);
+    r.Int(a, "login_max_failures", "auth.login_max_failures", &c.auth.login_max_failures, 1, 1000);
+    r.Secs(a, "login_lockout_s", "auth.login_lockout_s", &c.auth.login_lockout_s, 1);
+  }
+  if (auto d = r.Section(root, "dashboard")) {
+    r.Keys(d, "dashboard", {"rack_pattern", "counter_history_s"});
+    r.Str(d, "rack_pattern", "dashboard.rack_pattern", &c.dashboard.rack_pattern);
+    r.Secs(d, "counter_history_s", "dashboard.counter_history_s", &c.dashboard.counter_history_s,
+           3600);
   }
   if (auto m = r.Section(root, "remediation")) {
     r.Keys(m, "remediation",

@@ -80,6 +80,22 @@ struct Config {
     int port = 8080;
   } http;
 
+  // Who may use the dashboard and the API (docs/CONFIG.md, docs/API.md).
+  struct Auth {
+    bool anonymous_read = false;   // read-only pages and GET APIs without logging in
+    double session_ttl_s = 43200;  // a login lasts this long (12 h)
+    bool secure_cookies = false;   // mark the session cookie Secure (behind a TLS proxy)
+    int login_max_failures = 5;    // failed logins for one name before it is throttled
+    double login_lockout_s = 300;  // ... for this long
+  } auth;
+
+  struct Dashboard {
+    // Groups the technician's queue by rack: the first capture group of this RE2 pattern, applied
+    // to the switch's name; a name it does not match is grouped by the switch alone.
+    std::string rack_pattern = "^(.+)-U[0-9]+$";
+    double counter_history_s = 7 * 86400.0;  // counter samples of ticketed ports kept this long
+  } dashboard;
+
   struct Remediation {
     bool dry_run = false;
     // Guards (the decision stage; docs/CONFIG.md). Caps count ports this service holds out of

@@ -806,4 +806,20 @@ Status Store::Ping() {
   }
 }
 
+Status Store::Run(const std::function<Status(pqxx::work&)>& fn) {
+  try {
+    auto conn = Acquire();
+    Status st = Status::Ok();
+    {
+      pqxx::work w(*conn);
+      st = fn(w);
+      if (st.ok()) w.commit();
+    }
+    Release(std::move(conn));
+    return st;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
 }  // namespace ufmr

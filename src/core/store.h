@@ -6,6 +6,7 @@
 // Status.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -129,6 +130,10 @@ class Store {
   // there is no such silence in force.
   Status ExpireSilence(int64_t id, const std::string& by);
   Status Ping();
+  // Runs `fn` in one read-write transaction on a pooled connection and commits it. A database
+  // error (or any exception from fn) is returned as Unavailable; fn's own Status, if not ok, is
+  // returned as is and the transaction is rolled back. For stores of other tables (AuthStore).
+  Status Run(const std::function<Status(pqxx::work&)>& fn);
 
   const std::string& fabric() const { return fabric_; }
   // How far back earlier tickets on a link count toward Ticket::repeat_count. Call before use.
