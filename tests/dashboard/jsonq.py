@@ -5,6 +5,7 @@
                                 link between a leaf switch and a host
   jsonq.py switch-port [N]      /sim/links -> a port name on the N-th leaf-spine link
   jsonq.py describe PORT        /sim/links -> "switch label <-> peer label" of PORT's link
+  jsonq.py peer PORT            /sim/links -> the port name at the other end of PORT's link
   jsonq.py ticket PORT          /api/tickets -> "<id> <state>" of the newest ticket on PORT's link
 """
 import json
@@ -65,6 +66,15 @@ def main():
             if port in [n.lower() for n in port_names(link)]:
                 ends = [link.get(k) or {} for k in ("a", "b")] if isinstance(link, dict) else []
                 print(" <-> ".join(f"{e.get('system_name', '?')} {e.get('label', '')}".strip() for e in ends))
+                return
+        sys.exit(1)
+    elif cmd == "peer":
+        port = sys.argv[2].lower()
+        for link in links(doc):
+            ends = [link.get(k) or {} for k in ("a", "b")] if isinstance(link, dict) else []
+            names = [str(e.get("port", "")).lower() for e in ends]
+            if port in names and len(ends) == 2:
+                print(ends[1 - names.index(port)].get("port"))
                 return
         sys.exit(1)
     elif cmd == "ticket":

@@ -3,12 +3,16 @@
 #
 #   tests/dashboard/run.sh BUILD_DIR
 #
-# Starts a throwaway PostgreSQL, ufm-sim and ufm-remediator serve, breaks a leaf-host link in the
-# simulator, waits for the service to open a ticket and disable a port, then drives the dashboard
-# with playwright-core (tests/dashboard/e2e.mjs): the ticket list, the ticket page with its
-# evidence and timeline, "Mark repaired" with what was done, a repeat offender, and the circuit
-# breaker's banner (tripped through psql) and "Re-arm". Leaves screenshots and the logs in
-# BUILD_DIR/e2e_dashboard/.
+# Starts a throwaway PostgreSQL, ufm-sim and ufm-remediator serve (no anonymous reads), creates a
+# technician, a viewer and an engineer with the CLI (and an API token for the engineer, used by
+# the test's own API reads), makes UFM lose events so an intake alert is up, then drives the
+# dashboard with playwright-core (tests/dashboard/e2e.mjs): logging in, a fault injected while
+# the queue is open appearing without a reload, the ticket page (both ends, evidence, counter
+# chart, a hostile node description shown as text), acknowledge, assign, comment, the repair
+# report followed live to closed, CSV export, the printable work order, a repeat offender, the
+# viewer's read-only page (its mutations answer 403), anonymous reads (401), and as the engineer
+# the alert and rules-reload banners, the circuit breaker's banner and "Re-arm", silences and
+# "won't fix" / reopen. Leaves screenshots and the logs in BUILD_DIR/e2e_dashboard/.
 # Every wait is bounded; everything started here is stopped on exit.
 set -euo pipefail
 
@@ -97,8 +101,11 @@ sim="http://127.0.0.1:$sim_port"
 
 http_port=$(free_port)
 # A copy of the shipped rules: the browser checks break and mend it to see the reload banner.
+# link_down waits 4 s instead of 30 s for the link to come back, to keep the test short.
 mkdir -p "$tmp/rules"
 cp "$src"/rules/*.yaml "$tmp/rules/"
+sed -i '0,/^    for: 30s$/s//    for: 4s/' "$tmp/rules/links.yaml"
+grep -q '^    for: 4s$' "$tmp/rules/links.yaml" || die "could not shorten link_down's wait in the rules copy"
 cat >"$tmp/config.yaml" <<EOF
 fabric: e2e
 ufm:
@@ -126,7 +133,8 @@ http:
 remediation:
   dry_run: false
   max_disabled_ports: 20
-  soak_s: 3
+  # Long enough that the page, polling every 3 s, sees "verifying" before "closed".
+  soak_s: 10
   max_attempts: 3
   # The fat tree's hosts have one link each: the test disables it, which the last-link guard
   # would otherwise refuse.
@@ -137,6 +145,23 @@ log "migrating the database"
 timeout 60 "$build/ufm-remediator" db migrate --config "$tmp/config.yaml" >"$tmp/migrate.log" 2>&1 ||
   { cat "$tmp/migrate.log" >&2; die "ufm-remediator db migrate failed"; }
 
+# People: passwords on stdin (first line), as an administrator would type them.
+tech_user=tech.e2e tech_pass="tech-pass-$RANDOM$RANDOM"
+viewer_user=viewer.e2e viewer_pass="viewer-pass-$RANDOM$RANDOM"
+eng_user=eng.e2e eng_pass="eng-pass-$RANDOM$RANDOM"
+add_user() {
+  printf '%s\n' "$3" | timeout 30 "$build/ufm-remediator" user add "$1" --role "$2" --config "$tmp/config.yaml" \
+    >>"$tmp/users.log" 2>&1 || { cat "$tmp/users.log" >&2; die "ufm-remediator user add $1 --role $2 failed"; }
+}
+log "creating users (technician, viewer, engineer)"
+add_user "$tech_user" technician "$tech_pass"
+add_user "$viewer_user" viewer "$viewer_pass"
+add_user "$eng_user" engineer "$eng_pass"
+token=$(timeout 30 "$build/ufm-remediator" token create --user "$eng_user" --config "$tmp/config.yaml" 2>>"$tmp/users.log" |
+  tail -n 1 | tr -d '[:space:]') || die "ufm-remediator token create failed: $(cat "$tmp/users.log")"
+[[ -n "$token" ]] || die "ufm-remediator token create printed no token: $(cat "$tmp/users.log")"
+auth=(-H "Authorization: Bearer $token")
+
 log "starting ufm-remediator serve on port $http_port"
 start_bg "$tmp/serve.log" "$build/ufm-remediator" serve --config "$tmp/config.yaml"
 serve_pid=${pids[-1]}
@@ -144,53 +169,38 @@ base="http://127.0.0.1:$http_port"
 wait_healthy "$base" "$serve_pid"
 wait_first_pass "$base"
 
-# Break the first leaf-host link, at its switch-side port.
+code=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' "$base/api/tickets") || die "GET /api/tickets failed"
+[[ "$code" == 401 ]] || die "GET /api/tickets without credentials answered HTTP $code, expected 401"
+curl -fsS --max-time 5 "${auth[@]}" "$base/api/me" >"$tmp/me.json" || die "GET /api/me with the engineer's token failed"
+[[ $(json_get 'd.get("role")' <"$tmp/me.json") == engineer ]] || die "GET /api/me with the token: $(cat "$tmp/me.json")"
+
+# The link the browser breaks (at its switch-side port) and its host end; a second link for the
+# intake alert.
 curl -fsS --max-time 10 "$sim/sim/links" >"$tmp/links.json" || die "GET /sim/links failed"
 fault_port=$(python3 "$here/jsonq.py" leaf-host-port <"$tmp/links.json") || die "no leaf-host link in /sim/links"
-log "injecting link_down on $fault_port"
-curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
-  -d "{\"kind\":\"link_down\",\"port\":\"$fault_port\"}" "$sim/sim/faults" >/dev/null ||
-  die "POST /sim/faults failed"
-
-log "waiting for a ticket with a disabled port"
-ticket_id=""
-state=""
-for _ in $(seq 90); do
-  if curl -fsS --max-time 5 "$base/api/tickets?state=all" >"$tmp/tickets.json" 2>/dev/null; then
-    read -r ticket_id state < <(python3 "$here/jsonq.py" ticket "$fault_port" <"$tmp/tickets.json") || true
-    [[ "$state" == port_disabled ]] && break
-  fi
-  kill -0 "$serve_pid" 2>/dev/null || die "ufm-remediator serve exited"
-  sleep 1
-done
-[[ -n "$ticket_id" ]] || die "no ticket within 90 s of the link_down fault"
-[[ "$state" == port_disabled ]] ||
-  die "ticket $ticket_id is '$state', not port_disabled, after 90 s: $(curl -fsS --max-time 5 "$base/api/tickets/$ticket_id")"
-log "ticket $ticket_id is $state"
+host_port=$(python3 "$here/jsonq.py" peer "$fault_port" <"$tmp/links.json") || die "no host end for $fault_port"
+other_port=$(python3 "$here/jsonq.py" leaf-host-port 1 <"$tmp/links.json") || die "no second leaf-host link"
 
 # UFM loses events (its ids jump) while another link breaks: the service must raise an intake
-# alert, which the browser half finds as a banner and dismisses.
+# alert, which the browser half finds as a banner and an engineer dismisses.
 curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' -d '{"count":3}' \
   "$sim/sim/events/skip" >/dev/null || die "POST /sim/events/skip failed"
-other_port=$(python3 "$here/jsonq.py" leaf-host-port 1 <"$tmp/links.json") || die "no second leaf-host link"
 curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
   -d "{\"kind\":\"link_down\",\"port\":\"$other_port\"}" "$sim/sim/faults" >/dev/null ||
   die "POST /sim/faults failed"
 for _ in $(seq 60); do
-  curl -fsS --max-time 2 "$base/api/alerts" 2>/dev/null | grep -q '"event_id_gap"' && break
+  curl -fsS --max-time 2 "${auth[@]}" "$base/api/alerts" 2>/dev/null | grep -q '"event_id_gap"' && break
   sleep 0.5
 done
-curl -fsS --max-time 2 "$base/api/alerts" | grep -q '"event_id_gap"' ||
+curl -fsS --max-time 2 "${auth[@]}" "$base/api/alerts" | grep -q '"event_id_gap"' ||
   die "no event_id_gap alert within 30 s of lost UFM events"
 log "intake alert raised"
 
-# Fix the cable in the simulator, as a technician would, before reporting the repair.
-curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
-  -d "{\"port\":\"$fault_port\"}" "$sim/sim/repair" >/dev/null || die "POST /sim/repair failed"
-
 log "driving the dashboard in headless Chromium"
-TMPDIR="$tmp" BASE_URL="$base" TICKET_ID="$ticket_id" OUT_DIR="$out" CHROMIUM="$chromium" \
-  RULES_DIR="$tmp/rules" SIM_URL="$sim" FAULT_PORT="$fault_port" DB_URL="$db_url" FABRIC=e2e \
-  timeout -k 10 180 node "$here/e2e.mjs" || die "browser checks failed (see above)"
+TMPDIR="$tmp" BASE_URL="$base" OUT_DIR="$out" CHROMIUM="$chromium" RULES_DIR="$tmp/rules" SIM_URL="$sim" \
+  FAULT_PORT="$fault_port" HOST_PORT="$host_port" DB_URL="$db_url" FABRIC=e2e API_TOKEN="$token" \
+  TECH_USER="$tech_user" TECH_PASS="$tech_pass" VIEWER_USER="$viewer_user" VIEWER_PASS="$viewer_pass" \
+  ENG_USER="$eng_user" ENG_PASS="$eng_pass" \
+  timeout -k 10 240 node "$here/e2e.mjs" || die "browser checks failed (see above)"
 
 log "PASS (screenshots in $out)"
