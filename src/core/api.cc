@@ -6,6 +6,8 @@
 
 #include "core/duration.h"
 #include "core/silence.h"
+#include "core/ticket_query.h"
+#include "core/ticket_view.h"
 
 namespace ufmr {
 
@@ -27,26 +29,6 @@ Result<int64_t> PathId(const HttpRequest& req) {
     return Status::InvalidArgument("id must be a positive integer, got '" + s + "'");
   }
   return std::stoll(s);
-}
-
-// Reads {"by": ..., "note": ...}; "by" is required so every human step has a name on it.
-Status ReadActor(const HttpRequest& req, std::string* by, std::string* note) {
-  auto body = nlohmann::json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) {
-    return Status::InvalidArgument("body must be a JSON object like {\"by\": \"name\"}");
-  }
-  if (!body.contains("by") || !body["by"].is_string() || body["by"].get<std::string>().empty()) {
-    return Status::InvalidArgument("\"by\" (who is reporting) is required");
-  }
-  *by = body["by"].get<std::string>();
-  if (by->size() > 200) return Status::InvalidArgument("\"by\" is longer than 200 characters");
-  if (body.contains("note")) {
-    if (!body["note"].is_string()) return Status::InvalidArgument("\"note\" must be a string");
-    *note = body["note"].get<std::string>();
-    if (note->size() > 4000)
-      return Status::InvalidArgument("\"note\" is longer than 4000 characters");
-  }
-  return Status::Ok();
 }
 
 // A silence lasts at most this long, so a forgotten one ends by itself.
@@ -141,77 +123,118 @@ Result<Silence> ReadNewSilence(const HttpRequest& req, TimePoint now) {
 
 }  // namespace
 
-void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& clock_ref) {
+void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& clock_ref,
+                           const AuthGate* gate) {
   // The handlers outlive this call: hold the objects, not the parameters.
   Store* store = &store_ref;
   const Clock* clock = &clock_ref;
-  router.Add("GET", "/api/silences", [store, clock](const HttpRequest& r) {
-    std::string all = r.Query("all", "0");
-    if (all != "0" && all != "1" && all != "false" && all != "true") {
-      return HttpResponse::Error(400, "all must be 1 or 0, got '" + all + "'");
+  // Behind the gate the person is the logged-in user; without one (tests), the body's "by".
+  auto read = [gate](std::function<HttpResponse(const HttpRequest&)> h) -> HttpHandler {
+    if (!gate) return h;
+    return gate->Read([h](const HttpRequest& r, const Principal&) { return h(r); });
+  };
+  using Mut = std::function<HttpResponse(const HttpRequest&, const std::string& by)>;
+  auto mutate = [gate](const char* action, Mut h) -> HttpHandler {
+    if (!gate) {
+      return [h](const HttpRequest& r) {
+        auto body = nlohmann::json::parse(r.body.empty() ? "{}" : r.body, nullptr, false);
+        std::string by;
+        if (body.is_object() && body.contains("by") && body["by"].is_string()) by = body["by"];
+        return h(r, by);
+      };
     }
-    auto silences = store->ListSilences(all == "1" || all == "true", 500);
-    if (!silences.ok()) return HttpResponse::FromStatus(silences.status());
-    TimePoint now = clock->Now();
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& s : silences.value()) list.push_back(s.ToJson(now));
-    return HttpResponse::Json(200, {{"silences", list}});
-  });
-  router.Add("POST", "/api/silences", [store, clock](const HttpRequest& r) {
-    auto s = ReadNewSilence(r, clock->Now());
-    if (!s.ok()) return HttpResponse::FromStatus(s.status());
-    auto added = store->AddSilence(s.value());
-    if (!added.ok()) return HttpResponse::FromStatus(added.status());
-    // The database has just recorded it in force from its now() (created_at); a clock here a few
-    // milliseconds behind that must not report it inactive.
-    return HttpResponse::Json(201, added->ToJson(std::max(clock->Now(), added->created_at)));
-  });
-  router.Add("POST", "/api/silences/{id}/expire", [store, clock](const HttpRequest& r) {
-    auto id = PathId(r);
-    if (!id.ok()) return HttpResponse::FromStatus(id.status());
-    auto body = ReadObject(r, {"by"}, R"({"by": "name"})");
-    if (!body.ok()) return HttpResponse::FromStatus(body.status());
-    std::string by;
-    Status st = StringField(body.value(), "by", &by);
-    if (st.ok() && by.size() > kMaxSilenceActorLength) {
-      st = Status::InvalidArgument("\"by\" is longer than " +
-                                   std::to_string(kMaxSilenceActorLength) + " characters");
-    }
-    if (!st.ok()) return HttpResponse::FromStatus(st);
-    st = store->ExpireSilence(id.value(), by);
-    if (!st.ok()) return HttpResponse::FromStatus(st);
-    auto s = store->GetSilence(id.value());
-    if (!s.ok()) return HttpResponse::FromStatus(s.status());
-    return HttpResponse::Json(200, s->ToJson(clock->Now()));
-  });
+    return gate->Mutate(Role::kEngineer, action,
+                        [h](const HttpRequest& r, const Principal& p) { return h(r, p.name); });
+  };
+  router.Add("GET", "/api/silences", read([store, clock](const HttpRequest& r) {
+               std::string all = r.Query("all", "0");
+               if (all != "0" && all != "1" && all != "false" && all != "true") {
+                 return HttpResponse::Error(400, "all must be 1 or 0, got '" + all + "'");
+               }
+               auto silences = store->ListSilences(all == "1" || all == "true", 500);
+               if (!silences.ok()) return HttpResponse::FromStatus(silences.status());
+               TimePoint now = clock->Now();
+               nlohmann::json list = nlohmann::json::array();
+               for (const auto& s : silences.value()) list.push_back(s.ToJson(now));
+               return HttpResponse::Json(200, {{"silences", list}});
+             }));
+  router.Add("POST", "/api/silences",
+             mutate("silence.create", [store, clock](const HttpRequest& r, const std::string& by) {
+               auto s = ReadNewSilence(r, clock->Now());
+               if (!s.ok()) return HttpResponse::FromStatus(s.status());
+               if (!by.empty()) s->created_by = by;
+               auto added = store->AddSilence(s.value());
+               if (!added.ok()) return HttpResponse::FromStatus(added.status());
+               // The database has just recorded it in force from its now() (created_at); a clock
+               // here a few milliseconds behind that must not report it inactive.
+               return HttpResponse::Json(201,
+                                         added->ToJson(std::max(clock->Now(), added->created_at)));
+             }));
+  router.Add("POST", "/api/silences/{id}/expire",
+             mutate("silence.expire", [store, clock](const HttpRequest& r, const std::string& who) {
+               auto id = PathId(r);
+               if (!id.ok()) return HttpResponse::FromStatus(id.status());
+               auto body = ReadObject(r, {"by"}, R"({})");
+               if (!body.ok()) return HttpResponse::FromStatus(body.status());
+               std::string by = who;
+               if (by.size() > kMaxSilenceActorLength) {
+                 return HttpResponse::Error(400, "\"by\" is longer than " +
+                                                     std::to_string(kMaxSilenceActorLength) +
+                                                     " characters");
+               }
+               Status st = store->ExpireSilence(id.value(), by);
+               if (!st.ok()) return HttpResponse::FromStatus(st);
+               auto s = store->GetSilence(id.value());
+               if (!s.ok()) return HttpResponse::FromStatus(s.status());
+               return HttpResponse::Json(200, s->ToJson(clock->Now()));
+             }));
 }
 
 Api::Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remediator,
-         const Clock& clock)
+         const Clock& clock, const AuthGate& gate)
     : store_(store),
       inventory_(inventory),
       metrics_(metrics),
       remediator_(remediator),
-      clock_(clock) {}
+      clock_(clock),
+      gate_(gate),
+      desk_(store, clock) {}
 
 nlohmann::json Api::TicketJson(const Ticket& t) const {
+  // Each end as UFM knows it now, else as it was when the ticket was filed.
   nlohmann::json ports = nlohmann::json::array();
   for (const auto& p : {t.port_a, t.port_b}) {
     if (p.empty()) continue;
+    nlohmann::json filed = nlohmann::json::object();
+    for (const auto& e : t.ends) {
+      if (e.is_object() && e.value("name", "") == p) filed = e;
+    }
     auto info = inventory_.Get(p);
-    ports.push_back(info ? info->ToJson() : nlohmann::json{{"name", p}});
+    nlohmann::json end = info ? info->ToJson() : nlohmann::json{{"name", p}};
+    for (const auto& [k, v] : filed.items()) {
+      if (!end.contains(k) || (end[k].is_string() && end[k].get<std::string>().empty())) end[k] = v;
+    }
+    end["known"] = info.has_value();
+    ports.push_back(end);
   }
   double end = t.closed_at ? *t.closed_at : ToEpochSeconds(clock_.Now());
+  auto opt = [](const std::string& s) {
+    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+  };
   return {{"id", t.id},
           {"fabric", t.fabric},
           {"state", t.state},
           {"reason", t.reason},
           {"rule", t.rule},
+          {"severity", t.severity},
+          {"priority", t.priority},
           {"attempts", t.attempts},
           {"action_port", t.action_port},
           {"disabled_by_us", t.disabled_by_us},
-          {"acknowledged_by",
-           t.acknowledged_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.acknowledged_by)},
+          {"acknowledged_by", opt(t.acknowledged_by)},
+          {"assigned_to", opt(t.assigned_to)},
+          {"resolution", t.resolution},
+          {"resolution_note", t.resolution_note},
           {"link", t.link_key},
           {"created_at", FormatIsoTime(FromEpochSeconds(t.created_at))},
           {"updated_at", FormatIsoTime(FromEpochSeconds(t.updated_at))},
@@ -225,6 +248,7 @@ nlohmann::json Api::TicketJson(const Ticket& t) const {
           {"repeat_count", t.repeat_count},
           {"repeat_offender", t.link_key != "storm" && t.repeat_count >= repeat_threshold_},
           {"storm", t.link_key == "storm"},
+          {"location", {{"rack", t.rack}, {"switch", t.switch_name}, {"host", t.host_name}}},
           {"ports", ports}};
 }
 
@@ -239,18 +263,52 @@ nlohmann::json Api::BreakerJson(const Store::BreakerState& b) const {
 }
 
 void Api::Register(HttpRouter& router) {
+  // The pages carry no data (the script asks the API, which checks who asks): served to anyone.
   auto page = [](const HttpRequest&) {
-    return HttpResponse::Text(200, std::string(web::kDashboardHtml), "text/html; charset=utf-8");
+    HttpResponse r =
+        HttpResponse::Text(200, std::string(web::kDashboardHtml), "text/html; charset=utf-8");
+    // Everything the page needs is inline; nothing may load from elsewhere.
+    r.headers.emplace_back("Content-Security-Policy",
+                           "default-src 'self'; script-src 'unsafe-inline'; style-src "
+                           "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; "
+                           "frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+    r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    r.headers.emplace_back("Referrer-Policy", "same-origin");
+    r.headers.emplace_back("Cache-Control", "no-cache");
+    return r;
   };
-  router.Add("GET", "/", page);
-  router.Add("GET", "/tickets/{id}", page);
-  router.Add("GET", "/api/tickets", [this](const HttpRequest& r) { return ListTickets(r); });
-  router.Add("GET", "/api/tickets/{id}", [this](const HttpRequest& r) { return GetTicket(r); });
-  router.Add("POST", "/api/tickets/{id}/repaired",
-             [this](const HttpRequest& r) { return Repaired(r); });
+  for (const char* path : {"/", "/tickets/{id}", "/tickets/{id}/print", "/silences", "/login"}) {
+    router.Add("GET", path, page);
+  }
+  gate_.Register(router);
+  auto read = [this](HttpResponse (Api::*fn)(const HttpRequest&)) {
+    return gate_.Read(
+        [this, fn](const HttpRequest& r, const Principal&) { return (this->*fn)(r); });
+  };
+  auto mutate = [this](Role role, const char* action,
+                       HttpResponse (Api::*fn)(const HttpRequest&, const Principal&)) {
+    return gate_.Mutate(role, action, [this, fn](const HttpRequest& r, const Principal& p) {
+      return (this->*fn)(r, p);
+    });
+  };
+  router.Add("GET", "/api/tickets", read(&Api::ListTickets));
+  router.Add("GET", "/api/tickets.csv", read(&Api::ExportTickets));
+  router.Add("GET", "/api/tickets/{id}", read(&Api::GetTicket));
+  router.Add("GET", "/api/tickets/{id}/counters", read(&Api::TicketCounters));
   router.Add("POST", "/api/tickets/{id}/acknowledge",
-             [this](const HttpRequest& r) { return Acknowledge(r); });
-  router.Add("GET", "/api/alerts", [this](const HttpRequest&) {
+             mutate(Role::kTechnician, "ticket.acknowledge", &Api::Acknowledge));
+  router.Add("POST", "/api/tickets/{id}/assign",
+             mutate(Role::kTechnician, "ticket.assign", &Api::Assign));
+  router.Add("POST", "/api/tickets/{id}/comments",
+             mutate(Role::kTechnician, "ticket.comment", &Api::Comment));
+  router.Add("POST", "/api/tickets/{id}/repaired",
+             mutate(Role::kTechnician, "ticket.repaired", &Api::Repaired));
+  router.Add("POST", "/api/tickets/{id}/reopen",
+             mutate(Role::kEngineer, "ticket.reopen", &Api::Reopen));
+  router.Add("POST", "/api/tickets/{id}/wontfix",
+             mutate(Role::kEngineer, "ticket.wontfix", &Api::WontFix));
+  router.Add("GET", "/api/inputs", read(&Api::Inputs));
+  router.Add("GET", "/api/alerts", gate_.Read([this](const HttpRequest&, const Principal&) {
     auto alerts = store_.ActiveAlerts(100);
     if (!alerts.ok()) return HttpResponse::FromStatus(alerts.status());
     nlohmann::json list = nlohmann::json::array();
@@ -262,34 +320,39 @@ void Api::Register(HttpRouter& router) {
                       {"created_at", FormatIsoTime(FromEpochSeconds(a.created_at))}});
     }
     return HttpResponse::Json(200, {{"alerts", list}});
-  });
-  router.Add("POST", "/api/alerts/{id}/clear", [this](const HttpRequest& r) {
-    auto id = PathId(r);
-    if (!id.ok()) return HttpResponse::FromStatus(id.status());
-    std::string by, note;
-    Status s = ReadActor(r, &by, &note);
-    if (!s.ok()) return HttpResponse::FromStatus(s);
-    s = store_.ClearAlert(id.value(), by);
-    if (!s.ok()) return HttpResponse::FromStatus(s);
-    return HttpResponse::Json(200, {{"cleared", id.value()}, {"by", by}});
-  });
-  RegisterSilenceRoutes(router, store_, clock_);
-  router.Add("GET", "/api/breaker", [this](const HttpRequest&) {
+  }));
+  router.Add(
+      "POST", "/api/alerts/{id}/clear",
+      gate_.Mutate(Role::kEngineer, "alert.clear",
+                   [this](const HttpRequest& r, const Principal& who) {
+                     auto id = PathId(r);
+                     if (!id.ok()) return HttpResponse::FromStatus(id.status());
+                     auto body = ReadObject(r, {"by", "note"}, R"({})");
+                     if (!body.ok()) return HttpResponse::FromStatus(body.status());
+                     Status s = store_.ClearAlert(id.value(), who.name);
+                     if (!s.ok()) return HttpResponse::FromStatus(s);
+                     return HttpResponse::Json(200, {{"cleared", id.value()}, {"by", who.name}});
+                   }));
+  RegisterSilenceRoutes(router, store_, clock_, &gate_);
+  router.Add("GET", "/api/breaker", gate_.Read([this](const HttpRequest&, const Principal&) {
     auto b = store_.GetBreaker();
     if (!b.ok()) return HttpResponse::FromStatus(b.status());
     return HttpResponse::Json(200, BreakerJson(b.value()));
-  });
-  router.Add("POST", "/api/breaker/rearm", [this](const HttpRequest& r) {
-    std::string by, note;
-    Status s = ReadActor(r, &by, &note);
-    if (!s.ok()) return HttpResponse::FromStatus(s);
-    s = remediator_.RearmBreaker(by, note);
-    if (!s.ok()) return HttpResponse::FromStatus(s);
-    auto b = store_.GetBreaker();
-    if (!b.ok()) return HttpResponse::FromStatus(b.status());
-    return HttpResponse::Json(200, BreakerJson(b.value()));
-  });
-  router.Add("GET", "/api/decisions", [this](const HttpRequest& r) {
+  }));
+  router.Add("POST", "/api/breaker/rearm",
+             gate_.Mutate(Role::kEngineer, "breaker.rearm",
+                          [this](const HttpRequest& r, const Principal& who) {
+                            auto body = ReadObject(r, {"by", "note"}, R"({"note": "why"})");
+                            if (!body.ok()) return HttpResponse::FromStatus(body.status());
+                            std::string note;
+                            Status s = StringField(body.value(), "note", &note);
+                            if (s.ok()) s = remediator_.RearmBreaker(who.name, note);
+                            if (!s.ok()) return HttpResponse::FromStatus(s);
+                            auto b = store_.GetBreaker();
+                            if (!b.ok()) return HttpResponse::FromStatus(b.status());
+                            return HttpResponse::Json(200, BreakerJson(b.value()));
+                          }));
+  router.Add("GET", "/api/decisions", gate_.Read([this](const HttpRequest& r, const Principal&) {
     int limit = 200;
     std::string l = r.Query("limit");
     if (!l.empty()) {
@@ -302,10 +365,10 @@ void Api::Register(HttpRouter& router) {
     auto decisions = store_.RecentDecisions(limit, r.Query("rule"));
     if (!decisions.ok()) return HttpResponse::FromStatus(decisions.status());
     return HttpResponse::Json(200, {{"decisions", decisions.value()}});
-  });
-  router.Add("GET", "/api/rules", [this](const HttpRequest&) {
+  }));
+  router.Add("GET", "/api/rules", gate_.Read([this](const HttpRequest&, const Principal&) {
     return HttpResponse::Json(200, {{"hash", remediator_.rules_hash()}});
-  });
+  }));
   router.Add("GET", "/healthz", [this](const HttpRequest&) {
     Status db = store_.Ping();
     nlohmann::json body{{"status", db.ok() ? "ok" : "degraded"},
@@ -319,24 +382,31 @@ void Api::Register(HttpRouter& router) {
 }
 
 HttpResponse Api::ListTickets(const HttpRequest& req) {
-  std::string state = req.Query("state", "all");
-  if (state != "all" && state != "open" && !IsKnownTicketState(state)) {
-    return HttpResponse::Error(400, "unknown state '" + state + "'");
-  }
-  int limit = 500;
-  std::string l = req.Query("limit");
-  if (!l.empty()) {
-    if (l.size() > 6 || l.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoi(l) < 1) {
-      return HttpResponse::Error(400, "limit must be a positive integer");
-    }
-    limit = std::min(std::stoi(l), 5000);
-  }
-  auto tickets = store_.ListTickets(state, limit);
-  if (!tickets.ok()) return HttpResponse::FromStatus(tickets.status());
+  auto q = ParseTicketQuery(req.query);
+  if (!q.ok()) return HttpResponse::FromStatus(q.status());
+  auto page = store_.ListTickets(q.value());
+  if (!page.ok()) return HttpResponse::FromStatus(page.status());
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& t : tickets.value()) list.push_back(TicketJson(t));
-  return HttpResponse::Json(200, {{"tickets", list}});
+  for (const auto& t : page->tickets) list.push_back(TicketJson(t));
+  return HttpResponse::Json(
+      200, {{"tickets", list}, {"total", page->total}, {"limit", q->limit}, {"offset", q->offset}});
+}
+
+HttpResponse Api::ExportTickets(const HttpRequest& req) {
+  auto params = req.query;
+  auto q = ParseTicketQuery(params);
+  if (!q.ok()) return HttpResponse::FromStatus(q.status());
+  // One file, not a page: up to the largest page unless the caller asked for less.
+  if (!params.count("limit")) q->limit = kMaxTicketPage;
+  auto page = store_.ListTickets(q.value());
+  if (!page.ok()) return HttpResponse::FromStatus(page.status());
+  std::string csv = TicketCsvHeader();
+  double now = ToEpochSeconds(clock_.Now());
+  for (const auto& t : page->tickets) csv += TicketCsvRow(t, now);
+  HttpResponse r = HttpResponse::Text(200, std::move(csv), "text/csv; charset=utf-8");
+  r.headers.emplace_back("Content-Disposition", "attachment; filename=\"tickets.csv\"");
+  r.headers.emplace_back("X-Total-Count", std::to_string(page->total));
+  return r;
 }
 
 HttpResponse Api::GetTicket(const HttpRequest& req) {
@@ -349,14 +419,21 @@ HttpResponse Api::GetTicket(const HttpRequest& req) {
   auto actions = store_.Actions(id.value());
   if (!actions.ok()) return HttpResponse::FromStatus(actions.status());
   nlohmann::json j = TicketJson(t.value());
+  j["what_to_do"] = WhatToDo(t.value());
+  j["evidence"] = nlohmann::json::object();
   j["events"] = nlohmann::json::array();
   for (const auto& e : events.value()) {
+    if (e.kind == "opened" && j["evidence"].empty() && e.details.is_object()) {
+      j["evidence"] = e.details;
+    }
     j["events"].push_back({{"at", FormatIsoTime(FromEpochSeconds(e.at))},
                            {"kind", e.kind},
                            {"actor", e.actor},
                            {"message", e.message},
                            {"details", e.details}});
   }
+  // The timeline is the ticket's events, oldest first (port actions report there as they go).
+  j["timeline"] = j["events"];
   j["actions"] = nlohmann::json::array();
   for (const auto& a : actions.value()) {
     j["actions"].push_back({{"id", a.id},
@@ -367,35 +444,155 @@ HttpResponse Api::GetTicket(const HttpRequest& req) {
                             {"job_id", a.job_id},
                             {"created_at", FormatIsoTime(FromEpochSeconds(a.created_at))},
                             {"updated_at", FormatIsoTime(FromEpochSeconds(a.updated_at))},
+                            {"confirmed_at", OptTime(a.confirmed_at)},
+                            {"tries", a.tries},
                             {"error", a.error}});
   }
   return HttpResponse::Json(200, j);
 }
 
-HttpResponse Api::Repaired(const HttpRequest& req) {
+HttpResponse Api::TicketCounters(const HttpRequest& req) {
   auto id = PathId(req);
   if (!id.ok()) return HttpResponse::FromStatus(id.status());
-  std::string by, note;
-  Status s = ReadActor(req, &by, &note);
+  auto t = store_.GetTicket(id.value());
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
+  std::vector<std::string> ports;
+  for (const auto& p : {t->port_a, t->port_b}) {
+    if (!p.empty() && t->link_key != "storm") ports.push_back(p);
+  }
+  // From an hour before the ticket (what the link looked like before) to now or its close.
+  double since = t->created_at - 3600;
+  auto samples = store_.CounterSamples(t->fabric, ports, since, 5000);
+  if (!samples.ok()) return HttpResponse::FromStatus(samples.status());
+  std::map<std::pair<std::string, std::string>, nlohmann::json> series;
+  for (const auto& s : samples.value()) {
+    for (const auto& [counter, value] : s.counters.items()) {
+      if (!value.is_number()) continue;
+      auto& points = series[{s.port, counter}];
+      if (points.is_null()) points = nlohmann::json::array();
+      points.push_back({{"at", FormatIsoTime(FromEpochSeconds(s.at))}, {"value", value}});
+    }
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (auto& [key, points] : series) {
+    out.push_back({{"port", key.first}, {"counter", key.second}, {"points", std::move(points)}});
+  }
+  return HttpResponse::Json(
+      200,
+      {{"ticket_id", t->id}, {"from", FormatIsoTime(FromEpochSeconds(since))}, {"series", out}});
+}
+
+HttpResponse Api::Inputs(const HttpRequest&) {
+  TimePoint now = clock_.Now();
+  nlohmann::json inputs = remediator_.inputs().ToJson(now);
+  Status db = store_.Ping();
+  inputs.push_back(
+      {{"name", "database"},
+       {"enabled", true},
+       {"state", db.ok() ? "ok" : "failing"},
+       {"last_ok_at", db.ok() ? nlohmann::json(FormatIsoTime(now)) : nullptr},
+       {"last_error", db.ok() ? nlohmann::json(nullptr) : nlohmann::json(db.message())},
+       {"last_error_at", db.ok() ? nlohmann::json(nullptr) : nlohmann::json(FormatIsoTime(now))},
+       {"failures", db.ok() ? 0 : 1},
+       {"interval_s", 0},
+       {"detail", ""}});
+  return HttpResponse::Json(200, {{"inputs", inputs}});
+}
+
+namespace {
+
+// The ticket id and the JSON body (only `allowed` keys) of a ticket action.
+struct TicketAction {
+  int64_t id = 0;
+  nlohmann::json body;
+};
+
+Result<TicketAction> ReadTicketAction(const HttpRequest& req,
+                                      std::initializer_list<std::string_view> allowed,
+                                      const std::string& example) {
+  auto id = PathId(req);
+  if (!id.ok()) return id.status();
+  auto body = ReadObject(req, allowed, example);
+  if (!body.ok()) return body.status();
+  return TicketAction{id.value(), body.value()};
+}
+
+}  // namespace
+
+HttpResponse Api::Repaired(const HttpRequest& req, const Principal& who) {
+  auto a = ReadTicketAction(req, {"kind", "note", "by"}, R"({"kind": "cable_replaced"})");
+  if (!a.ok()) return HttpResponse::FromStatus(a.status());
+  std::string kind, note;
+  Status s = StringField(a->body, "kind", &kind);
+  if (s.ok()) s = StringField(a->body, "note", &note);
   if (!s.ok()) return HttpResponse::FromStatus(s);
-  auto body = nlohmann::json::parse(req.body, nullptr, false);
-  if (!body.contains("kind") || !body["kind"].is_string()) {
+  if (kind.empty()) {
     return HttpResponse::Error(400,
                                "\"kind\" (what was done) is required: reseat, cable_replaced, "
                                "transceiver_replaced, switch_port_replaced, hca_replaced or other");
   }
-  auto t = remediator_.ReportRepair(id.value(), by, body["kind"].get<std::string>(), note);
+  if (note.size() > 4000)
+    return HttpResponse::Error(400, "\"note\" is longer than 4000 characters");
+  auto t = remediator_.ReportRepair(a->id, who.name, kind, note);
   if (!t.ok()) return HttpResponse::FromStatus(t.status());
   return HttpResponse::Json(200, TicketJson(t.value()));
 }
 
-HttpResponse Api::Acknowledge(const HttpRequest& req) {
-  auto id = PathId(req);
-  if (!id.ok()) return HttpResponse::FromStatus(id.status());
-  std::string by, note;
-  Status s = ReadActor(req, &by, &note);
+HttpResponse Api::Acknowledge(const HttpRequest& req, const Principal& who) {
+  auto a = ReadTicketAction(req, {"note", "by"}, R"({"note": "on my way"})");
+  if (!a.ok()) return HttpResponse::FromStatus(a.status());
+  std::string note;
+  Status s = StringField(a->body, "note", &note);
+  if (s.ok() && note.size() > 4000) s = Status::InvalidArgument("\"note\" is too long");
   if (!s.ok()) return HttpResponse::FromStatus(s);
-  auto t = remediator_.Acknowledge(id.value(), by);
+  auto t = remediator_.Acknowledge(a->id, who.name, note);
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
+  return HttpResponse::Json(200, TicketJson(t.value()));
+}
+
+HttpResponse Api::Assign(const HttpRequest& req, const Principal& who) {
+  auto a = ReadTicketAction(req, {"to"}, R"({"to": "name"})");
+  if (!a.ok()) return HttpResponse::FromStatus(a.status());
+  if (!a->body.contains("to")) {
+    return HttpResponse::Error(400, "\"to\" is required (a user name, or \"\" to unassign)");
+  }
+  std::string to;
+  Status s = StringField(a->body, "to", &to);
+  if (!s.ok()) return HttpResponse::FromStatus(s);
+  auto t = desk_.Assign(a->id, who.name, to);
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
+  return HttpResponse::Json(200, TicketJson(t.value()));
+}
+
+HttpResponse Api::Comment(const HttpRequest& req, const Principal& who) {
+  auto a = ReadTicketAction(req, {"text"}, R"({"text": "..."})");
+  if (!a.ok()) return HttpResponse::FromStatus(a.status());
+  std::string text;
+  Status s = StringField(a->body, "text", &text);
+  if (!s.ok()) return HttpResponse::FromStatus(s);
+  auto t = desk_.Comment(a->id, who.name, text);
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
+  return HttpResponse::Json(200, TicketJson(t.value()));
+}
+
+HttpResponse Api::Reopen(const HttpRequest& req, const Principal& who) {
+  auto a = ReadTicketAction(req, {"reason"}, R"({"reason": "..."})");
+  if (!a.ok()) return HttpResponse::FromStatus(a.status());
+  std::string reason;
+  Status s = StringField(a->body, "reason", &reason);
+  if (!s.ok()) return HttpResponse::FromStatus(s);
+  auto t = desk_.Reopen(a->id, who.name, reason);
+  if (!t.ok()) return HttpResponse::FromStatus(t.status());
+  return HttpResponse::Json(200, TicketJson(t.value()));
+}
+
+HttpResponse Api::WontFix(const HttpRequest& req, const Principal& who) {
+  auto a = ReadTicketAction(req, {"reason"}, R"({"reason": "..."})");
+  if (!a.ok()) return HttpResponse::FromStatus(a.status());
+  std::string reason;
+  Status s = StringField(a->body, "reason", &reason);
+  if (!s.ok()) return HttpResponse::FromStatus(s);
+  auto t = desk_.WontFix(a->id, who.name, reason);
   if (!t.ok()) return HttpResponse::FromStatus(t.status());
   return HttpResponse::Json(200, TicketJson(t.value()));
 }

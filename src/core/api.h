@@ -1,25 +1,32 @@
-// Api: the service's HTTP surface: the dashboard page, the JSON API for tickets (list, detail
-// with timeline and port actions, repaired, acknowledge), alerts and silences (list, create, end
-// early), /healthz and /metrics. Handlers run on the HTTP server's threads; everything they touch
-// is thread-safe.
+// Api: the service's HTTP surface: the dashboard pages, the JSON API (schema/openapi.yaml) for
+// tickets (list with filters, search, sort and paging; CSV export; detail with evidence, what to
+// do, timeline and counter history; acknowledge, assign, comment, report repair, reopen, close as
+// won't fix), alerts, silences, the circuit breaker, decisions, rules and the health of each
+// input; /healthz and /metrics. Reads and mutations pass the AuthGate (roles, CSRF, audit).
+// Handlers run on the HTTP server's threads; everything they touch is thread-safe.
 #pragma once
 
+#include "core/auth_gate.h"
 #include "core/http_server.h"
 #include "core/inventory.h"
 #include "core/metrics.h"
 #include "core/remediator.h"
 #include "core/store.h"
+#include "core/ticket_desk.h"
 
 namespace ufmr {
 
 // The silence routes (GET/POST /api/silences, POST /api/silences/{id}/expire); Api::Register
-// adds them, and they need only the store and the clock, so tests can mount them alone.
-void RegisterSilenceRoutes(HttpRouter& router, Store& store, const Clock& clock);
+// adds them behind `gate` (reads need a login, changes an engineer), and they need only the
+// store and the clock, so tests can mount them alone. Without a gate (tests only) the routes are
+// open and the body's "by" names the person.
+void RegisterSilenceRoutes(HttpRouter& router, Store& store, const Clock& clock,
+                           const AuthGate* gate = nullptr);
 
 class Api {
  public:
   Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remediator,
-      const Clock& clock);
+      const Clock& clock, const AuthGate& gate);
   void Register(HttpRouter& router);
 
   nlohmann::json TicketJson(const Ticket& t) const;
@@ -30,15 +37,24 @@ class Api {
  private:
   nlohmann::json BreakerJson(const Store::BreakerState& b) const;
   HttpResponse ListTickets(const HttpRequest& req);
+  HttpResponse ExportTickets(const HttpRequest& req);
   HttpResponse GetTicket(const HttpRequest& req);
-  HttpResponse Repaired(const HttpRequest& req);
-  HttpResponse Acknowledge(const HttpRequest& req);
+  HttpResponse TicketCounters(const HttpRequest& req);
+  HttpResponse Inputs(const HttpRequest& req);
+  HttpResponse Repaired(const HttpRequest& req, const Principal& who);
+  HttpResponse Acknowledge(const HttpRequest& req, const Principal& who);
+  HttpResponse Assign(const HttpRequest& req, const Principal& who);
+  HttpResponse Comment(const HttpRequest& req, const Principal& who);
+  HttpResponse Reopen(const HttpRequest& req, const Principal& who);
+  HttpResponse WontFix(const HttpRequest& req, const Principal& who);
 
   Store& store_;
   Inventory& inventory_;
   Metrics& metrics_;
   Remediator& remediator_;
   const Clock& clock_;
+  const AuthGate& gate_;
+  TicketDesk desk_;
   int repeat_threshold_ = 1;
 };
 

@@ -23,7 +23,8 @@ nlohmann::json PortInfo::ToJson() const {
           {"number", number},
           {"logical_state", logical_state},
           {"physical_state", physical_state},
-          {"peer", peer}};
+          {"peer", peer},
+          {"cable_serial", cable_serial}};
 }
 
 Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
@@ -45,6 +46,7 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
   p.peer = AsciiLower(JsonText(j, "peer"));
   p.active_speed = JsonText(j, "active_speed");
   p.active_width = JsonText(j, "active_width");
+  p.cable_serial = JsonText(j, "cable_serial");
   if (p.peer == "n/a") p.peer.clear();
   return p;
 }
@@ -199,6 +201,7 @@ Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) 
       ++bad;
       continue;
     }
+    l.cable_serial = JsonText(j, "cable_serial");
     out.push_back(std::move(l));
   }
   if (skipped) *skipped = bad;
@@ -207,12 +210,17 @@ Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) 
 
 int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links) {
   std::map<std::string, std::string> peer;
+  std::map<std::string, std::string> cable;
   for (const auto& l : links) {
     peer[l.a] = l.b;
     peer[l.b] = l.a;
+    if (!l.cable_serial.empty()) cable[l.a] = cable[l.b] = l.cable_serial;
   }
   int filled = 0;
   for (auto& p : *ports) {
+    if (p.cable_serial.empty()) {
+      if (auto c = cable.find(p.name); c != cable.end()) p.cable_serial = c->second;
+    }
     if (!p.peer.empty()) continue;
     auto it = peer.find(p.name);
     if (it == peer.end()) continue;

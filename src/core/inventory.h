@@ -30,6 +30,7 @@ struct PortInfo {
   std::string peer;
   std::string active_speed{};  // "NDR", "HDR", ...: with the width, the link's rate (BER)
   std::string active_width{};  // "4x"
+  std::string cable_serial{};  // the link's cable, when UFM names it (ports or links)
 
   bool is_switch() const;
   // A disabled port is never up, whatever physical state it last reported.
@@ -49,6 +50,7 @@ Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped);
 struct LinkInfo {
   std::string a;
   std::string b;
+  std::string cable_serial{};
 };
 
 // The links response: a list (or {"data": [...]}). Ends come from source_guid/source_port and
@@ -56,8 +58,9 @@ struct LinkInfo {
 // skipped and counted.
 Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped);
 
-// Gives each port without a peer the other end of its link, when the links name one. Ports the
-// links do not mention are left as they are. Returns how many peers were filled in.
+// Gives each port without a peer the other end of its link, when the links name one (and each
+// port without a cable serial the link's). Ports the links do not mention are left as they are.
+// Returns how many peers were filled in.
 int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links);
 
 class Inventory {

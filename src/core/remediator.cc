@@ -87,6 +87,12 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
       syslog_(syslog) {
   store_.set_repeat_window_s(config.remediation.repeat_offender_window_s);
   SnapshotRules();
+  inputs_.Configure("ufm_events", true, config.events.poll_interval_s);
+  inputs_.Configure("inventory", true, config.inventory.refresh_interval_s);
+  inputs_.Configure("telemetry", !config.telemetry.url.empty(), config.telemetry.interval_s);
+  inputs_.Configure("event_log", !config.event_log.path.empty(), config.event_log.poll_interval_s);
+  // Syslog is pushed, not polled: quiet is not stale.
+  inputs_.Configure("syslog", syslog != nullptr, 1e9);
 }
 
 std::string Remediator::rules_hash() const {
@@ -216,6 +222,7 @@ void Remediator::RefreshInventory() {
   if (!ports.ok()) {
     spdlog::warn("inventory refresh failed: {}", ports.status().ToString());
     metrics_.Add("ufmr_ufm_errors_total{call=\"ports\"}");
+    inputs_.Failed("inventory", clock_.Now(), ports.status().message());
     return;
   }
   spdlog::debug("inventory: {} ports", ports->size());
@@ -233,6 +240,27 @@ void Remediator::RefreshInventory() {
     spdlog::info("inventory: port {} now faces {} (was {})", c.port,
                  c.now.empty() ? "nothing" : c.now, c.was.empty() ? "nothing" : c.was);
     metrics_.Add("ufmr_inventory_peer_changes_total");
+  }
+  inputs_.Ok("inventory", clock_.Now(), std::to_string(inventory_.size()) + " ports");
+  PlaceTickets();
+}
+
+void Remediator::PlaceTickets() {
+  // Tickets filed before the service knew where links are (or by an older version) get their
+  // place once the inventory is in.
+  auto txr = store_.Begin();
+  if (!txr.ok()) return;
+  try {
+    auto& tx = *txr.value();
+    auto tickets = tx.UnplacedTickets(500);
+    if (tickets.empty()) return;
+    for (auto& t : tickets) {
+      placer_.Place(inventory_, &t);
+      tx.SetPlace(t);
+    }
+    tx.Commit();
+  } catch (const std::exception& e) {
+    spdlog::warn("cannot record where ticketed links are: {}", e.what());
   }
 }
 
@@ -285,8 +313,13 @@ void Remediator::PollEvents() {
   if (!events.ok()) {
     spdlog::warn("event poll failed: {}", events.status().ToString());
     metrics_.Add("ufmr_ufm_errors_total{call=\"events\"}");
+    inputs_.Failed("ufm_events", clock_.Now(), events.status().message());
     return;
   }
+  inputs_.Ok("ufm_events", clock_.Now(),
+             events->errors.empty()
+                 ? ""
+                 : std::to_string(events->errors.size()) + " malformed events skipped last poll");
   for (const auto& err : events->errors) {
     spdlog::warn("skipped a malformed UFM event: {}", err);
     metrics_.Add("ufmr_input_errors_total{source=\"rest_events\"}");
@@ -411,6 +444,9 @@ void Remediator::PollEventLog() {
   if (!poll.status.ok()) {
     metrics_.Add("ufmr_input_errors_total{source=\"event_log\"}");
     spdlog::warn("event log: {}", poll.status.message());
+    inputs_.Failed("event_log", now, poll.status.message());
+  } else {
+    inputs_.Ok("event_log", now, tailer_->path());
   }
   RawLogEntry raw;
   for (const LogLine& l : poll.lines) {
@@ -441,6 +477,9 @@ void Remediator::DrainSyslog() {
     o.source = "syslog";
     ConsiderEvent(o);
   }
+  inputs_.Ok("syslog", now,
+             std::to_string(syslog_->received()) + " records received, " +
+                 std::to_string(syslog_->dropped()) + " dropped");
   metrics_.Set("ufmr_syslog_received", static_cast<double>(syslog_->received()));
   metrics_.Set("ufmr_syslog_dropped", static_cast<double>(syslog_->dropped()));
 }
@@ -453,6 +492,16 @@ void Remediator::PollTelemetry() {
     spdlog::warn("telemetry poll failed: {}", failure);
     metrics_.Add("ufmr_ufm_errors_total{call=\"telemetry\"}");
   }
+  if (report.primary_ok) {
+    inputs_.Ok(
+        "telemetry", clock_.Now(),
+        std::to_string(report.rows) + " port samples last poll" +
+            (report.fetch_failures.empty() ? ""
+                                           : " (partly: " + report.fetch_failures.front() + ")"));
+  } else {
+    inputs_.Failed("telemetry", clock_.Now(),
+                   report.fetch_failures.empty() ? "no snapshot" : report.fetch_failures.front());
+  }
   for (const auto& err : report.input_errors) {
     spdlog::warn("telemetry: skipped {}", err);
     metrics_.Add("ufmr_input_errors_total{source=\"telemetry\"}");
@@ -462,6 +511,8 @@ void Remediator::PollTelemetry() {
                   report.ber_without_rate);
   }
   metrics_.Add("ufmr_telemetry_samples_total", static_cast<double>(report.rows));
+  history_.MaybeRecord(store_, telemetry_.primary(),
+                       TelemetryIntake::CountersUsedBy(engine_.rules()), clock_.Now());
 }
 
 void Remediator::Consider(const Observation& o) {
@@ -760,6 +811,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     t.method = cut;
     t.guard.clear();
     t.rule = f.rule;  // the rule that acts names the ticket now; the timeline keeps the first
+    t.severity = f.severity;
     t.reason = f.reason;
     t.explanation = explanation;
     tx.UpdateTicket(t);
@@ -788,6 +840,8 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   t.guard = d.guard;
   t.explanation = explanation;
   t.state = d.acts() ? ticket_state::kOpen : ticket_state::kTicketOnly;
+  t.severity = f.severity;
+  placer_.Place(inventory_, &t);
   t.id = tx.InsertTicket(t);
   record(t.id);
   tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, evidence);
@@ -813,6 +867,7 @@ void Remediator::OpenStorm(Store::Tx& tx, int count, const nlohmann::json& evide
   storm.rule = "circuit_breaker";
   storm.state = ticket_state::kTicketOnly;
   storm.guard = "breaker";
+  storm.severity = "critical";
   storm.reason = "circuit breaker tripped: " + std::to_string(count) +
                  " findings that would act within " +
                  FormatDuration(config_.remediation.breaker_window_s);
@@ -1074,6 +1129,7 @@ void Remediator::CheckSoaks() {
       if (!t || t->state != ticket_state::kVerifying) continue;
       if (down.empty()) {
         t->state = ticket_state::kClosed;
+        t->resolution = resolution::kRepaired;
         t->closed_at = ToEpochSeconds(clock_.Now());
         t->soak_until.reset();
         t->guard.clear();
@@ -1158,6 +1214,7 @@ Status Remediator::RearmBreaker(const std::string& by, const std::string& note) 
         tx.AddEvent(t->id, "rearmed", by,
                     "circuit breaker re-armed by " + by + (note.empty() ? "" : ": " + note));
         t->state = ticket_state::kClosed;
+        t->resolution = resolution::kRearmed;
         t->closed_at = ToEpochSeconds(clock_.Now());
         tx.UpdateTicket(*t);
       }
@@ -1173,7 +1230,7 @@ Status Remediator::RearmBreaker(const std::string& by, const std::string& note) 
   return Status::Ok();
 }
 
-Result<Ticket> Remediator::Acknowledge(int64_t id, const std::string& by) {
+Result<Ticket> Remediator::Acknowledge(int64_t id, const std::string& by, const std::string& note) {
   auto txr = store_.Begin();
   if (!txr.ok()) return txr.status();
   auto& tx = *txr.value();
@@ -1185,8 +1242,10 @@ Result<Ticket> Remediator::Acknowledge(int64_t id, const std::string& by) {
                               " and cannot be acknowledged");
     }
     t->acknowledged_by = by;
+    if (t->assigned_to.empty()) t->assigned_to = by;  // who takes it, works it
     if (t->state != ticket_state::kOpen) t->state = ticket_state::kAcknowledged;
-    tx.AddEvent(t->id, "acknowledged", by, "acknowledged by " + by);
+    tx.AddEvent(t->id, "acknowledged", by,
+                "acknowledged by " + by + (note.empty() ? "" : ": " + note), {{"note", note}});
     tx.UpdateTicket(*t);
     tx.Commit();
     return *t;

@@ -18,10 +18,12 @@
 #include "core/action_executor.h"
 #include "core/clock.h"
 #include "core/config.h"
+#include "core/counter_history.h"
 #include "core/decision.h"
 #include "core/event_dedup.h"
 #include "core/event_log.h"
 #include "core/finding.h"
+#include "core/input_health.h"
 #include "core/inventory.h"
 #include "core/log_tailer.h"
 #include "core/manual_marks.h"
@@ -31,6 +33,7 @@
 #include "core/store.h"
 #include "core/syslog_receiver.h"
 #include "core/telemetry.h"
+#include "core/ticket_place.h"
 #include "core/ufm_client.h"
 
 namespace ufmr {
@@ -51,12 +54,16 @@ class Remediator {
   void RequestReload() { reload_requested_.store(true); }
   // The rules the loop decides with now.
   std::string rules_hash() const;
+  // How each input is doing (GET /api/inputs).
+  const InputHealth& inputs() const { return inputs_; }
 
   // Staff actions, from the API. They record; the loop acts.
   // `kind` is what was done (repair_kind::, required); `note` is required for "other".
   Result<Ticket> ReportRepair(int64_t ticket_id, const std::string& by, const std::string& kind,
                               const std::string& note);
-  Result<Ticket> Acknowledge(int64_t ticket_id, const std::string& by);
+  // Takes the ticket (and assigns it to `by` if nobody works it yet).
+  Result<Ticket> Acknowledge(int64_t ticket_id, const std::string& by,
+                             const std::string& note = "");
   // Re-arms the circuit breaker after a storm; closes the storm ticket. Conflict if not tripped.
   Status RearmBreaker(const std::string& by, const std::string& note);
 
@@ -67,6 +74,8 @@ class Remediator {
   // A failed load keeps the old rules, logs the diagnostics, and raises a dashboard alert.
   void MaybeReloadRules();
   void RefreshInventory();
+  // Records where ticketed links are for tickets filed without it (TicketPlacer).
+  void PlaceTickets();
   void PollEvents();
   void PollTelemetry();
   void PollEventLog();
@@ -126,6 +135,9 @@ class Remediator {
   std::deque<TimePoint> acting_findings_;  // findings that reached the breaker, in its window
   std::atomic<bool> breaker_rearmed_{false};
   ActionExecutor executor_;
+  TicketPlacer placer_{config_.dashboard.rack_pattern};
+  InputHealth inputs_;
+  CounterHistory history_{config_.dashboard.counter_history_s};
   TelemetryIntake telemetry_{config_.telemetry, ufm_, inventory_};
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory

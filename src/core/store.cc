@@ -20,7 +20,8 @@ constexpr const char* kTicketColumnsTemplate =
     "extract(epoch from closed_at)::float8, method, guard, explanation, repair_kind, "
     "(SELECT count(*) FROM tickets o WHERE o.fabric = tickets.fabric AND o.link_key = "
     "tickets.link_key AND o.id < tickets.id AND o.created_at > tickets.created_at - "
-    "make_interval(secs => $REPEAT))::int";
+    "make_interval(secs => $REPEAT))::int, severity, priority, coalesce(assigned_to, ''), "
+    "resolution, resolution_note, switch_name, rack, host_name, ends::text, search_text";
 
 constexpr const char* kActionColumns =
     "id, fabric, coalesce(ticket_id, 0), port, system_guid, action, state, reason, "
@@ -56,6 +57,17 @@ Ticket ReadTicket(const pqxx::row& r) {
   t.explanation = r[18].as<std::string>();
   t.repair_kind = r[19].as<std::string>();
   t.repeat_count = r[20].as<int>();
+  t.severity = r[21].as<std::string>();
+  t.priority = r[22].as<int>();
+  t.assigned_to = r[23].as<std::string>();
+  t.resolution = r[24].as<std::string>();
+  t.resolution_note = r[25].as<std::string>();
+  t.switch_name = r[26].as<std::string>();
+  t.rack = r[27].as<std::string>();
+  t.host_name = r[28].as<std::string>();
+  t.ends = nlohmann::json::parse(r[29].as<std::string>(), nullptr, false);
+  if (!t.ends.is_array()) t.ends = nlohmann::json::array();
+  t.search_text = r[30].as<std::string>();
   return t;
 }
 
@@ -112,6 +124,14 @@ Silence ReadSilence(const pqxx::row& r) {
   if (!r[8].is_null()) s.expired_at = FromMicros(r[8].as<int64_t>());
   s.expired_by = r[9].as<std::string>();
   return s;
+}
+
+// The tickets table's severity CHECK: a rule's severity outside it is filed as major.
+std::string SeverityOrMajor(const std::string& s) {
+  for (const char* known : {"critical", "major", "minor", "warning", "info"}) {
+    if (s == known) return s;
+  }
+  return "major";
 }
 
 // NULL-able timestamps travel as text: "" means NULL.
@@ -218,10 +238,13 @@ std::vector<Ticket> Store::Tx::TicketsInState(const std::string& state) {
 int64_t Store::Tx::InsertTicket(const Ticket& t) {
   auto r = work_->exec_params(
       "INSERT INTO tickets (fabric, link_key, port_a, port_b, state, rule, reason, action_port, "
-      "disabled_by_us, attempts, method, guard, explanation) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-      "$8, $9, $10, $11, $12, $13) RETURNING id",
+      "disabled_by_us, attempts, method, guard, explanation, severity, switch_name, rack, "
+      "host_name, ends, search_text) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+      "$13, $14, $15, $16, $17, $18::jsonb, $19) RETURNING id",
       store_->fabric_, t.link_key, t.port_a, t.port_b, t.state, t.rule, t.reason, t.action_port,
-      t.disabled_by_us, t.attempts, t.method, t.guard, t.explanation);
+      t.disabled_by_us, t.attempts, t.method, t.guard, t.explanation, SeverityOrMajor(t.severity),
+      t.switch_name, t.rack, t.host_name,
+      t.ends.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), t.search_text);
   return r[0][0].as<int64_t>();
 }
 
@@ -233,10 +256,12 @@ void Store::Tx::UpdateTicket(const Ticket& t) {
       "closed_at = CASE WHEN $8 = '' THEN NULL ELSE to_timestamp($8::float8) END, "
       "rule = COALESCE(NULLIF($9, ''), rule), reason = COALESCE(NULLIF($10, ''), reason), "
       "method = $11, guard = $12, explanation = COALESCE(NULLIF($13, ''), explanation), "
-      "repair_kind = $14, updated_at = now() WHERE id = $1",
+      "repair_kind = $14, assigned_to = NULLIF($15, ''), resolution = $16, "
+      "resolution_note = $17, severity = $18, updated_at = now() WHERE id = $1",
       t.id, t.state, t.attempts, t.disabled_by_us, t.action_port, t.acknowledged_by,
       EpochOrEmpty(t.soak_until), EpochOrEmpty(t.closed_at), t.rule, t.reason, t.method, t.guard,
-      t.explanation, t.repair_kind);
+      t.explanation, t.repair_kind, t.assigned_to, t.resolution, t.resolution_note,
+      SeverityOrMajor(t.severity));
 }
 
 void Store::Tx::AddEvent(int64_t ticket_id, const std::string& kind, const std::string& actor,
@@ -246,6 +271,49 @@ void Store::Tx::AddEvent(int64_t ticket_id, const std::string& kind, const std::
       "$4, $5::jsonb)",
       ticket_id, kind, actor, message,
       details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::vector<std::string> Store::Tx::OpenTicketPorts() {
+  auto r = work_->exec_params(
+      "SELECT DISTINCT p FROM tickets, unnest(ARRAY[port_a, port_b]) AS p WHERE fabric = $1 AND "
+      "state <> 'closed' AND p <> '' AND link_key <> 'storm' ORDER BY p",
+      store_->fabric_);
+  std::vector<std::string> out;
+  for (const auto& row : r) out.push_back(row[0].as<std::string>());
+  return out;
+}
+
+void Store::Tx::AddCounterSample(const std::string& port, double at_epoch_s,
+                                 const nlohmann::json& counters) {
+  work_->exec_params(
+      "INSERT INTO counter_samples (fabric, port, at, counters) VALUES ($1, $2, "
+      "to_timestamp($3::float8), $4::jsonb) ON CONFLICT DO NOTHING",
+      store_->fabric_, port, EpochOrEmpty(at_epoch_s), counters.dump());
+}
+
+int Store::Tx::PruneCounterSamples(double before_epoch_s) {
+  auto r = work_->exec_params(
+      "DELETE FROM counter_samples WHERE fabric = $1 AND at < to_timestamp($2::float8)",
+      store_->fabric_, EpochOrEmpty(before_epoch_s));
+  return static_cast<int>(r.affected_rows());
+}
+
+std::vector<Ticket> Store::Tx::UnplacedTickets(int limit) {
+  auto r = work_->exec_params("SELECT " + store_->ticket_columns_ +
+                                  " FROM tickets WHERE fabric = $1 AND state <> 'closed' AND "
+                                  "link_key <> 'storm' AND ends = '[]'::jsonb ORDER BY id LIMIT $2",
+                              store_->fabric_, limit);
+  std::vector<Ticket> out;
+  for (const auto& row : r) out.push_back(ReadTicket(row));
+  return out;
+}
+
+void Store::Tx::SetPlace(const Ticket& t) {
+  work_->exec_params(
+      "UPDATE tickets SET switch_name = $2, rack = $3, host_name = $4, ends = $5::jsonb, "
+      "search_text = $6 WHERE id = $1",
+      t.id, t.switch_name, t.rack, t.host_name,
+      t.ends.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), t.search_text);
 }
 
 int64_t Store::Tx::InsertAction(const PortAction& a) {
@@ -514,20 +582,98 @@ Status Store::Migrate(const std::string& schema_dir) {
 }
 
 Result<std::vector<Ticket>> Store::ListTickets(const std::string& state, int limit) {
+  TicketQuery q;
+  q.state = state;
+  q.fabric = fabric_;
+  q.sort = "-id";
+  q.limit = limit;
+  auto page = ListTickets(q);
+  if (!page.ok()) return page.status();
+  return std::move(page->tickets);
+}
+
+bool IsKnownTicketSort(const std::string& sort) {
+  for (const char* k : {"priority", "age", "created", "updated", "id", "state", "rule"}) {
+    if (sort == k) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// ORDER BY for a TicketQuery::sort (already checked by IsKnownTicketSort).
+std::string TicketOrder(const std::string& sort) {
+  bool desc = !sort.empty() && sort[0] == '-';
+  std::string key = desc ? sort.substr(1) : sort;
+  std::string dir = desc ? " DESC" : " ASC";
+  if (key == "priority") return "priority" + dir + ", created_at ASC, id ASC";
+  if (key == "age") return "created_at" + std::string(desc ? " DESC" : " ASC") + ", id ASC";
+  if (key == "created") return "created_at" + dir + ", id" + dir;
+  if (key == "updated") return "updated_at" + dir + ", id" + dir;
+  if (key == "state") return "state" + dir + ", priority ASC, created_at ASC";
+  if (key == "rule") return "rule" + dir + ", priority ASC, created_at ASC";
+  return "id" + dir;
+}
+
+}  // namespace
+
+Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
+  std::string sort_key = !q.sort.empty() && q.sort[0] == '-' ? q.sort.substr(1) : q.sort;
+  if (!IsKnownTicketSort(sort_key)) return Status::InvalidArgument("unknown sort '" + q.sort + "'");
   try {
     auto conn = Acquire();
-    std::vector<Ticket> out;
+    TicketPage page;
     {
       pqxx::read_transaction w(*conn);
+      std::vector<std::string> values;
+      std::string where = "TRUE";
+      auto add = [&](const std::string& cond, const std::string& value) {
+        values.push_back(value);
+        std::string n = "$" + std::to_string(values.size());
+        std::string c = cond;
+        for (size_t at; (at = c.find('?')) != std::string::npos;) c.replace(at, 1, n);
+        where += " AND " + c;
+      };
+      if (q.state == "open") {
+        where += " AND state <> 'closed'";
+      } else if (q.state != "all" && !q.state.empty()) {
+        add("state = ?", q.state);
+      }
+      if (!q.fabric.empty()) add("fabric = ?", q.fabric);
+      if (!q.switch_name.empty()) add("lower(switch_name) = lower(?)", q.switch_name);
+      if (!q.host.empty()) add("lower(host_name) = lower(?)", q.host);
+      if (!q.rack.empty()) add("rack = ?", q.rack);
+      if (!q.rule.empty()) add("rule = ?", q.rule);
+      if (!q.assigned_to.empty()) add("assigned_to = ?", q.assigned_to);
+      if (!q.q.empty()) add("strpos(search_text, lower(?)) > 0", q.q);
+      if (q.min_age_s) {
+        add("created_at <= now() - make_interval(secs => ?::float8)", std::to_string(*q.min_age_s));
+      }
+      if (q.max_age_s) {
+        add("created_at >= now() - make_interval(secs => ?::float8)", std::to_string(*q.max_age_s));
+      }
+      std::vector<std::string> p = values;
+      p.push_back(std::to_string(q.limit));
+      p.push_back(std::to_string(q.offset));
+      std::string lim = "$" + std::to_string(values.size() + 1) + "::bigint";
+      std::string off = "$" + std::to_string(values.size() + 2) + "::bigint";
       auto r = w.exec_params("SELECT " + ticket_columns_ +
-                                 " FROM tickets WHERE fabric = $1 AND ($3 = 'all' OR ($3 = "
-                                 "'open' AND state <> 'closed') OR state = $3) ORDER BY id DESC "
-                                 "LIMIT $2",
-                             fabric_, limit, state);
-      for (const auto& row : r) out.push_back(ReadTicket(row));
+                                 ", count(*) OVER () FROM tickets WHERE " + where + " ORDER BY " +
+                                 TicketOrder(q.sort) + " LIMIT " + lim + " OFFSET " + off,
+                             pqxx::prepare::make_dynamic_params(p));
+      for (const auto& row : r) {
+        page.tickets.push_back(ReadTicket(row));
+        page.total = row[row.size() - 1].as<int64_t>();
+      }
+      if (r.empty() && q.offset > 0) {
+        // Past the last page: the total still says how many there are.
+        page.total = w.exec_params("SELECT count(*) FROM tickets WHERE " + where,
+                                   pqxx::prepare::make_dynamic_params(values))[0][0]
+                         .as<int64_t>();
+      }
     }
     Release(std::move(conn));
-    return out;
+    return page;
   } catch (const std::exception& e) {
     return Status::Unavailable(std::string("database: ") + e.what());
   }
@@ -539,8 +685,7 @@ Result<Ticket> Store::GetTicket(int64_t id) {
     std::optional<Ticket> t;
     {
       pqxx::read_transaction w(*conn);
-      auto r = w.exec_params(
-          "SELECT " + ticket_columns_ + " FROM tickets WHERE id = $1 AND fabric = $2", id, fabric_);
+      auto r = w.exec_params("SELECT " + ticket_columns_ + " FROM tickets WHERE id = $1", id);
       if (!r.empty()) t = ReadTicket(r[0]);
     }
     Release(std::move(conn));
@@ -571,6 +716,47 @@ Result<std::vector<TicketEvent>> Store::Events(int64_t ticket_id) {
         e.message = row[5].as<std::string>();
         e.details = nlohmann::json::parse(row[6].as<std::string>(), nullptr, false);
         out.push_back(std::move(e));
+      }
+    }
+    Release(std::move(conn));
+    return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
+Result<std::vector<CounterSample>> Store::CounterSamples(const std::string& fabric,
+                                                         const std::vector<std::string>& ports,
+                                                         double since_epoch_s, int limit) {
+  try {
+    auto conn = Acquire();
+    std::vector<CounterSample> out;
+    {
+      pqxx::read_transaction w(*conn);
+      std::string list = "{";
+      for (size_t i = 0; i < ports.size(); ++i) {
+        // An array literal's element: double-quoted, with \ and " escaped by a backslash.
+        list += i ? ",\"" : "\"";
+        for (char ch : ports[i]) {
+          if (ch == '"' || ch == '\\') list += '\\';
+          list += ch;
+        }
+        list += '"';
+      }
+      list += "}";
+      auto r = w.exec_params(
+          "SELECT port, extract(epoch from at)::float8, counters::text FROM ("
+          "SELECT port, at, counters FROM counter_samples WHERE fabric = $1 AND port = "
+          "ANY($2::text[]) AND at >= to_timestamp($3::float8) ORDER BY at DESC LIMIT $4) s "
+          "ORDER BY at",
+          fabric, list, EpochOrEmpty(since_epoch_s), limit);
+      for (const auto& row : r) {
+        CounterSample c;
+        c.port = row[0].as<std::string>();
+        c.at = row[1].as<double>();
+        c.counters = nlohmann::json::parse(row[2].as<std::string>(), nullptr, false);
+        if (!c.counters.is_object()) continue;
+        out.push_back(std::move(c));
       }
     }
     Release(std::move(conn));

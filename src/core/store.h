@@ -22,6 +22,38 @@
 
 namespace ufmr {
 
+// What the ticket list shows: filters (all optional), sort and page.
+struct TicketQuery {
+  std::string state = "all";  // a ticket state, "open" (not closed) or "all"
+  std::string fabric;         // exact
+  std::string switch_name;    // the switch end's system name, case-insensitive
+  std::string host;           // the host end's system name, case-insensitive
+  std::string rack;           // exact
+  std::string rule;           // exact
+  std::string assigned_to;    // exact
+  std::string q;              // appears in a port name, label, GUID, host, cable serial, ...
+  std::optional<double> min_age_s, max_age_s;  // since the ticket was filed
+  // priority (1 first, then oldest), age (oldest first), created, updated, id, state, rule;
+  // "-" before it reverses.
+  std::string sort = "priority";
+  int limit = 100;
+  int64_t offset = 0;
+};
+// The sort keys TicketQuery::sort accepts (without "-").
+bool IsKnownTicketSort(const std::string& sort);
+
+struct TicketPage {
+  std::vector<Ticket> tickets;
+  int64_t total = 0;  // tickets that match the filters, all pages
+};
+
+// One telemetry sample of a ticketed port's error counters.
+struct CounterSample {
+  std::string port;
+  double at = 0;            // epoch seconds
+  nlohmann::json counters;  // {"SymbolErrorCounterExtended": 12, ...}
+};
+
 class Store {
  public:
   // The circuit breaker of this fabric (table breaker).
@@ -79,6 +111,15 @@ class Store {
                      const nlohmann::json& details = nlohmann::json::object());
     // Clears every active alert of `kind` (e.g. a rules reload that failed, once one succeeds).
     int ClearAlertsOfKind(const std::string& kind, const std::string& by);
+    // The ports of this fabric's tickets that are not closed (the counter history's subjects).
+    std::vector<std::string> OpenTicketPorts();
+    void AddCounterSample(const std::string& port, double at_epoch_s,
+                          const nlohmann::json& counters);
+    // Drops counter samples taken before the time; returns how many.
+    int PruneCounterSamples(double before_epoch_s);
+    // Tickets not closed whose place (TicketPlacer) was never filled (filed before 007).
+    std::vector<Ticket> UnplacedTickets(int limit);
+    void SetPlace(const Ticket& t);  // switch_name, rack, host_name, ends, search_text
     // Records a decision (decision.h's Decision, as JSON) and the ticket it opened or touched.
     int64_t AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id);
     void Commit();
@@ -103,7 +144,14 @@ class Store {
 
   // Read-only views for the API. state: a ticket state, "open" (all not closed) or "all".
   Result<std::vector<Ticket>> ListTickets(const std::string& state, int limit);
+  // Tickets of every fabric in the database (TicketQuery::fabric narrows it).
+  Result<TicketPage> ListTickets(const TicketQuery& query);
+  // Any fabric's ticket.
   Result<Ticket> GetTicket(int64_t id);
+  // Samples of these ports taken at or after `since`, oldest first, at most `limit`.
+  Result<std::vector<CounterSample>> CounterSamples(const std::string& fabric,
+                                                    const std::vector<std::string>& ports,
+                                                    double since_epoch_s, int limit);
   Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
   Result<std::vector<PortAction>> Actions(int64_t ticket_id);
   Result<std::vector<Alert>> ActiveAlerts(int limit);

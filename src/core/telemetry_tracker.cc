@@ -100,6 +100,20 @@ std::optional<LinkRate> CounterTracker::Link(const PortKey& port) const {
   return links_[slot];
 }
 
+bool CounterTracker::LastSample(const PortKey& port, TimePoint* at,
+                                std::map<std::string, uint64_t>* values) const {
+  uint32_t slot = index_.Find(port);
+  if (slot == PortIndex::kNone || slot >= last_time_us_.size()) return false;
+  *at = TimePoint(std::chrono::duration_cast<TimePoint::duration>(
+      std::chrono::microseconds(last_time_us_[slot])));
+  values->clear();
+  const uint64_t* last = last_.data() + static_cast<size_t>(slot) * stride_;
+  for (size_t id = 0; id < names_.size() && id < stride_; ++id) {
+    if (last[id] != kNoValue) (*values)[names_[id]] = last[id];
+  }
+  return true;
+}
+
 size_t CounterTracker::state_bytes() const {
   return index_.bytes() + last_time_us_.capacity() * sizeof(int64_t) +
          last_.capacity() * sizeof(uint64_t) + links_.capacity() * sizeof(LinkRate);

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -62,6 +63,10 @@ class CounterTracker {
 
   // The link rate last seen for a port in a snapshot that carried speed/width.
   std::optional<LinkRate> Link(const PortKey& port) const;
+  // A port's last sample: its time and the value of each counter it carried (in `values`, by
+  // counter name). False for a port never seen.
+  bool LastSample(const PortKey& port, TimePoint* at,
+                  std::map<std::string, uint64_t>* values) const;
 
   size_t tracked_ports() const { return index_.size(); }
   size_t tracked_counters() const { return names_.size(); }

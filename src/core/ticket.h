@@ -48,7 +48,25 @@ struct Ticket {
   std::string explanation;         // the evidence in plain words
   std::string repair_kind;         // what staff last reported doing (repair_kind::)
   int repeat_count = 0;            // read only: earlier tickets on the same link (repeat offenders)
+  std::string severity = "major";  // the rule's: critical, major, minor, warning, info
+  int priority = 2;                // read only: 1 (most urgent) .. 4, from state and severity
+  std::string assigned_to;         // who works it ("" nobody)
+  std::string resolution;          // how it ended (resolution::), "" while not closed
+  std::string resolution_note;     // e.g. why it will not be fixed
+  // Where the link is, as UFM's inventory said when the ticket was filed (TicketPlace).
+  std::string switch_name;
+  std::string rack;
+  std::string host_name;
+  nlohmann::json ends = nlohmann::json::array();  // both ends: names, labels, GUIDs, cable serial
+  std::string search_text;                        // what a search matches, lower-case
 };
+
+// How a ticket ended.
+namespace resolution {
+inline constexpr const char* kRepaired = "repaired";  // the repair held through the soak
+inline constexpr const char* kWontFix = "wont_fix";   // closed by a person, with a reason
+inline constexpr const char* kRearmed = "rearmed";    // a storm ticket, closed by the re-arm
+}  // namespace resolution
 
 // What staff report they did to repair a link.
 namespace repair_kind {
