@@ -820,5 +820,79 @@ TEST_F(SimServerTest, NodeRebootOverHttpAndRepairEndsItEarly) {
       << "already rebooting";
 }
 
+TEST_F(SimServerTest, NodeDescriptionCanBeSetAndRestored) {
+  const Port& host = HostPort();
+  const Port& leaf = state_->topology().ports()[host.peer];
+  const std::string hostile = "<script>window.__xss=1</script><img src=x onerror=\"a,b\">";
+  HttpResult set =
+      Post("/sim/node_description", Json{{"port", host.name}, {"description", hostile}}.dump());
+  ASSERT_EQ(set.status, 200) << set.body;
+  EXPECT_EQ(Json::parse(set.body)["port"], host.name);
+  EXPECT_EQ(Json::parse(set.body)["node_description"], hostile);
+
+  // The ports list, the single port, the peer's view, the links, /sim/links.
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["node_description"], hostile);
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + leaf.name)[0]["peer_node_description"], hostile);
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + leaf.name)[0]["node_description"],
+            "ib-leaf-01:1/1/1");
+  bool in_list = false;
+  for (const Json& p : GetJson("/ufmRest/resources/ports")) {
+    if (p["name"] == host.name) in_list = p["node_description"] == hostile;
+  }
+  EXPECT_TRUE(in_list);
+  bool in_links = false;
+  for (const Json& l : GetJson("/ufmRest/resources/links")) {
+    if (l["destination_guid"] == host.guid) {
+      in_links = l["destination_port_node_description"] == hostile;
+    }
+  }
+  EXPECT_TRUE(in_links);
+  bool in_sim_links = false;
+  for (const Json& l : GetJson("/sim/links")) {
+    if (l["b"]["port"] == host.name) in_sim_links = l["b"]["node_description"] == hostile;
+  }
+  EXPECT_TRUE(in_sim_links);
+
+  // Events name the node by its new description.
+  ASSERT_EQ(Post("/sim/faults", Json{{"kind", "link_down"}, {"port", host.name}}.dump()).status,
+            201);
+  Json events = GetJson("/ufmRest/app/events");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_NE(events[0]["description"].get<std::string>().find("(Computer:" + hostile + ")"),
+            std::string::npos)
+      << events[0].dump();
+
+  // Labelled telemetry quotes it (it holds a comma and quotes).
+  HttpClient plain;
+  Result<HttpResult> labels = plain.Get(telemetry_ + "/labels/csv/metrics");
+  ASSERT_TRUE(labels.ok());
+  EXPECT_NE(
+      labels->body.find(",\"<script>window.__xss=1</script><img src=x onerror=\"\"a,b\"\">\",1,"),
+      std::string::npos);
+
+  // "" restores the generated one; bad bodies are clear errors.
+  ASSERT_EQ(
+      Post("/sim/node_description", Json{{"port", host.name}, {"description", ""}}.dump()).status,
+      200);
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["node_description"],
+            "gpu-node-001 HCA-1");
+  struct Case {
+    Json body;
+    long status;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{{"description", "x"}}, 400},
+           {{{"port", host.name}}, 400},
+           {{{"port", host.name}, {"description", 5}}, 400},
+           {{{"port", host.name}, {"description", std::string(257, 'x')}}, 400},
+           {{{"port", host.name}, {"description", "x"}, {"by", "me"}}, 400},
+           {{{"port", "0123456789abcdef_1"}, {"description", "x"}}, 404},
+       }) {
+    HttpResult b = Post("/sim/node_description", c.body.dump());
+    EXPECT_EQ(b.status, c.status) << c.body.dump() << " -> " << b.body;
+    EXPECT_TRUE(Json::parse(b.body, nullptr, false).contains("error")) << b.body;
+  }
+}
+
 }  // namespace
 }  // namespace ufmr::sim

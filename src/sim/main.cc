@@ -75,6 +75,8 @@ control API (no auth, on --port):
   POST /sim/repair  {"port": "<guid>_<n>"} (also ends a reboot of either end)
   POST /sim/operator {"port": "<guid>_<n>", "action": "disable"|"enable"|"isolate"|"healthy"}
                     a person acting in UFM's GUI: at once, not in /sim/actions
+  POST /sim/node_description {"port": "<guid>_<n>", "description": "..."}
+                    the node description of the port's node from now on ("" restores it)
   POST /sim/misbehave {"mode": "html_error"|"html_login"|"status_500"|"status_401"|
                     "malformed_json"|"slow", "count": 1, "delay_ms": 0}
   POST /sim/events/reset_ids, /sim/events/skip {"count": N}

@@ -59,7 +59,8 @@ OrderedJson EventJson(const Event& e) {
   return j;
 }
 
-OrderedJson PortJson(const Topology& topology, const PortStatus& s) {
+// `s` the port's status, `peer_status` its peer's (for the peer's node description).
+OrderedJson PortJson(const Topology& topology, const PortStatus& s, const PortStatus& peer_status) {
   const Port& p = topology.ports()[s.port];
   const Port& peer = topology.ports()[p.peer];
   OrderedJson j;
@@ -67,7 +68,7 @@ OrderedJson PortJson(const Topology& topology, const PortStatus& s) {
   j["guid"] = p.guid;
   j["systemID"] = p.system_guid;
   j["system_name"] = p.system_name;
-  j["node_description"] = p.node_description;
+  j["node_description"] = s.node_description;
   j["description"] = p.is_switch ? "Switch IB Port" : "Computer IB Port";
   j["number"] = p.number;
   j["external_number"] = p.number;
@@ -82,7 +83,7 @@ OrderedJson PortJson(const Topology& topology, const PortStatus& s) {
   j["peer_guid"] = peer.guid;
   j["peer_node_name"] = peer.system_name;
   j["peer_port_dname"] = peer.label;
-  j["peer_node_description"] = peer.node_description;
+  j["peer_node_description"] = peer_status.node_description;
   j["severity"] = "Info";
   j["tier"] = p.tier;
   j["cable_serial"] = topology.links()[p.link].cable_serial;
@@ -140,6 +141,17 @@ OrderedJson FaultJson(const Topology& topology, const Fault& f) {
 }
 
 std::string Hex0x(const std::string& guid) { return "0x" + guid; }
+
+// A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string CsvField(const std::string& v) {
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
 
 }  // namespace
 
@@ -220,6 +232,7 @@ void SimServer::AddRestRoutes() {
   r.Add("POST", "/sim/operator", bind(&SimServer::PostOperator));
   r.Add("GET", "/sim/operator", bind(&SimServer::GetOperator));
   r.Add("GET", "/sim/external_events", bind(&SimServer::GetExternalEvents));
+  r.Add("POST", "/sim/node_description", bind(&SimServer::PostNodeDescription));
 }
 
 void SimServer::AddTelemetryRoutes() {
@@ -437,11 +450,12 @@ HttpResponse SimServer::GetPorts(const HttpRequest& request) {
   }
   const Topology& topology = state_.topology();
   OrderedJson out = OrderedJson::array();
-  for (const PortStatus& s : state_.Ports()) {
+  const std::vector<PortStatus> ports = state_.Ports();
+  for (const PortStatus& s : ports) {
     const Port& p = topology.ports()[s.port];
     if (!system.empty() && p.system_guid != system) continue;
     if (active == "true" && s.logical_state != "Active") continue;
-    out.push_back(PortJson(topology, s));
+    out.push_back(PortJson(topology, s, ports[p.peer]));
   }
   return Ordered(200, out);
 }
@@ -451,7 +465,8 @@ HttpResponse SimServer::GetPort(const HttpRequest& request) {
   std::optional<int> port = state_.topology().FindPort(name);
   if (!port) return HttpResponse::Error(404, "port '" + name + "' not found");
   std::optional<PortStatus> s = state_.PortState(*port);
-  return Ordered(200, OrderedJson::array({PortJson(state_.topology(), *s)}));
+  std::optional<PortStatus> peer = state_.PortState(state_.topology().ports()[*port].peer);
+  return Ordered(200, OrderedJson::array({PortJson(state_.topology(), *s, *peer)}));
 }
 
 HttpResponse SimServer::GetLinks(const HttpRequest& request) {
@@ -467,11 +482,11 @@ HttpResponse SimServer::GetLinks(const HttpRequest& request) {
     j["source_guid"] = a.guid;
     j["source_port"] = a.number;
     j["source_port_dname"] = a.label;
-    j["source_port_node_description"] = a.node_description;
+    j["source_port_node_description"] = ports[l.a].node_description;
     j["destination_guid"] = b.guid;
     j["destination_port"] = b.number;
     j["destination_port_dname"] = b.label;
-    j["destination_port_node_description"] = b.node_description;
+    j["destination_port_node_description"] = ports[l.b].node_description;
     j["width"] = "IB_4x";
     j["capabilities"] = "NDR";
     j["severity"] = "Info";
@@ -646,6 +661,36 @@ HttpResponse SimServer::PostRepair(const HttpRequest& request) {
   return Ordered(200, out);
 }
 
+HttpResponse SimServer::PostNodeDescription(const HttpRequest& request) {
+  Result<Json> body = ParseBody(request);
+  if (!body.ok()) return HttpResponse::FromStatus(body.status());
+  const Json& b = body.value();
+  for (const auto& [key, value] : b.items()) {
+    if (key != "port" && key != "description") {
+      return HttpResponse::Error(400, "unknown field '" + key + "'");
+    }
+  }
+  auto port = b.find("port");
+  if (port == b.end() || !port->is_string()) {
+    return HttpResponse::Error(400, "field 'port' (a port name) is required");
+  }
+  auto description = b.find("description");
+  if (description == b.end() || !description->is_string()) {
+    return HttpResponse::Error(400, "field 'description' (a string; \"\" restores it) is required");
+  }
+  if (description->get<std::string>().size() > 256) {
+    return HttpResponse::Error(400, "field 'description' is longer than 256 bytes");
+  }
+  Result<int> index =
+      state_.SetNodeDescription(port->get<std::string>(), description->get<std::string>());
+  if (!index.ok()) return HttpResponse::FromStatus(index.status());
+  std::optional<PortStatus> s = state_.PortState(index.value());
+  OrderedJson out;
+  out["port"] = state_.topology().ports()[index.value()].name;
+  out["node_description"] = s->node_description;
+  return Ordered(200, out);
+}
+
 HttpResponse SimServer::GetActions(const HttpRequest&) {
   OrderedJson out = OrderedJson::array();
   for (const ActionRecord& a : state_.Actions()) {
@@ -676,7 +721,7 @@ HttpResponse SimServer::GetSimLinks(const HttpRequest&) {
     OrderedJson j;
     j["port"] = p.name;
     j["system_name"] = p.system_name;
-    j["node_description"] = p.node_description;
+    j["node_description"] = ports[index].node_description;
     j["label"] = p.label;
     j["logical_state"] = ports[index].logical_state;
     j["physical_state"] = ports[index].physical_state;
@@ -716,7 +761,7 @@ HttpResponse SimServer::GetMetricsCsv(bool with_labels) {
     const PortCounters& c = s.counters;
     csv += std::to_string(micros) + "," + source + ",," + Hex0x(p.system_guid) + "," +
            Hex0x(p.guid) + "," + std::to_string(p.number) + ",";
-    if (with_labels) csv += p.node_description + "," + p.label + ",";
+    if (with_labels) csv += CsvField(s.node_description) + "," + p.label + ",";
     for (uint64_t v : {c.port_xmit_data, c.port_rcv_data, c.port_xmit_pkts, c.port_rcv_pkts,
                        c.symbol_errors, c.link_error_recovery, c.link_downed, c.port_rcv_errors,
                        c.port_rcv_remote_physical_errors}) {

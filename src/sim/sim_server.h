@@ -2,7 +2,7 @@
 //  - the UFM REST port: /ufmRest/... (basic auth: events, external events, ports, links,
 //    actions, jobs, unhealthy ports) and the simulator's own control API /sim/... (no auth:
 //    faults, repair, actions received, a person's actions in UFM's GUI, external events
-//    received, links);
+//    received, links, a node's description);
 //  - the telemetry port: /csv/metrics and /labels/csv/metrics (plain HTTP, no auth).
 // Every request first advances the state to the clock's now. Handlers run on the servers' worker
 // threads; SimState does the locking. Start/Stop are for one owner thread.
@@ -74,6 +74,7 @@ class SimServer {
   HttpResponse PostRepair(const HttpRequest& request);
   HttpResponse GetActions(const HttpRequest& request);
   HttpResponse GetSimLinks(const HttpRequest& request);
+  HttpResponse PostNodeDescription(const HttpRequest& request);
   HttpResponse GetMetricsCsv(bool with_labels);
 
   SimState& state_;

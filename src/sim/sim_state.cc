@@ -293,8 +293,8 @@ void SimState::Emit(Event event) {
 
 std::string SimState::DescribePort(int port) const {
   const Port& p = topology_.ports()[port];
-  return std::string("(") + (p.is_switch ? "Switch:" : "Computer:") + p.node_description + ")" +
-         p.guid + ":" + std::to_string(p.number);
+  return std::string("(") + (p.is_switch ? "Switch:" : "Computer:") + NodeDescriptionLocked(port) +
+         ")" + p.guid + ":" + std::to_string(p.number);
 }
 
 void SimState::EmitLinkEvent(int link, bool up, TimePoint t) {
@@ -327,7 +327,8 @@ void SimState::EmitPortActionEvent(int port, bool disabled, TimePoint t) {
   e.object_name = p.name;
   e.object_path = p.name;
   e.description = e.name + ": port " + p.name + " (" +
-                  (p.is_switch ? p.system_name : p.node_description) + " port " + p.label + ")";
+                  (p.is_switch ? p.system_name : NodeDescriptionLocked(port)) + " port " + p.label +
+                  ")";
   e.write_to_syslog = true;
   e.time = t;
   Emit(std::move(e));
@@ -343,7 +344,9 @@ void SimState::EmitUnhealthyEvent(int port, const std::string& condition, TimePo
   e.category = "Fabric Notification";
   e.object_name = p.name;
   e.object_path = p.name;
-  e.description = UnhealthyPortDescription(p, condition);
+  Port described = p;
+  described.node_description = NodeDescriptionLocked(port);
+  e.description = UnhealthyPortDescription(described, condition);
   e.write_to_syslog = true;
   e.time = t;
   Emit(std::move(e));
@@ -414,8 +417,8 @@ void SimState::CompleteJob(Job& job, TimePoint t) {
                   "; nothing was changed";
   } else {
     job.status = "Completed";
-    job.summary =
-        "Port " + p.name + " (" + p.node_description + ") " + (disable ? "disabled" : "enabled");
+    job.summary = "Port " + p.name + " (" + NodeDescriptionLocked(job.port) + ") " +
+                  (disable ? "disabled" : "enabled");
   }
   spdlog::info("job {} {}: {}", job.id, job.status, job.summary);
 }
@@ -603,6 +606,7 @@ PortStatus SimState::StatusLocked(int port) const {
   s.link_up = links_[p.link].up;
   s.logical_state = s.disabled ? "Disabled" : (s.link_up ? "Active" : "Inactive");
   s.physical_state = s.link_up ? "Link Up" : "Link Down";
+  s.node_description = NodeDescriptionLocked(port);
   const Accumulators& a = counters_[port];
   s.counters.port_xmit_data = Whole(a.xmit_data);
   s.counters.port_rcv_data = Whole(a.rcv_data);
@@ -612,6 +616,24 @@ PortStatus SimState::StatusLocked(int port) const {
   s.counters.link_downed = a.link_downed;
   s.counters.port_rcv_errors = Whole(a.rcv_errors);
   return s;
+}
+
+const std::string& SimState::NodeDescriptionLocked(int port) const {
+  auto it = node_descriptions_.find(port);
+  return it == node_descriptions_.end() ? topology_.ports()[port].node_description : it->second;
+}
+
+Result<int> SimState::SetNodeDescription(const std::string& port_name,
+                                         const std::string& description) {
+  std::optional<int> port = topology_.FindPort(port_name);
+  if (!port) return Status::NotFound("unknown port '" + port_name + "'");
+  std::lock_guard<std::mutex> lock(mu_);
+  if (description.empty()) {
+    node_descriptions_.erase(*port);
+  } else {
+    node_descriptions_[*port] = description;
+  }
+  return *port;
 }
 
 std::vector<PortStatus> SimState::Ports() const {

@@ -43,8 +43,9 @@ struct PortStatus {
   int port = -1;  // index into topology().ports()
   bool disabled = false;
   bool link_up = false;
-  std::string logical_state;   // "Active" | "Inactive" | "Disabled"
-  std::string physical_state;  // "Link Up" | "Link Down"
+  std::string logical_state;     // "Active" | "Inactive" | "Disabled"
+  std::string physical_state;    // "Link Up" | "Link Down"
+  std::string node_description;  // the topology's, or the one set by SetNodeDescription
   PortCounters counters;
 };
 
@@ -198,6 +199,12 @@ class SimState {
   // The body of POST /app/events/external_event: adds an event (551..554) to UFM's list.
   Result<Event> AddExternalEvent(const nlohmann::json& body, TimePoint now);
 
+  // POST /sim/node_description: the node description UFM reports for the port's node (an HCA's
+  // node has this one port; on a switch, the port's entry) from now on, in ports, links, events
+  // and labelled telemetry; "" restores the generated one. Returns the port index; NotFound for
+  // an unknown port.
+  Result<int> SetNodeDescription(const std::string& port_name, const std::string& description);
+
   // Snapshots, as of the last time seen.
   TimePoint now() const;
   std::vector<PortStatus> Ports() const;
@@ -258,6 +265,7 @@ class SimState {
   void EmitRebootEvent(const Fault& f, bool up, TimePoint t);
   PortStatus StatusLocked(int port) const;
   std::string DescribePort(int port) const;
+  const std::string& NodeDescriptionLocked(int port) const;
 
   const Topology topology_;
   const SimOptions options_;
@@ -277,6 +285,7 @@ class SimState {
   std::map<int, Isolation> isolated_;
   std::vector<OperatorRecord> operator_actions_;
   std::vector<ExternalEventRecord> external_events_;
+  std::map<int, std::string> node_descriptions_;  // set by SetNodeDescription, by port index
 };
 
 // "2026-11-29 18:46:32": UTC, no zone, no milliseconds (the UFM 6.17+ event layout).
