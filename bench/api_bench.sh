@@ -17,8 +17,9 @@
 # Requests carry a Bearer token when the build has `user add` and `token create`, else the config
 # allows anonymous reads. Exits non-zero if anything fails to start (a MISS is only reported);
 # every wait is bounded and everything started here is stopped on exit. Installs wrk with apt-get
-# when missing (as root). Logs and the table are left in BUILD_DIR/api_bench/. HOLD_S=N keeps
-# everything up N s before the runs, to look at it by hand.
+# when missing (as root). Logs, the table and the plans of statements slower than SLOW_PLAN_MS
+# (50; auto_explain) are left in BUILD_DIR/api_bench/. HOLD_S=N keeps everything up N s before the
+# runs, to look at it by hand.
 set -euo pipefail
 
 die() { echo "api_bench: FAIL: $*" >&2; exit 1; }
@@ -42,7 +43,7 @@ while [[ $# -gt 0 ]]; do
     --tickets) tickets=${2:?}; shift 2 ;;
     --build-dir) build_dir=${2:?}; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "api_bench: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -90,6 +91,7 @@ cleanup() {
   wait 2>/dev/null
   rm -rf "$out"; mkdir -p "$out"
   cp "$tmp"/*.log "$tmp"/*.txt "$tmp"/config.yaml "$out"/ 2>/dev/null
+  [[ -s "$tmp/pg/pgdir" ]] && cp "$(cat "$tmp/pg/pgdir")/server.log" "$out/postgres.log" 2>/dev/null
   if [[ $rc -ne 0 ]]; then
     for f in "$tmp"/serve.log "$tmp"/sim.log; do
       [[ -s "$f" ]] || continue
@@ -426,6 +428,11 @@ else
 fi
 [[ -n "$q" ]] || die "no search term found in the seeded tickets"
 
+# Plans of statements slower than SLOW_PLAN_MS (in the service's sessions,
+# opened from here on) go to PostgreSQL's log (api_bench/postgres.log).
+sql -c "LOAD 'auto_explain'" -c "ALTER SYSTEM SET session_preload_libraries = 'auto_explain'" \
+    -c "ALTER SYSTEM SET auto_explain.log_min_duration = '${SLOW_PLAN_MS:-50}ms'" \
+    -c "SELECT pg_reload_conf()" >/dev/null || die "could not set up auto_explain"
 log "starting ufm-remediator serve on port $http_port ($auth_mode)"
 start_bg "$tmp/serve.log" "$bin/ufm-remediator" serve --config "$tmp/config.yaml"
 serve_pid=${pids[-1]}
@@ -501,6 +508,7 @@ for url in "${urls[@]}"; do
 done
 
 kill -0 "$serve_pid" 2>/dev/null || die "ufm-remediator serve exited during the benchmark"
+slow=$(grep -c 'LOG:  duration: ' "$(cat "$tmp/pg/pgdir")/server.log" 2>/dev/null || true)
 {
   echo
   echo "GET /api/tickets, $n_tickets tickets ($n_active not closed, $n_events timeline entries," \
@@ -522,4 +530,6 @@ kill -0 "$serve_pid" 2>/dev/null || die "ufm-remediator serve exited during the 
 if grep -q '(drift; left as it is)' "$tmp/serve.log"; then
   log "note: the service reported drift on seeded tickets during the run (serve.log)"
 fi
+[[ ${slow:-0} -eq 0 ]] ||
+  log "$slow statements took over ${SLOW_PLAN_MS:-50} ms in PostgreSQL: plans in $out/postgres.log"
 (( misses == 0 )) || log "$misses of ${#urls[@]} URLs missed p99 <= $p99_limit_ms ms at $rate req/s"
