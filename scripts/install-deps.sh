@@ -24,7 +24,7 @@ done
 packages=(
   build-essential cmake pkg-config ca-certificates
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev
-  libcurl4-openssl-dev libpqxx-dev libre2-dev
+  libcurl4-openssl-dev libpqxx-dev libre2-dev libsodium-dev
   libgtest-dev libgmock-dev
 )
 # Run, demo and tests: a throwaway PostgreSQL server (scripts/pg-temp.sh), curl for the scripts,

@@ -4,6 +4,8 @@
 //   rules check PATH...        load rules files or folders and print their diagnostics
 //   rules test PATH...         run rule tests (promtool style)
 //   replay --rules PATH ...    the decision path over recorded data, acting on nothing
+//   user add|list|passwd|disable ... --config FILE   who may log in to the dashboard and API
+//   token create|list|revoke ... --config FILE       API tokens for scripts
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -18,7 +20,10 @@
 #include <vector>
 
 #include "app/rules_commands.h"
+#include "app/user_commands.h"
 #include "core/api.h"
+#include "core/auth_gate.h"
+#include "core/auth_store.h"
 #include "core/config.h"
 #include "core/http_server.h"
 #include "core/inventory.h"
@@ -50,6 +55,10 @@ void Usage(std::ostream& out) {
          "  ufm-remediator replay --rules PATH --event-log FILE [--telemetry FILE_OR_DIR ...]\n"
          "                        [--ports FILE] [--silences FILE] [--utc-offset +HH:MM]\n"
          "                        [--max-disabled N] [--format jsonl|text]\n"
+         "  ufm-remediator user add NAME --role viewer|technician|engineer|admin --config FILE\n"
+         "  ufm-remediator user list|passwd NAME|disable NAME --config FILE\n"
+         "  ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
+         "  ufm-remediator token list|revoke ID --config FILE\n"
          "  ufm-remediator --version\n";
 }
 
@@ -78,9 +87,9 @@ struct Args {
 };
 
 bool ParseArgs(int argc, char** argv, Args* args) {
-  static const std::set<std::string> kValued = {"config",     "log-level",   "format", "rules",
-                                                "event-log",  "telemetry",   "ports",  "silences",
-                                                "utc-offset", "max-disabled"};
+  static const std::set<std::string> kValued = {
+      "config",   "log-level",  "format",       "rules", "event-log", "telemetry", "ports",
+      "silences", "utc-offset", "max-disabled", "role",  "user",      "label"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
@@ -172,10 +181,19 @@ int Serve(const Args& args) {
   if (!c.event_log.path.empty()) spdlog::info("event log: following {}", c.event_log.path);
   ufmr::Remediator remediator(c, *store.value(), ufm, inventory, metrics, clock, rule_set,
                               syslog.get());
-  ufmr::Api api(*store.value(), inventory, metrics, remediator, clock);
+  ufmr::AuthStore auth_store(*store.value());
+  ufmr::AuthGate gate(auth_store, c.auth, clock);
+  ufmr::Api api(*store.value(), inventory, metrics, remediator, clock, gate);
   api.set_repeat_offender_tickets(c.remediation.repeat_offender_tickets);
+  if (auto any = auth_store.HasActiveUser(); any.ok() && !any.value()) {
+    spdlog::warn(
+        "no users yet: add one with 'ufm-remediator user add NAME --role admin "
+        "--config {}'",
+        args.config);
+  }
+  spdlog::info("auth: anonymous reads {}", c.auth.anonymous_read ? "allowed" : "refused");
   ufmr::HttpRouter router;
-  api.Register(router);
+  api.Register(router);  // with the gate's login, logout, me and audit routes
   ufmr::HttpServer server(
       c.http.listen, static_cast<uint16_t>(c.http.port),
       [&router](const ufmr::HttpRequest& req) {
@@ -197,6 +215,35 @@ int Serve(const Args& args) {
   spdlog::info("stopping");
   server.Stop();
   return 0;
+}
+
+// `user ...` and `token ...`: the config's database, on a schema as new as this build.
+int AuthCommand(const Args& args) {
+  auto config = ufmr::LoadConfigFile(args.config);
+  if (!config.ok()) {
+    std::cerr << config.status().message() << "\n";
+    return 1;
+  }
+  auto store = ufmr::Store::Open(config->database.url, config->fabric);
+  if (!store.ok()) {
+    std::cerr << store.status().message() << "\n";
+    return 1;
+  }
+  auto pending = store.value()->PendingMigrations(FindSchemaDir(config.value()));
+  if (!pending.ok()) {
+    std::cerr << pending.status().message() << "\n";
+    return 1;
+  }
+  if (!pending->empty()) {
+    std::cerr << "the database lacks migrations; run 'ufm-remediator db migrate --config "
+              << args.config << "' first\n";
+    return 1;
+  }
+  ufmr::AuthStore auth(*store.value());
+  ufmr::app::CommandLine cl = args.command;
+  cl.positional.assign(args.positional.begin() + 1, args.positional.end());
+  return args.positional[0] == "user" ? ufmr::app::UserCommand(cl, auth)
+                                      : ufmr::app::TokenCommand(cl, auth);
 }
 
 int Migrate(const Args& args) {
@@ -253,7 +300,8 @@ int main(int argc, char** argv) {
     cl.positional.assign(p.begin() + 1, p.end());
     return ufmr::app::Replay(cl);
   }
-  if ((p[0] == "serve" || (p[0] == "db" && p.size() >= 2 && p[1] == "migrate")) &&
+  if ((p[0] == "serve" || p[0] == "user" || p[0] == "token" ||
+       (p[0] == "db" && p.size() >= 2 && p[1] == "migrate")) &&
       args.config.empty()) {
     std::cerr << "--config FILE is required\n";
     Usage(std::cerr);
@@ -261,6 +309,7 @@ int main(int argc, char** argv) {
   }
   if (p[0] == "serve") return Serve(args);
   if (p[0] == "db" && p.size() >= 2 && p[1] == "migrate") return Migrate(args);
+  if (p[0] == "user" || p[0] == "token") return AuthCommand(args);
   std::cerr << "unknown command '" << p[0] << "'\n";
   Usage(std::cerr);
   return 2;

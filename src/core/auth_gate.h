@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/clock.h"
@@ -50,15 +51,20 @@ class AuthGate {
 
   // A read: 401 (JSON error) unless the request is authenticated or anonymous reads are allowed.
   HttpHandler Read(Handler handler) const;
+  // A read for `min` and above only (e.g. the audit log, admin): 401 without credentials (whatever
+  // auth.anonymous_read says, unless `min` is kViewer), 403 below `min`.
+  HttpHandler Read(Role min, Handler handler) const;
   // A mutation: 401 without credentials, 403 below `min`, 403 for a cookie session whose request
   // lacks the CSRF header (or carries the wrong one). Then the handler runs, and the audit log
   // records who, when, `action`, the path, the status code and the request body (secrets never).
   HttpHandler Mutate(Role min, std::string action, Handler handler) const;
 
   // POST /api/login {"name","password"} (sets the HttpOnly SameSite=Strict session cookie, a new
-  // session on every login; answers {"name","role","csrf"}; failed logins are throttled),
-  // POST /api/logout, GET /api/me ({"authenticated","name","role","via","csrf",
-  // "anonymous_read"}).
+  // session on every login; answers {"name","role","csrf","expires_at"}; failed logins are
+  // throttled: 429 with Retry-After), POST /api/logout (a session sends its CSRF header),
+  // GET /api/me ({"authenticated","name","role","via","csrf","anonymous_read"}; a stale session
+  // cookie answers as anonymous and is cleared), GET /api/audit?limit=N (admin; newest first,
+  // {"entries":[...]}). The handlers refer to this gate: it must outlive the router's server.
   void Register(HttpRouter& router) const;
 
  private:
