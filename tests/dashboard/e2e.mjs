@@ -69,8 +69,9 @@ const apiTicket = (id) => apiJson(`/api/tickets/${id}`);
 async function sim(p, body) {
   const r = await fetch(`${SIM}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
-  check(r.ok, `POST ${p} to the simulator answered HTTP ${r.status}: ${await r.text()}`);
-  return r.json();
+  const text = await r.text();
+  check(r.ok, `POST ${p} to the simulator answered HTTP ${r.status}: ${text}`);
+  return JSON.parse(text);
 }
 // The state badge's words.
 const stateText = (t) => {
@@ -99,13 +100,18 @@ let page;
 let context;
 const shot = (name, opts = {}) => page.screenshot(Object.assign({ path: path.join(OUT, name) }, opts));
 
+// Clicks the element and answers the response to the POST whose URL ends with `urlEnd`.
+async function clickFor(locator, urlEnd) {
+  const [resp] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith(urlEnd) && r.request().method() === 'POST'),
+    locator.click()]);
+  return resp;
+}
 async function login(who) {
   await page.getByTestId('login-form').waitFor();
   await page.getByTestId('login-name').fill(who.name);
   await page.getByTestId('login-password').fill(who.pass);
-  const resp = page.waitForResponse((r) => r.url().endsWith('/api/login'));
-  await page.getByTestId('login-submit').click();
-  const r = await resp;
+  const r = await clickFor(page.getByTestId('login-submit'), '/api/login');
   check(r.status() === 200, `logging in as ${who.name} answered HTTP ${r.status()}: ${await r.text()}`);
   const body = await r.json();
   check(body.csrf && body.role === who.role, `the login answer for ${who.name}: ${JSON.stringify(body)}`);
@@ -118,9 +124,8 @@ async function login(who) {
   await page.getByTestId('login-view').waitFor({ state: 'hidden' });
 }
 async function logout() {
-  const resp = page.waitForResponse((r) => r.url().endsWith('/api/logout'));
-  await page.getByTestId('logout-button').click();
-  check((await resp).status() < 300, 'POST /api/logout failed');
+  const r = await clickFor(page.getByTestId('logout-button'), '/api/logout');
+  check(r.status() < 300, `POST /api/logout answered HTTP ${r.status()}`);
   await page.getByTestId('login-form').waitFor();
 }
 
@@ -283,28 +288,34 @@ try {
 
   // --- acknowledge, assign, comment ---
   step = 'acknowledge';
-  const ack = page.waitForResponse((r) => r.url().endsWith(`/api/tickets/${ID}/acknowledge`));
-  await page.getByTestId('acknowledge-button').click();
-  check((await ack).status() === 200, `acknowledge answered HTTP ${(await ack).status()}`);
+  const ack = await clickFor(page.getByTestId('acknowledge-button'), `/api/tickets/${ID}/acknowledge`);
+  check(ack.status() === 200, `acknowledge answered HTTP ${ack.status()}: ${await ack.text()}`);
   const m = mutations[mutations.length - 1];
   check(m.headers['content-type'] === 'application/json' && m.headers['x-csrf-token'],
     `the acknowledge request lacks JSON or the CSRF header: ${JSON.stringify(m.headers)}`);
   check(!('by' in JSON.parse(m.body || '{}')), `the page still names the actor in the body: ${m.body}`);
   await waitFor('the badge to say acknowledged', async () =>
-    (await page.getByTestId('state-badge').innerText()).trim() === 'acknowledged', STEP_MS);
+    (await page.locator('#t-badge').innerText()).trim() === 'acknowledged', STEP_MS);
   check((await apiTicket(ID)).acknowledged_by === TECH.name, 'the API does not name the technician as acknowledging');
 
   step = 'assign and comment';
-  const assign = page.waitForResponse((r) => r.url().endsWith(`/api/tickets/${ID}/assign`));
-  await page.getByTestId('assign-me-button').click();
-  check((await assign).status() === 200, 'assign answered an error');
+  // Acknowledging an unassigned ticket takes it; hand it to the engineer by name, then take it back.
+  check((await apiTicket(ID)).assigned_to === TECH.name, 'acknowledging did not assign the ticket to the technician');
+  await waitFor('"Assign to me" to be disabled on my ticket', () => page.getByTestId('assign-me-button').isDisabled(), STEP_MS);
+  await page.getByTestId('assign-to').fill(ENG.name);
+  const toEng = await clickFor(page.getByTestId('assign-button'), `/api/tickets/${ID}/assign`);
+  check(toEng.status() === 200, `assign to ${ENG.name} answered HTTP ${toEng.status()}: ${await toEng.text()}`);
+  check((await apiTicket(ID)).assigned_to === ENG.name, `the ticket is not assigned to ${ENG.name}`);
+  await waitFor('the page to say the engineer has it', async () => (await page.getByTestId('ticket-who').innerText()).includes(ENG.name), STEP_MS);
+  const toMe = await clickFor(page.getByTestId('assign-me-button'), `/api/tickets/${ID}/assign`);
+  check(toMe.status() === 200, `assign to me answered HTTP ${toMe.status()}: ${await toMe.text()}`);
   check((await apiTicket(ID)).assigned_to === TECH.name, 'the ticket is not assigned to the technician');
   await waitFor('the page to say who has it', async () => (await page.getByTestId('ticket-who').innerText()).includes(TECH.name), STEP_MS);
   const note = 'Cable tray is tight at this rack (e2e)';
   await page.getByTestId('comment-text').fill(note);
   await page.getByTestId('comment-button').click();
   await page.locator('[data-testid="timeline-entry"][data-kind="comment"]', { hasText: note }).waitFor();
-  log('acknowledged, assigned to me and commented; the actor is the logged-in technician');
+  log('acknowledged (which assigns it), assigned to the engineer and back to me, commented; the actor is the logged-in technician');
 
   // --- a form being filled survives the page's polling, and so does the scroll position ---
   step = 'polling keeps forms';
@@ -336,9 +347,7 @@ try {
   await page.getByTestId('repair-kind').selectOption('cable_replaced');
   await page.getByTestId('repair-note').fill('replaced cable (e2e test)');
   await page.evaluate(() => { window.__e2eMarker = 'same page'; });
-  const rep = page.waitForResponse((r) => r.url().endsWith(`/api/tickets/${ID}/repaired`));
-  await page.getByTestId('repaired-button').click();
-  const repResp = await rep;
+  const repResp = await clickFor(page.getByTestId('repaired-button'), `/api/tickets/${ID}/repaired`);
   check(repResp.status() === 200, `POST repaired answered HTTP ${repResp.status()}: ${await repResp.text()}`);
   const sent = JSON.parse(mutations[mutations.length - 1].body || '{}');
   check(sent.kind === 'cable_replaced' && sent.note === 'replaced cable (e2e test)' && !('by' in sent),
@@ -347,7 +356,7 @@ try {
   step = 'verification';
   const seen = [];
   await waitFor('the page to show the ticket closed', async () => {
-    const b = (await page.getByTestId('state-badge').innerText()).trim();
+    const b = (await page.locator('#t-badge').innerText()).trim();
     if (seen[seen.length - 1] !== b) seen.push(b);
     const t = await apiTicket(ID);
     check(!['port_disabled', 'escalated'].includes(t.state), `ticket ${ID} went back to ${t.state} after the repair`);
@@ -490,9 +499,7 @@ try {
   await page.getByTestId('wontfix-button').waitFor();
   const held = (await apiTicket(AGAIN)).disabled_by_us === true;
   await page.getByTestId('wontfix-reason').fill('link scheduled for decommission (e2e)');
-  const wf = page.waitForResponse((r) => r.url().endsWith(`/api/tickets/${AGAIN}/wontfix`));
-  await page.getByTestId('wontfix-button').click();
-  const wfResp = await wf;
+  const wfResp = await clickFor(page.getByTestId('wontfix-button'), `/api/tickets/${AGAIN}/wontfix`);
   if (held) {
     check(wfResp.status() === 409, `won't fix on a port the service holds answered ${wfResp.status()}`);
     await page.getByTestId('error').waitFor();
@@ -500,12 +507,11 @@ try {
   } else {
     check(wfResp.status() === 200, `won't fix answered HTTP ${wfResp.status()}: ${await wfResp.text()}`);
     await waitFor('the badge to say won\'t fix', async () =>
-      (await page.getByTestId('state-badge').innerText()).trim() === "closed: won't fix", STEP_MS);
+      (await page.locator('#t-badge').innerText()).trim() === "closed: won't fix", STEP_MS);
     await page.getByTestId('reopen-button').waitFor();
     await page.getByTestId('reopen-reason').fill('the link is staying after all (e2e)');
-    const ro = page.waitForResponse((r) => r.url().endsWith(`/api/tickets/${AGAIN}/reopen`));
-    await page.getByTestId('reopen-button').click();
-    check((await ro).status() === 200, `reopen answered HTTP ${(await ro).status()}`);
+    const ro = await clickFor(page.getByTestId('reopen-button'), `/api/tickets/${AGAIN}/reopen`);
+    check(ro.status() === 200, `reopen answered HTTP ${ro.status()}: ${await ro.text()}`);
     await waitFor('the ticket to be open again', async () => (await apiTicket(AGAIN)).state !== 'closed', STEP_MS);
     await page.locator('[data-testid="timeline-entry"][data-kind="reopened"]').waitFor();
     log(`ticket ${AGAIN} closed as won't fix and reopened by the engineer`);
@@ -518,9 +524,7 @@ try {
   await page.getByTestId('silence-host').fill('gpu-node-09[0-9]');
   await page.getByTestId('silence-reason').fill('PDU swap in row 9 (e2e)');
   await page.getByTestId('silence-duration').fill('1h');
-  const sc = page.waitForResponse((r) => r.url().endsWith('/api/silences') && r.request().method() === 'POST');
-  await page.getByTestId('silence-submit').click();
-  const scResp = await sc;
+  const scResp = await clickFor(page.getByTestId('silence-submit'), '/api/silences');
   check(scResp.status() === 201 || scResp.status() === 200, `creating a silence answered ${scResp.status()}: ${await scResp.text()}`);
   const silence = await scResp.json();
   await page.getByTestId(`silence-row-${silence.id}`).waitFor();
@@ -561,9 +565,7 @@ try {
   await page.locator('[data-testid="timeline-entry"][data-kind="held_back"]').waitFor();
   check(await page.getByTestId('repair-form').isHidden(), 'the repair form is offered on a storm ticket');
   await page.getByTestId('breaker-note').fill('storm understood (e2e)');
-  const rearmResp = page.waitForResponse((r) => r.url().endsWith('/api/breaker/rearm') && r.request().method() === 'POST');
-  await page.getByTestId('breaker-rearm').click();
-  const rearm = await rearmResp;
+  const rearm = await clickFor(page.getByTestId('breaker-rearm'), '/api/breaker/rearm');
   check(rearm.status() === 200, `POST /api/breaker/rearm answered HTTP ${rearm.status()}: ${await rearm.text()}`);
   await banner.waitFor({ state: 'hidden' });
   const rearmed = await apiJson('/api/breaker');
@@ -585,9 +587,8 @@ try {
   await page.goto(`${BASE}/`);
   await banner.waitFor();
   check(await stormLink.isHidden(), 'the banner links to a storm ticket it does not have');
-  const refusedPromise = page.waitForResponse((r) => r.url().endsWith('/api/breaker/rearm'));
-  await page.getByTestId('breaker-rearm').click();
-  check((await refusedPromise).status() === 409, 're-arming a breaker that is not tripped was not refused');
+  const refusedRearm = await clickFor(page.getByTestId('breaker-rearm'), '/api/breaker/rearm');
+  check(refusedRearm.status() === 409, `re-arming a breaker that is not tripped answered HTTP ${refusedRearm.status()}`);
   await page.getByTestId('error').waitFor();
   const rearmErr = await page.getByTestId('error').innerText();
   check(/409/.test(rearmErr) && /not tripped/.test(rearmErr), `the refused re-arm shows "${rearmErr}"`);

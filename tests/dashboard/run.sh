@@ -174,19 +174,32 @@ code=$(curl -sS --max-time 5 -o /dev/null -w '%{http_code}' "$base/api/tickets")
 curl -fsS --max-time 5 "${auth[@]}" "$base/api/me" >"$tmp/me.json" || die "GET /api/me with the engineer's token failed"
 [[ $(json_get 'd.get("role")' <"$tmp/me.json") == engineer ]] || die "GET /api/me with the token: $(cat "$tmp/me.json")"
 
-# The link the browser breaks (at its switch-side port) and its host end; a second link for the
-# intake alert.
+# The link the browser breaks (at its switch-side port) and its host end; two more links for the
+# intake alert, each on a leaf of its own (links down together on one leaf look like a switch
+# problem, which covers the link findings).
 curl -fsS --max-time 10 "$sim/sim/links" >"$tmp/links.json" || die "GET /sim/links failed"
 fault_port=$(python3 "$here/jsonq.py" leaf-host-port <"$tmp/links.json") || die "no leaf-host link in /sim/links"
 host_port=$(python3 "$here/jsonq.py" peer "$fault_port" <"$tmp/links.json") || die "no host end for $fault_port"
-other_port=$(python3 "$here/jsonq.py" leaf-host-port 1 <"$tmp/links.json") || die "no second leaf-host link"
+other_port=$(python3 "$here/jsonq.py" leaf-host-port 4 <"$tmp/links.json") || die "no second leaf-host link"
 
-# UFM loses events (its ids jump) while another link breaks: the service must raise an intake
-# alert, which the browser half finds as a banner and an engineer dismisses.
+# Another link breaks and the service reads its events; then UFM loses events (its ids jump) and a
+# third link breaks: the service must raise an intake alert, which the browser half finds as a
+# banner and an engineer dismisses.
+third_port=$(python3 "$here/jsonq.py" leaf-host-port 8 <"$tmp/links.json") || die "no third leaf-host link"
+curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
+  -d "{\"kind\":\"link_down\",\"port\":\"$other_port\"}" "$sim/sim/faults" >/dev/null ||
+  die "POST /sim/faults failed"
+for _ in $(seq 60); do
+  curl -fsS --max-time 2 "${auth[@]}" "$base/api/tickets?state=all" >"$tmp/tickets.json" 2>/dev/null &&
+    python3 "$here/jsonq.py" ticket "$other_port" <"$tmp/tickets.json" >/dev/null 2>&1 && break
+  sleep 0.5
+done
+python3 "$here/jsonq.py" ticket "$other_port" <"$tmp/tickets.json" >/dev/null 2>&1 ||
+  die "no ticket for the link_down on $other_port within 30 s"
 curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' -d '{"count":3}' \
   "$sim/sim/events/skip" >/dev/null || die "POST /sim/events/skip failed"
 curl -fsS --max-time 10 -X POST -H 'Content-Type: application/json' \
-  -d "{\"kind\":\"link_down\",\"port\":\"$other_port\"}" "$sim/sim/faults" >/dev/null ||
+  -d "{\"kind\":\"link_down\",\"port\":\"$third_port\"}" "$sim/sim/faults" >/dev/null ||
   die "POST /sim/faults failed"
 for _ in $(seq 60); do
   curl -fsS --max-time 2 "${auth[@]}" "$base/api/alerts" 2>/dev/null | grep -q '"event_id_gap"' && break
