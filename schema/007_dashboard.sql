@@ -26,7 +26,8 @@ UPDATE tickets SET resolution = CASE WHEN link_key = 'storm' THEN 'rearmed' ELSE
   WHERE state = 'closed' AND resolution = '';
 
 CREATE INDEX tickets_queue ON tickets (priority, created_at) WHERE state <> 'closed';
-CREATE INDEX tickets_by_created ON tickets (created_at);
+CREATE INDEX tickets_by_created ON tickets (created_at, id);
+CREATE INDEX tickets_by_rule ON tickets (rule, created_at);
 
 -- Error counters of ticketed ports over time (the ticket page's chart), one row per port and
 -- telemetry sample; kept dashboard.counter_history_s.

@@ -109,6 +109,9 @@ class LoopTest : public ::testing::Test {
     ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
     ASSERT_NE(testing::ReadFile(dir_ + "/migrate.log").find("up to date"), std::string::npos)
         << testing::ReadFile(dir_ + "/migrate.log");
+    // The API wants a person: an engineer's token (engineers may re-arm the breaker too).
+    http_.SetHeader("Authorization",
+                    "Bearer " + testing::CreateApiToken(dir_ + "/config.yaml", "tech", "engineer"));
     service_ = std::make_unique<ChildProcess>(
         std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config",
                                  dir_ + "/config.yaml", "--log-level", "debug"},

@@ -176,7 +176,9 @@ void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& cl
                if (!id.ok()) return HttpResponse::FromStatus(id.status());
                auto body = ReadObject(r, {"by"}, R"({})");
                if (!body.ok()) return HttpResponse::FromStatus(body.status());
-               std::string by = who;
+               std::string by = who, given;
+               Status typed = StringField(body.value(), "by", &given);
+               if (!typed.ok()) return HttpResponse::FromStatus(typed);
                if (by.size() > kMaxSilenceActorLength) {
                  return HttpResponse::Error(400, "\"by\" is longer than " +
                                                      std::to_string(kMaxSilenceActorLength) +
@@ -200,7 +202,7 @@ Api::Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remed
       gate_(gate),
       desk_(store, clock) {}
 
-nlohmann::json Api::TicketJson(const Ticket& t) const {
+nlohmann::json Api::TicketJson(const Ticket& t, bool full) const {
   // Each end as UFM knows it now, else as it was when the ticket was filed.
   nlohmann::json ports = nlohmann::json::array();
   for (const auto& p : {t.port_a, t.port_b}) {
@@ -221,35 +223,38 @@ nlohmann::json Api::TicketJson(const Ticket& t) const {
   auto opt = [](const std::string& s) {
     return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
   };
-  return {{"id", t.id},
-          {"fabric", t.fabric},
-          {"state", t.state},
-          {"reason", t.reason},
-          {"rule", t.rule},
-          {"severity", t.severity},
-          {"priority", t.priority},
-          {"attempts", t.attempts},
-          {"action_port", t.action_port},
-          {"disabled_by_us", t.disabled_by_us},
-          {"acknowledged_by", opt(t.acknowledged_by)},
-          {"assigned_to", opt(t.assigned_to)},
-          {"resolution", t.resolution},
-          {"resolution_note", t.resolution_note},
-          {"link", t.link_key},
-          {"created_at", FormatIsoTime(FromEpochSeconds(t.created_at))},
-          {"updated_at", FormatIsoTime(FromEpochSeconds(t.updated_at))},
-          {"closed_at", OptTime(t.closed_at)},
-          {"soak_until", OptTime(t.soak_until)},
-          {"age_seconds", std::max(0.0, end - t.created_at)},
-          {"method", t.method},
-          {"guard", t.guard},
-          {"explanation", t.explanation},
-          {"repair_kind", t.repair_kind},
-          {"repeat_count", t.repeat_count},
-          {"repeat_offender", t.link_key != "storm" && t.repeat_count >= repeat_threshold_},
-          {"storm", t.link_key == "storm"},
-          {"location", {{"rack", t.rack}, {"switch", t.switch_name}, {"host", t.host_name}}},
-          {"ports", ports}};
+  nlohmann::json j = {
+      {"id", t.id},
+      {"fabric", t.fabric},
+      {"state", t.state},
+      {"reason", t.reason},
+      {"rule", t.rule},
+      {"severity", t.severity},
+      {"priority", t.priority},
+      {"attempts", t.attempts},
+      {"action_port", t.action_port},
+      {"disabled_by_us", t.disabled_by_us},
+      {"acknowledged_by", opt(t.acknowledged_by)},
+      {"assigned_to", opt(t.assigned_to)},
+      {"resolution", t.resolution},
+      {"resolution_note", t.resolution_note},
+      {"link", t.link_key},
+      {"created_at", FormatIsoTime(FromEpochSeconds(t.created_at))},
+      {"updated_at", FormatIsoTime(FromEpochSeconds(t.updated_at))},
+      {"closed_at", OptTime(t.closed_at)},
+      {"soak_until", OptTime(t.soak_until)},
+      {"age_seconds", std::max(0.0, end - t.created_at)},
+      {"method", t.method},
+      {"guard", t.guard},
+      {"explanation", t.explanation},
+      {"repair_kind", t.repair_kind},
+      {"repeat_count", t.repeat_count},
+      {"repeat_offender", t.link_key != "storm" && t.repeat_count >= repeat_threshold_},
+      {"storm", t.link_key == "storm"},
+      {"location", {{"rack", t.rack}, {"switch", t.switch_name}, {"host", t.host_name}}},
+      {"ports", ports}};
+  if (!full) j.erase("explanation");
+  return j;
 }
 
 nlohmann::json Api::BreakerJson(const Store::BreakerState& b) const {
@@ -277,9 +282,11 @@ void Api::Register(HttpRouter& router) {
     r.headers.emplace_back("Cache-Control", "no-cache");
     return r;
   };
-  for (const char* path : {"/", "/tickets/{id}", "/tickets/{id}/print", "/silences", "/login"}) {
-    router.Add("GET", path, page);
-  }
+  router.Add("GET", "/", page);
+  router.Add("GET", "/tickets/{id}", page);
+  router.Add("GET", "/tickets/{id}/print", page);  // the printable work order
+  router.Add("GET", "/silences", page);
+  router.Add("GET", "/login", page);
   gate_.Register(router);
   auto read = [this](HttpResponse (Api::*fn)(const HttpRequest&)) {
     return gate_.Read(

@@ -29,7 +29,8 @@ class Api {
       const Clock& clock, const AuthGate& gate);
   void Register(HttpRouter& router);
 
-  nlohmann::json TicketJson(const Ticket& t) const;
+  // `full` false: a list item (without the explanation, which the ticket page shows).
+  nlohmann::json TicketJson(const Ticket& t, bool full = true) const;
   // Earlier tickets on a link (remediation.repeat_offender_window_s) that flag it a repeat
   // offender on the dashboard.
   void set_repeat_offender_tickets(int n) { repeat_threshold_ = n; }

@@ -657,10 +657,15 @@ Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
       p.push_back(std::to_string(q.offset));
       std::string lim = "$" + std::to_string(values.size() + 1) + "::bigint";
       std::string off = "$" + std::to_string(values.size() + 2) + "::bigint";
-      auto r = w.exec_params("SELECT " + ticket_columns_ +
-                                 ", count(*) OVER () FROM tickets WHERE " + where + " ORDER BY " +
-                                 TicketOrder(q.sort) + " LIMIT " + lim + " OFFSET " + off,
-                             pqxx::prepare::make_dynamic_params(p));
+      // The page's ids (and the total) on narrow rows first; the wide columns, and the repeat
+      // count's subquery, only for the rows of the page.
+      const std::string order = TicketOrder(q.sort);
+      auto r = w.exec_params(
+          "WITH page AS (SELECT id, count(*) OVER () AS total FROM tickets "
+          "WHERE " +
+              where + " ORDER BY " + order + " LIMIT " + lim + " OFFSET " + off + ") SELECT " +
+              ticket_columns_ + ", page.total FROM tickets JOIN page USING (id) ORDER BY " + order,
+          pqxx::prepare::make_dynamic_params(p));
       for (const auto& row : r) {
         page.tickets.push_back(ReadTicket(row));
         page.total = row[row.size() - 1].as<int64_t>();

@@ -1,6 +1,6 @@
 // Checks schema/openapi.yaml against the service (ctest: api_openapi): it parses as OpenAPI 3.0,
 // every $ref resolves, every operation has responses, and its paths are exactly the routes
-// src/core/api.cc registers (each route documented, nothing documented that the service lacks).
+// src/core/api.cc and src/core/auth_gate.cc register (each route documented, nothing documented that the service lacks).
 //
 //   node tests/schema/openapi.mjs
 //
@@ -40,10 +40,12 @@ const refs = [];
 })(doc);
 for (const ref of new Set(refs)) check(resolve(ref) !== undefined, `$ref ${ref} resolves`);
 
-// The routes the service registers.
-const source = fs.readFileSync(path.join(root, "src", "core", "api.cc"), "utf8");
+// The routes the service registers (the API's, and the auth gate's login, logout, me, audit).
+const source = ["api.cc", "auth_gate.cc"]
+  .map((f) => fs.readFileSync(path.join(root, "src", "core", f), "utf8"))
+  .join("\n");
 const routes = new Set();
-for (const m of source.matchAll(/\b(?:router|r)\.Add\("(GET|POST|PUT|PATCH|DELETE)",\s*"([^"]+)"/g)) {
+for (const m of source.matchAll(/\b(?:router|r)\.Add\(\s*"(GET|POST|PUT|PATCH|DELETE)",\s*"([^"]+)"/g)) {
   routes.add(`${m[1].toLowerCase()} ${m[2]}`);
 }
 check(routes.size >= 10, `found the service's routes in src/core/api.cc (${routes.size})`);

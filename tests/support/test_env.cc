@@ -70,6 +70,15 @@ std::string RunCapture(const std::string& cmd) {
 
 }  // namespace
 
+std::string CreateApiToken(const std::string& config_path, const std::string& name,
+                           const std::string& role) {
+  const std::string bin = BinaryDir() + "/ufm-remediator";
+  RunCapture("printf '%s\\n' 'test-password-1' | " + bin + " user add " + name + " --role " + role +
+             " --config '" + config_path + "' 2>&1");
+  return RunCapture(bin + " token create --user " + name + " --config '" + config_path +
+                    "' 2>/dev/null");
+}
+
 TestPostgres& TestPostgres::Get() {
   static TestPostgres instance;
   return instance;

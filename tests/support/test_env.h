@@ -60,6 +60,12 @@ class ChildProcess {
   std::string log_path_;
 };
 
+// Adds a user with `role` (password on stdin) and an API token for it through the built
+// ufm-remediator (`user add`, `token create`) against the service's config; returns the token for
+// `Authorization: Bearer`. Throws if either command fails.
+std::string CreateApiToken(const std::string& config_path, const std::string& name,
+                           const std::string& role);
+
 bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
                std::chrono::milliseconds every = std::chrono::milliseconds(100));
 
