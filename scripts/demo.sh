@@ -123,6 +123,9 @@ inventory:
 http:
   listen: $http_listen
   port: $http_port
+auth:
+  # A throwaway demo: anyone may watch; changes need the demo user (or its token).
+  anonymous_read: true
 remediation:
   dry_run: false
   max_disabled_ports: 20
@@ -133,6 +136,13 @@ EOF
 say "Migrating the database"
 "$build/ufm-remediator" db migrate --config "$demo/config.yaml" >"$demo/migrate.log" 2>&1 ||
   { cat "$demo/migrate.log" >&2; die "db migrate failed"; }
+
+say "Adding the demo user (engineer) and an API token for the commands below"
+demo_password=demo-password
+printf '%s\n' "$demo_password" | "$build/ufm-remediator" user add demo --role engineer \
+  --config "$demo/config.yaml" >"$demo/user.log" 2>&1 || { cat "$demo/user.log" >&2; die "user add failed"; }
+token=$("$build/ufm-remediator" token create --user demo --config "$demo/config.yaml" 2>>"$demo/user.log") ||
+  { cat "$demo/user.log" >&2; die "token create failed"; }
 
 say "Starting ufm-remediator serve on $http_listen:$http_port"
 start_bg "$demo/serve.log" "$build/ufm-remediator" serve --config "$demo/config.yaml"
@@ -168,6 +178,8 @@ cat <<EOF
 
   Dashboard:  http://$shown:$http_port/
   $remote
+  Anyone may watch; to act (acknowledge, mark repaired, silences), log in as
+  demo / $demo_password (role engineer).
 
   Tickets appear within about 30 s. Things to try (paste into another terminal):
 
@@ -178,10 +190,10 @@ cat <<EOF
   # Fix the cable in the simulator (the port stays disabled until the ticket is marked repaired)
   curl -s -X POST $sim/sim/repair -H 'Content-Type: application/json' -d '{"port":"$down_port"}'
 
-  # Mark the ticket repaired: the "Mark repaired" button does this
+  # Mark the ticket repaired: the "Report repair" button does this (as the demo user's token)
   curl -s '$api/api/tickets?state=open'          # ticket ids
   curl -s -X POST $api/api/tickets/ID/repaired -H 'Content-Type: application/json' \\
-    -d '{"by":"demo","kind":"cable_replaced","note":"new cable"}'
+    -H 'Authorization: Bearer $token' -d '{"kind":"cable_replaced","note":"new cable"}'
 
   # What the remediator asked UFM to do, and the UFM view of the ports
   curl -s $sim/sim/actions
