@@ -4,6 +4,8 @@
 // LinkEnds (peer added, sorted, unknown ports), NodePorts (a node's ports by system GUID and
 // system name; one GUID with two names stays two nodes; an unknown node gives the port alone) and
 // SystemNameOf (any case, with or without 0x; "" when unknown), after Replace and after Upsert.
+// Cable serials: read from /resources/ports and /resources/links (either shape), and given by
+// FillPeersFromLinks to the ports of a link that lack one (a port's own serial wins).
 #include "core/inventory.h"
 
 #include <gtest/gtest.h>
@@ -324,6 +326,70 @@ TEST(FillPeersFromLinksTest, OnlyMissingPeersAreFilled) {
   EXPECT_EQ(ports[0].peer, "b_1");
   EXPECT_EQ(ports[1].peer, "z_9");
   EXPECT_EQ(ports[2].peer, "");
+}
+
+TEST(CableSerialTest, ReadFromPorts) {
+  auto ports = ParsePorts(R"j([
+    {"name": "a_1", "cable_serial": "MT2241XZ0ABC"},
+    {"name": "b_1"},
+    {"name": "c_1", "cable_serial": null}
+  ])j",
+                          nullptr);
+  ASSERT_TRUE(ports.ok()) << ports.status().ToString();
+  ASSERT_EQ(ports->size(), 3u);
+  EXPECT_EQ(ports.value()[0].cable_serial, "MT2241XZ0ABC");
+  EXPECT_EQ(ports.value()[1].cable_serial, "");
+  EXPECT_EQ(ports.value()[2].cable_serial, "");
+  EXPECT_EQ(ports.value()[0].ToJson()["cable_serial"], "MT2241XZ0ABC");
+}
+
+TEST(CableSerialTest, ReadFromLinksOfEitherShape) {
+  auto links = ParseLinks(R"j([
+    {"source_guid": "0xAA", "source_port": 1, "destination_guid": "bb", "destination_port": 2,
+     "cable_serial": "MT1111"},
+    {"name": "c_1:d_2", "cable_serial": "MT2222"},
+    {"name": "e_1:f_2"}
+  ])j",
+                          nullptr);
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  ASSERT_EQ(links->size(), 3u);
+  EXPECT_EQ(links.value()[0].a, "aa_1");
+  EXPECT_EQ(links.value()[0].cable_serial, "MT1111");
+  EXPECT_EQ(links.value()[1].a, "c_1");
+  EXPECT_EQ(links.value()[1].cable_serial, "MT2222");
+  EXPECT_EQ(links.value()[2].cable_serial, "");
+}
+
+TEST(CableSerialTest, FilledFromLinksWhereMissing) {
+  std::vector<PortInfo> ports(5);
+  ports[0].name = "a_1";  // no peer, no serial: gets both
+  ports[1].name = "b_1";
+  ports[1].peer = "a_1";  // has its peer already: still gets the link's serial
+  ports[2].name = "c_1";
+  ports[2].cable_serial = "OWN";  // UFM's port answer wins
+  ports[3].name = "d_1";
+  ports[4].name = "e_1";  // on no link
+  std::vector<LinkInfo> links = {{"a_1", "b_1", "MT1111"}, {"c_1", "d_1", "MT2222"}};
+  EXPECT_EQ(FillPeersFromLinks(&ports, links), 3);  // a_1, c_1, d_1
+  EXPECT_EQ(ports[0].peer, "b_1");
+  EXPECT_EQ(ports[0].cable_serial, "MT1111");
+  EXPECT_EQ(ports[1].cable_serial, "MT1111");
+  EXPECT_EQ(ports[2].cable_serial, "OWN");
+  EXPECT_EQ(ports[3].cable_serial, "MT2222");
+  EXPECT_EQ(ports[3].peer, "c_1");
+  EXPECT_EQ(ports[4].cable_serial, "");
+  EXPECT_EQ(ports[4].peer, "");
+}
+
+TEST(CableSerialTest, ALinkWithoutASerialLeavesPortsAlone) {
+  std::vector<PortInfo> ports(2);
+  ports[0].name = "a_1";
+  ports[1].name = "b_1";
+  ports[1].cable_serial = "KEPT";
+  FillPeersFromLinks(&ports, {{"a_1", "b_1"}});
+  EXPECT_EQ(ports[0].cable_serial, "");
+  EXPECT_EQ(ports[1].cable_serial, "KEPT");
+  EXPECT_EQ(ports[0].peer, "b_1");
 }
 
 TEST(PortInfoTest, ADisabledPortIsNeverUp) {

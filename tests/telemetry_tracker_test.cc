@@ -2,7 +2,8 @@
 // (telemetry_port.h): first sample a baseline; deltas, intervals and rates from row timestamps;
 // a decrease is a reset or wrap (delta = the new value); a rise from 0 counts; the same sample
 // twice; a clock going back; columns appearing, missing and reordered between snapshots; ports
-// tracked separately; the reporting filter (deltas still tracked); link rates; state growth.
+// tracked separately; the reporting filter (deltas still tracked); link rates; state growth;
+// LastSample (unknown ports, the newest sample's time and values, absent counters left out).
 #include "core/telemetry_tracker.h"
 
 #include <gtest/gtest.h>
@@ -311,6 +312,70 @@ TEST(CounterTrackerTest, StateIsFlatAndSmall) {
 }
 
 // Port identity.
+
+TEST(CounterTrackerLastSampleTest, FalseForAPortNeverSeen) {
+  CounterTracker tracker;
+  TimePoint at = kNow;
+  std::map<std::string, uint64_t> values{{"untouched", 1}};
+  EXPECT_FALSE(tracker.LastSample(kPort, &at, &values));
+  tracker.UpdateObservations(Snap(kT0us, {{"a", 1}}), kNow);
+  EXPECT_FALSE(tracker.LastSample(PortKey{0xe41d2d0300a4f482ULL, 2}, &at, &values));
+  EXPECT_FALSE(tracker.LastSample(PortKey{0x1ULL, 1}, &at, &values));
+  EXPECT_EQ(at, kNow) << "left alone";
+  EXPECT_EQ(values, (std::map<std::string, uint64_t>{{"untouched", 1}}));
+}
+
+TEST(CounterTrackerLastSampleTest, TheNewestSamplesTimeAndValues) {
+  CounterTracker tracker;
+  tracker.UpdateObservations(Snap(kT0us, {{"SymbolErrorCounterExtended", 10}, {"LinkDowned", 1}}),
+                             kNow);
+  TimePoint at;
+  std::map<std::string, uint64_t> values{{"stale", 7}};
+  ASSERT_TRUE(tracker.LastSample(kPort, &at, &values));
+  EXPECT_EQ(at, TimePoint(microseconds(kT0us)));
+  EXPECT_EQ(values, (std::map<std::string, uint64_t>{{"SymbolErrorCounterExtended", 10},
+                                                     {"LinkDowned", 1}}))
+      << "replaces what the map held";
+
+  tracker.UpdateObservations(
+      Snap(kT0us + 30'000'000, {{"SymbolErrorCounterExtended", 25}, {"LinkDowned", 0}}), kNow);
+  ASSERT_TRUE(tracker.LastSample(kPort, &at, &values));
+  EXPECT_EQ(at, TimePoint(microseconds(kT0us + 30'000'000)));
+  EXPECT_EQ(values, (std::map<std::string, uint64_t>{{"SymbolErrorCounterExtended", 25},
+                                                     {"LinkDowned", 0}}))
+      << "a reset counter's value as read, not its delta";
+}
+
+TEST(CounterTrackerLastSampleTest, WithoutRowTimestampTheTimeIsNow) {
+  CounterTracker tracker;
+  tracker.UpdateObservations(Snap(0, {{"a", 3}}), kNow);
+  TimePoint at;
+  std::map<std::string, uint64_t> values;
+  ASSERT_TRUE(tracker.LastSample(kPort, &at, &values));
+  EXPECT_EQ(at, kNow);
+  EXPECT_EQ(values, (std::map<std::string, uint64_t>{{"a", 3}}));
+}
+
+TEST(CounterTrackerLastSampleTest, AnAbsentCounterIsLeftOut) {
+  CounterTracker tracker;
+  const PortKey other{0xbbbbbbbbbbbbbbbbULL, 1};
+  // "b" is an absent cell for kPort; "c" is a counter only the other port carries.
+  TelemetrySnapshot s = Snap(kT0us, {{"a", 1}, {"b", kNoValue}});
+  tracker.UpdateObservations(s, kNow);
+  tracker.UpdateObservations(Snap(kT0us, {{"c", 5}}, other), kNow);
+  TimePoint at;
+  std::map<std::string, uint64_t> values;
+  ASSERT_TRUE(tracker.LastSample(kPort, &at, &values));
+  EXPECT_EQ(values, (std::map<std::string, uint64_t>{{"a", 1}}));
+
+  // A later sample without "a" (a missing column) drops it; "b" is there now.
+  tracker.UpdateObservations(Snap(kT0us + 1'000'000, {{"b", 9}}), kNow);
+  ASSERT_TRUE(tracker.LastSample(kPort, &at, &values));
+  EXPECT_EQ(values, (std::map<std::string, uint64_t>{{"b", 9}}));
+
+  ASSERT_TRUE(tracker.LastSample(other, &at, &values));
+  EXPECT_EQ(values, (std::map<std::string, uint64_t>{{"c", 5}}));
+}
 
 TEST(PortKeyTest, NameRoundTrip) {
   PortKey k{0x0002c90300f172a2ULL, 33};

@@ -8,6 +8,9 @@ namespace ufmr {
 namespace {
 
 constexpr size_t kMaxValue = 200;
+// No ticket is older than a century; a longer age (or an infinite one, "1e308d") would only reach
+// the database as an interval out of range.
+constexpr double kMaxAgeS = 36500.0 * 86400;
 
 Status Count(const std::string& name, const std::string& v, int64_t min, int64_t max,
              int64_t* out) {
@@ -25,9 +28,9 @@ Status Count(const std::string& name, const std::string& v, int64_t min, int64_t
 
 Status Age(const std::string& name, const std::string& v, std::optional<double>* out) {
   auto d = ParseDuration(v);
-  if (!d.ok() || d.value() < 0) {
-    return Status::InvalidArgument(name + " must be a duration like 30m, 2h or 7d, got '" + v +
-                                   "'");
+  if (!d.ok() || !(d.value() >= 0 && d.value() <= kMaxAgeS)) {
+    return Status::InvalidArgument(name + " must be a duration like 30m, 2h or 7d (at most " +
+                                   "36500d), got '" + v + "'");
   }
   *out = d.value();
   return Status::Ok();

@@ -23,7 +23,9 @@ std::string PortWords(const Ticket& t, const std::string& port) {
     std::string sys = e.value("system_name", "");
     std::string label = e.value("label", "");
     if (sys.empty() && label.empty()) break;
-    return port + " (" + sys + (label.empty() ? "" : " port " + label) + ")";
+    std::string where = sys;
+    if (!label.empty()) where += (sys.empty() ? "port " : " port ") + label;
+    return port + " (" + where + ")";
   }
   return port;
 }
