@@ -28,6 +28,16 @@ UPDATE tickets SET resolution = CASE WHEN link_key = 'storm' THEN 'rearmed' ELSE
 CREATE INDEX tickets_queue ON tickets (priority, created_at) WHERE state <> 'closed';
 CREATE INDEX tickets_by_created ON tickets (created_at, id);
 CREATE INDEX tickets_by_rule ON tickets (rule, created_at);
+-- Search (part of a name, label, GUID or cable serial) by trigram index where pg_trgm is
+-- available (a trusted extension since PostgreSQL 13); without it, search scans the table.
+DO $$
+BEGIN
+  CREATE EXTENSION IF NOT EXISTS pg_trgm;
+  CREATE INDEX tickets_search ON tickets USING gin (search_text gin_trgm_ops);
+EXCEPTION WHEN OTHERS THEN
+  RAISE NOTICE 'pg_trgm is not available (%): ticket search scans the table', SQLERRM;
+END
+$$;
 
 -- Error counters of ticketed ports over time (the ticket page's chart), one row per port and
 -- telemetry sample; kept dashboard.counter_history_s.

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "core/duration.h"
+#include "core/json_writer.h"
 #include "core/silence.h"
 #include "core/ticket_query.h"
 #include "core/ticket_view.h"
@@ -202,59 +203,97 @@ Api::Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remed
       gate_(gate),
       desk_(store, clock) {}
 
-nlohmann::json Api::TicketJson(const Ticket& t, bool full) const {
-  // Each end as UFM knows it now, else as it was when the ticket was filed.
-  nlohmann::json ports = nlohmann::json::array();
-  for (const auto& p : {t.port_a, t.port_b}) {
-    if (p.empty()) continue;
-    nlohmann::json filed = nlohmann::json::object();
-    for (const auto& e : t.ends) {
-      if (e.is_object() && e.value("name", "") == p) filed = e;
+void Api::WriteTicket(JsonWriter& w, const Ticket& t, bool full) const {
+  const double end = t.closed_at ? *t.closed_at : ToEpochSeconds(clock_.Now());
+  auto time = [&](const char* key, const std::optional<double>& v) {
+    w.Key(key);
+    if (v) {
+      w.String(FormatIsoTime(FromEpochSeconds(*v)));
+    } else {
+      w.Null();
     }
-    auto info = inventory_.Get(p);
-    nlohmann::json end = info ? info->ToJson() : nlohmann::json{{"name", p}};
-    for (const auto& [k, v] : filed.items()) {
-      if (!end.contains(k) || (end[k].is_string() && end[k].get<std::string>().empty())) end[k] = v;
-    }
-    end["known"] = info.has_value();
-    ports.push_back(end);
-  }
-  double end = t.closed_at ? *t.closed_at : ToEpochSeconds(clock_.Now());
-  auto opt = [](const std::string& s) {
-    return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
   };
-  nlohmann::json j = {
-      {"id", t.id},
-      {"fabric", t.fabric},
-      {"state", t.state},
-      {"reason", t.reason},
-      {"rule", t.rule},
-      {"severity", t.severity},
-      {"priority", t.priority},
-      {"attempts", t.attempts},
-      {"action_port", t.action_port},
-      {"disabled_by_us", t.disabled_by_us},
-      {"acknowledged_by", opt(t.acknowledged_by)},
-      {"assigned_to", opt(t.assigned_to)},
-      {"resolution", t.resolution},
-      {"resolution_note", t.resolution_note},
-      {"link", t.link_key},
-      {"created_at", FormatIsoTime(FromEpochSeconds(t.created_at))},
-      {"updated_at", FormatIsoTime(FromEpochSeconds(t.updated_at))},
-      {"closed_at", OptTime(t.closed_at)},
-      {"soak_until", OptTime(t.soak_until)},
-      {"age_seconds", std::max(0.0, end - t.created_at)},
-      {"method", t.method},
-      {"guard", t.guard},
-      {"explanation", t.explanation},
-      {"repair_kind", t.repair_kind},
-      {"repeat_count", t.repeat_count},
-      {"repeat_offender", t.link_key != "storm" && t.repeat_count >= repeat_threshold_},
-      {"storm", t.link_key == "storm"},
-      {"location", {{"rack", t.rack}, {"switch", t.switch_name}, {"host", t.host_name}}},
-      {"ports", ports}};
-  if (!full) j.erase("explanation");
-  return j;
+  w.BeginObject();
+  w.Key("id").Int(t.id);
+  w.Key("fabric").String(t.fabric);
+  w.Key("state").String(t.state);
+  w.Key("reason").String(t.reason);
+  w.Key("rule").String(t.rule);
+  w.Key("severity").String(t.severity);
+  w.Key("priority").Int(t.priority);
+  w.Key("attempts").Int(t.attempts);
+  w.Key("action_port").String(t.action_port);
+  w.Key("disabled_by_us").Bool(t.disabled_by_us);
+  w.Key("acknowledged_by").StringOrNull(t.acknowledged_by);
+  w.Key("assigned_to").StringOrNull(t.assigned_to);
+  w.Key("resolution").String(t.resolution);
+  w.Key("resolution_note").String(t.resolution_note);
+  w.Key("link").String(t.link_key);
+  time("created_at", t.created_at);
+  time("updated_at", t.updated_at);
+  time("closed_at", t.closed_at);
+  time("soak_until", t.soak_until);
+  w.Key("age_seconds").Number(std::max(0.0, end - t.created_at));
+  w.Key("method").String(t.method);
+  w.Key("guard").String(t.guard);
+  if (full) w.Key("explanation").String(t.explanation);
+  w.Key("repair_kind").String(t.repair_kind);
+  w.Key("repeat_count").Int(t.repeat_count);
+  w.Key("repeat_offender").Bool(t.link_key != "storm" && t.repeat_count >= repeat_threshold_);
+  w.Key("storm").Bool(t.link_key == "storm");
+  w.Key("location").BeginObject();
+  w.Key("rack").String(t.rack).Key("switch").String(t.switch_name).Key("host").String(t.host_name);
+  w.EndObject();
+  // Each end as UFM knows it now; what it does not know (or no longer) as it was when the ticket
+  // was filed.
+  w.Key("ports").BeginArray();
+  for (const std::string* p : {&t.port_a, &t.port_b}) {
+    if (p->empty()) continue;
+    const nlohmann::json* filed = nullptr;
+    for (const auto& e : t.ends) {
+      if (e.is_object() && e.contains("name") && e["name"] == *p) filed = &e;
+    }
+    auto was = [&](const char* key) -> std::string {
+      if (!filed) return "";
+      auto it = filed->find(key);
+      return it != filed->end() && it->is_string() ? it->get<std::string>() : "";
+    };
+    auto info = inventory_.Get(*p);
+    auto field = [&](const char* key, const std::string* now) {
+      w.Key(key).String(now && !now->empty() ? *now : was(key));
+    };
+    w.BeginObject();
+    w.Key("name").String(*p);
+    field("guid", info ? &info->guid : nullptr);
+    field("system_guid", info ? &info->system_guid : nullptr);
+    field("system_name", info ? &info->system_name : nullptr);
+    field("node_description", info ? &info->node_description : nullptr);
+    field("description", info ? &info->description : nullptr);
+    field("label", info ? &info->label : nullptr);
+    field("cable_serial", info ? &info->cable_serial : nullptr);
+    field("logical_state", info ? &info->logical_state : nullptr);
+    field("physical_state", info ? &info->physical_state : nullptr);
+    field("peer", info ? &info->peer : nullptr);
+    if (info) {
+      w.Key("number").Int(info->number);
+      w.Key("is_switch").Bool(info->is_switch());
+    } else if (filed) {
+      auto n = filed->find("number");
+      auto sw = filed->find("is_switch");
+      w.Key("number").Int(n != filed->end() && n->is_number_integer() ? n->get<int64_t>() : 0);
+      w.Key("is_switch").Bool(sw != filed->end() && sw->is_boolean() && sw->get<bool>());
+    }
+    w.Key("known").Bool(info.has_value());
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+nlohmann::json Api::TicketJson(const Ticket& t, bool full) const {
+  JsonWriter w;
+  WriteTicket(w, t, full);
+  return nlohmann::json::parse(w.str());
 }
 
 nlohmann::json Api::BreakerJson(const Store::BreakerState& b) const {
@@ -393,10 +432,16 @@ HttpResponse Api::ListTickets(const HttpRequest& req) {
   if (!q.ok()) return HttpResponse::FromStatus(q.status());
   auto page = store_.ListTickets(q.value());
   if (!page.ok()) return HttpResponse::FromStatus(page.status());
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& t : page->tickets) list.push_back(TicketJson(t));
-  return HttpResponse::Json(
-      200, {{"tickets", list}, {"total", page->total}, {"limit", q->limit}, {"offset", q->offset}});
+  // Written straight to text: a page of tickets as a JSON tree cost more than the query.
+  JsonWriter w;
+  w.BeginObject().Key("tickets").BeginArray();
+  for (const auto& t : page->tickets) WriteTicket(w, t, false);
+  w.EndArray();
+  w.Key("total").Int(page->total).Key("limit").Int(q->limit).Key("offset").Int(q->offset);
+  w.EndObject();
+  HttpResponse r;
+  r.body = w.Take();
+  return r;
 }
 
 HttpResponse Api::ExportTickets(const HttpRequest& req) {

@@ -9,6 +9,7 @@
 #include "core/auth_gate.h"
 #include "core/http_server.h"
 #include "core/inventory.h"
+#include "core/json_writer.h"
 #include "core/metrics.h"
 #include "core/remediator.h"
 #include "core/store.h"
@@ -37,6 +38,8 @@ class Api {
 
  private:
   nlohmann::json BreakerJson(const Store::BreakerState& b) const;
+  // The ticket as JSON text (TicketJson parses it): one shape for the list and the ticket.
+  void WriteTicket(JsonWriter& w, const Ticket& t, bool full) const;
   HttpResponse ListTickets(const HttpRequest& req);
   HttpResponse ExportTickets(const HttpRequest& req);
   HttpResponse GetTicket(const HttpRequest& req);

@@ -220,10 +220,12 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Secs(a, "login_lockout_s", "auth.login_lockout_s", &c.auth.login_lockout_s, 1);
   }
   if (auto d = r.Section(root, "dashboard")) {
-    r.Keys(d, "dashboard", {"rack_pattern", "counter_history_s"});
+    r.Keys(d, "dashboard", {"rack_pattern", "counter_history_s", "counter_sample_interval_s"});
     r.Str(d, "rack_pattern", "dashboard.rack_pattern", &c.dashboard.rack_pattern);
     r.Secs(d, "counter_history_s", "dashboard.counter_history_s", &c.dashboard.counter_history_s,
            3600);
+    r.Secs(d, "counter_sample_interval_s", "dashboard.counter_sample_interval_s",
+           &c.dashboard.counter_sample_interval_s, 1);
   }
   if (auto m = r.Section(root, "remediation")) {
     r.Keys(m, "remediation",

@@ -94,6 +94,7 @@ struct Config {
     // to the switch's name; a name it does not match is grouped by the switch alone.
     std::string rack_pattern = "^(.+)-U[0-9]+$";
     double counter_history_s = 7 * 86400.0;  // counter samples of ticketed ports kept this long
+    double counter_sample_interval_s = 60;   // ... taken at most this often (and at a new ticket)
   } dashboard;
 
   struct Remediation {

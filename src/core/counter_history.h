@@ -1,8 +1,8 @@
 // CounterHistory: keeps the error counters of ticketed ports over time, for the ticket page's
-// chart. Once a minute (at most) it records the last telemetry sample of each port of a ticket
-// that is not closed, limited to error counters (those the rules name and the usual IB error
-// counters); once an hour it drops samples older than dashboard.counter_history_s. Belongs to
-// the loop's thread.
+// chart. At most every dashboard.counter_sample_interval_s (and soon after a new ticket) it records
+// the last telemetry sample of each port of a ticket that is not closed, limited to error counters
+// (those the rules name and the usual IB error counters); once an hour it drops samples older than
+// dashboard.counter_history_s. Belongs to the loop's thread.
 #pragma once
 
 #include <set>
@@ -24,6 +24,8 @@ class CounterHistory {
   // number of samples recorded.
   int MaybeRecord(Store& store, const CounterTracker& tracker,
                   const std::set<std::string>& used_by_rules, TimePoint now);
+  // Records at the next call, due or not (a ticket was just filed: its chart starts at once).
+  void RecordSoon() { next_record_ = TimePoint{}; }
 
  private:
   double keep_s_;

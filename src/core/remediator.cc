@@ -843,6 +843,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   t.severity = f.severity;
   placer_.Place(inventory_, &t);
   t.id = tx.InsertTicket(t);
+  history_.RecordSoon();
   record(t.id);
   tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, evidence);
   if (d.acts()) {

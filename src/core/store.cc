@@ -9,6 +9,8 @@
 #include <pqxx/pqxx>
 #include <sstream>
 
+#include "core/ufm_json.h"
+
 namespace ufmr {
 
 namespace {
@@ -645,7 +647,15 @@ Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
       if (!q.rack.empty()) add("rack = ?", q.rack);
       if (!q.rule.empty()) add("rule = ?", q.rule);
       if (!q.assigned_to.empty()) add("assigned_to = ?", q.assigned_to);
-      if (!q.q.empty()) add("strpos(search_text, lower(?)) > 0", q.q);
+      if (!q.q.empty()) {
+        // LIKE, which a trigram index serves; the pattern's own % _ \ are escaped.
+        std::string pattern = "%";
+        for (char c : AsciiLower(q.q)) {
+          if (c == '%' || c == '_' || c == '\\') pattern += '\\';
+          pattern += c;
+        }
+        add("search_text LIKE ?", pattern + "%");
+      }
       if (q.min_age_s) {
         add("created_at <= now() - make_interval(secs => ?::float8)", std::to_string(*q.min_age_s));
       }

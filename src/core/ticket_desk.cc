@@ -95,6 +95,7 @@ Result<Ticket> TicketDesk::Reopen(int64_t id, const std::string& by, const std::
       std::string was = t.resolution;
       t.state = ticket_state::kTicketOnly;
       t.closed_at.reset();
+      t.soak_until.reset();
       t.resolution.clear();
       t.resolution_note.clear();
       t.disabled_by_us = false;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/clock.h"
+#include "core/ufm_json.h"
 
 namespace ufmr {
 
@@ -19,9 +20,9 @@ std::string RepairHint(const Ticket& t) {
 // "port e41d..._3 (leaf-01 port 1/3)" from the ticket's ends.
 std::string PortWords(const Ticket& t, const std::string& port) {
   for (const auto& e : t.ends) {
-    if (!e.is_object() || e.value("name", "") != port) continue;
-    std::string sys = e.value("system_name", "");
-    std::string label = e.value("label", "");
+    if (!e.is_object() || JsonText(e, "name") != port) continue;
+    std::string sys = JsonText(e, "system_name");
+    std::string label = JsonText(e, "label");
     if (sys.empty() && label.empty()) break;
     std::string where = sys;
     if (!label.empty()) where += (sys.empty() ? "port " : " port ") + label;
@@ -59,7 +60,8 @@ std::string WhatToDo(const Ticket& t) {
     return "Nothing now: the repair is reported and the service is bringing the port back.";
   }
   if (s == ticket_state::kVerifying) {
-    return "Nothing now: the link is back in service and watched until " + Time(t.soak_until) +
+    return "Nothing now: the link is back in service and watched" +
+           (t.soak_until ? " until " + Time(t.soak_until) : std::string()) +
            ". If it fails again the service takes it out and reopens the work.";
   }
   if (t.guard == "last_link") {
@@ -105,7 +107,7 @@ std::string TicketCsvHeader() {
 std::string TicketCsvRow(const Ticket& t, double now_epoch_s) {
   auto end = [&](const std::string& port, const char* key) -> std::string {
     for (const auto& e : t.ends) {
-      if (e.is_object() && e.value("name", "") == port) {
+      if (e.is_object() && JsonText(e, "name") == port) {
         auto it = e.find(key);
         return it != e.end() && it->is_string() ? it->get<std::string>() : "";
       }

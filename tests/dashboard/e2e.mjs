@@ -266,11 +266,14 @@ try {
   check(summaryText.includes(`${detail.method} (takes the port out by ${detail.method === 'isolate' ? 'isolating' : 'disabling'} it in UFM)`),
     `the summary does not show the method "${detail.method}": ${summaryText}`);
   await page.getByTestId('counter-chart').locator('svg').first().waitFor();
-  const series = (await apiJson(`/api/tickets/${ID}/counters`)).series || [];
-  if (series.length) {
-    await waitFor('a chart per counter series', async () =>
-      (await page.getByTestId('counter-series').count()) === series.length, STEP_MS);
-  }
+  // The service samples the ticketed ports' error counters every second here (run.sh).
+  let series = [];
+  await waitFor('counter samples of the ticket\'s ports', async () => {
+    series = (await apiJson(`/api/tickets/${ID}/counters`)).series || [];
+    return series.length > 0 && series.some((s) => s.points.length >= 2);
+  }, STEP_MS);
+  await waitFor('a chart per counter series', async () =>
+    (await page.getByTestId('counter-series').count()) === series.length, STEP_MS);
   log(`ticket page: both ends with labels, GUIDs and cable serials; evidence; ${series.length} counter series charted`);
 
   // --- the node description's markup is text ---

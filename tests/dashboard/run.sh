@@ -130,6 +130,9 @@ inventory:
 http:
   listen: 127.0.0.1
   port: $http_port
+dashboard:
+  # Counter samples every second, so the ticket page's chart has data within the test.
+  counter_sample_interval_s: 1
 remediation:
   dry_run: false
   max_disabled_ports: 20

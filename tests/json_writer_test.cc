@@ -1,0 +1,65 @@
+// JsonWriter (src/core/json_writer.h): what it writes parses as the same JSON, commas in nested
+// objects and arrays, string escaping (quotes, backslashes, control characters), invalid UTF-8
+// and NUL as U+FFFD, numbers (rounding, no trailing zeros, NaN as null), null for empty strings.
+#include "core/json_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+namespace ufmr {
+namespace {
+
+using nlohmann::json;
+
+TEST(JsonWriterTest, NestedObjectsAndArraysParse) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Key("a").Int(1);
+  w.Key("list").BeginArray().Int(1).String("two").BeginObject().Key("x").Bool(true).EndObject();
+  w.BeginArray().EndArray().EndArray();
+  w.Key("empty").BeginObject().EndObject();
+  w.Key("n").Null();
+  w.EndObject();
+  json expected = {{"a", 1},
+                   {"list", {1, "two", {{"x", true}}, json::array()}},
+                   {"empty", json::object()},
+                   {"n", nullptr}};
+  EXPECT_EQ(json::parse(w.str()), expected) << w.str();
+}
+
+TEST(JsonWriterTest, EscapesQuotesBackslashesAndControlCharacters) {
+  std::string nasty = "a\"b\\c\nd\re\tf\x01g</script>";
+  JsonWriter w;
+  w.BeginArray().String(nasty).EndArray();
+  EXPECT_EQ(json::parse(w.str())[0], nasty) << w.str();
+  EXPECT_NE(w.str().find("\\u0001"), std::string::npos) << w.str();
+}
+
+TEST(JsonWriterTest, InvalidUtf8AndNulBecomeReplacementCharacters) {
+  std::string bad = std::string("ok\xff") + '\0' + "\xc3\xa9\xe2\x82";
+  JsonWriter w;
+  w.BeginArray().String(bad).EndArray();
+  json parsed = json::parse(w.str());  // throws on invalid UTF-8: must not
+  EXPECT_EQ(parsed[0], "ok\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST(JsonWriterTest, Numbers) {
+  JsonWriter w;
+  w.BeginArray();
+  w.Number(1.5).Number(2.0).Number(0.0001).Number(-0.0001).Number(12345.6789, 2);
+  w.Number(std::numeric_limits<double>::quiet_NaN()).Number(INFINITY);
+  w.Int(-42).EndArray();
+  EXPECT_EQ(w.str(), "[1.5,2,0,0,12345.68,null,null,-42]");
+}
+
+TEST(JsonWriterTest, StringOrNull) {
+  JsonWriter w;
+  w.BeginObject().Key("a").StringOrNull("").Key("b").StringOrNull("x").EndObject();
+  EXPECT_EQ(json::parse(w.str()), (json{{"a", nullptr}, {"b", "x"}}));
+}
+
+}  // namespace
+}  // namespace ufmr
