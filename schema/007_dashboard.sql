@@ -27,7 +27,7 @@ UPDATE tickets SET resolution = CASE WHEN link_key = 'storm' THEN 'rearmed' ELSE
 
 CREATE INDEX tickets_queue ON tickets (priority, created_at) WHERE state <> 'closed';
 CREATE INDEX tickets_by_created ON tickets (created_at, id);
-CREATE INDEX tickets_by_rule ON tickets (rule, created_at);
+CREATE INDEX tickets_by_rule ON tickets (rule, priority, created_at);
 -- Search (part of a name, label, GUID or cable serial) by trigram index where pg_trgm is
 -- available (a trusted extension since PostgreSQL 13); without it, search scans the table.
 DO $$

@@ -667,21 +667,24 @@ Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
       p.push_back(std::to_string(q.offset));
       std::string lim = "$" + std::to_string(values.size() + 1) + "::bigint";
       std::string off = "$" + std::to_string(values.size() + 2) + "::bigint";
-      // The page's ids (and the total) on narrow rows first; the wide columns, and the repeat
-      // count's subquery, only for the rows of the page.
+      // One statement (one snapshot): the page's ids, walked in index order and stopped at the
+      // page's end; the total, counted apart (a window over every match would read and sort
+      // them all); the wide columns, and the repeat count's subquery, only for the page.
       const std::string order = TicketOrder(q.sort);
-      auto r = w.exec_params(
-          "WITH page AS (SELECT id, count(*) OVER () AS total FROM tickets "
-          "WHERE " +
-              where + " ORDER BY " + order + " LIMIT " + lim + " OFFSET " + off + ") SELECT " +
-              ticket_columns_ + ", page.total FROM tickets JOIN page USING (id) ORDER BY " + order,
-          pqxx::prepare::make_dynamic_params(p));
+      auto r = w.exec_params("WITH page AS (SELECT id FROM tickets WHERE " + where + " ORDER BY " +
+                                 order + " LIMIT " + lim + " OFFSET " + off +
+                                 "), total AS (SELECT count(*) AS n FROM tickets WHERE " + where +
+                                 ") SELECT " + ticket_columns_ +
+                                 ", total.n FROM tickets JOIN page USING (id) CROSS JOIN total "
+                                 "ORDER BY " +
+                                 order,
+                             pqxx::prepare::make_dynamic_params(p));
       for (const auto& row : r) {
         page.tickets.push_back(ReadTicket(row));
         page.total = row[row.size() - 1].as<int64_t>();
       }
       if (r.empty() && q.offset > 0) {
-        // Past the last page: the total still says how many there are.
+        // Past the last page (no row carries the total): it still says how many there are.
         page.total = w.exec_params("SELECT count(*) FROM tickets WHERE " + where,
                                    pqxx::prepare::make_dynamic_params(values))[0][0]
                          .as<int64_t>();
