@@ -52,7 +52,7 @@ CREATE TABLE audit_log (
   method   text        NOT NULL DEFAULT '',
   path     text        NOT NULL DEFAULT '',
   target   text        NOT NULL DEFAULT '',  -- the route's parameters, e.g. 'id=12'
-  status   integer     NOT NULL,             -- the HTTP status answered
+  status   integer     NOT NULL,             -- the HTTP status answered (0 while the change is being made)
   details  jsonb       NOT NULL DEFAULT '{}'::jsonb
 );
 CREATE INDEX audit_log_by_actor ON audit_log (actor, id);

@@ -475,3 +475,72 @@ TEST_F(AuthGateTest, BadLoginsAndDisabledUsers) {
 
 }  // namespace
 }  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+TEST_F(AuthGateTest, ANameWithANulByteNeverReachesTheUser) {
+  config_.login_max_failures = 2;
+  config_.login_lockout_s = 60;
+  Start();
+  // The database would cut "tom\0..." at the NUL: it must not log in as tom.
+  auto nul_login = [&](const std::string& suffix) {
+    return Call("POST", "/api/login",
+                R"({"name":"tom\u0000)" + suffix + R"(","password":")" + kPassword + R"("})");
+  };
+  EXPECT_EQ(nul_login("a").status, 401);
+  // Nor get around tom's lockout with a different suffix each time.
+  Json wrong = {{"name", "tom"}, {"password", "not-the-password"}};
+  EXPECT_EQ(Call("POST", "/api/login", wrong.dump()).status, 401);
+  EXPECT_EQ(Call("POST", "/api/login", wrong.dump()).status, 401);
+  EXPECT_EQ(
+      Call("POST", "/api/login", Json{{"name", "tom"}, {"password", kPassword}}.dump()).status,
+      429);
+  for (const char* suffix : {"b", "c", "d"}) {
+    Reply r = nul_login(suffix);
+    EXPECT_EQ(r.status, 401) << suffix;
+    EXPECT_TRUE(r.Header("set-cookie").empty());
+  }
+}
+
+TEST_F(AuthGateTest, LoginOnlyAsJsonAndNotFromAnotherSite) {
+  Start();
+  HttpClient form;
+  auto r = form.PostForm(base_ + "/api/login", "name=tom&password=" + std::string(kPassword));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 415) << r->body;
+  HttpClient cross;
+  cross.SetHeader("Sec-Fetch-Site", "cross-site");
+  r = cross.Post(base_ + "/api/login", Json{{"name", "tom"}, {"password", kPassword}}.dump());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 403) << r->body;
+  EXPECT_TRUE(r->Header("set-cookie").empty());
+  HttpClient same;
+  same.SetHeader("Sec-Fetch-Site", "same-origin");
+  r = same.Post(base_ + "/api/login", Json{{"name", "tom"}, {"password", kPassword}}.dump());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200) << r->body;
+}
+
+TEST_F(AuthGateTest, AChangeIsAuditedBeforeItIsMadeEvenWithANulInItsBody) {
+  Start();
+  Login tom = LogIn("tom");
+  Reply r = Call("POST", "/api/things/7/poke", R"({"note":"a\u0000b"})", tom.session, tom.csrf);
+  EXPECT_EQ(r.status, 200) << r.body.dump();
+  EXPECT_EQ(pokes_.load(), 1);
+  bool found = false;
+  for (const auto& e : Audit()) {
+    if (e.action != "thing.poke") continue;
+    found = true;
+    EXPECT_EQ(e.actor, "tom");
+    EXPECT_EQ(e.status, 200) << "the answer replaces the pending status";
+    EXPECT_EQ(e.details["note"],
+              "a\xef\xbf\xbd"
+              "b")
+        << e.details.dump();
+  }
+  EXPECT_TRUE(found) << "no audit row for the change";
+}
+
+}  // namespace
+}  // namespace ufmr

@@ -150,18 +150,21 @@ TEST(InputHealthTest, ToJsonFieldsInDeclarationOrder) {
   EXPECT_EQ(off["state"], "off");
 }
 
-TEST(InputHealthTest, ASuccessResetsTheFailuresInARowAndKeepsTheDetail) {
+TEST(InputHealthTest, ASuccessResetsTheFailuresInARowAndReplacesTheDetail) {
   InputHealth h;
   h.Configure("inventory", true, 30);
   h.Ok("inventory", kT0, "1024 ports");
   h.Failed("inventory", kT0 + seconds(30), "HTTP 502");
   h.Failed("inventory", kT0 + seconds(60), "HTTP 502");
   EXPECT_EQ(h.ToJson(kT0 + seconds(60))[0]["failures"], 2);
-  h.Ok("inventory", kT0 + seconds(90));  // no detail this time: the last one stays
+  h.Ok("inventory", kT0 + seconds(90), "1030 ports");
   nlohmann::json j = h.ToJson(kT0 + seconds(90));
   EXPECT_EQ(j[0]["failures"], 0);
   EXPECT_EQ(j[0]["state"], "ok");
-  EXPECT_EQ(j[0]["detail"], "1024 ports");
+  EXPECT_EQ(j[0]["detail"], "1030 ports");
+  // A clean poll after one that skipped malformed events clears what that one said.
+  h.Ok("inventory", kT0 + seconds(120));
+  EXPECT_EQ(h.ToJson(kT0 + seconds(120))[0]["detail"], "");
 }
 
 }  // namespace

@@ -63,3 +63,17 @@ TEST(JsonWriterTest, StringOrNull) {
 
 }  // namespace
 }  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+TEST(JsonWriterTest, HugeNumbersStayWithinTheBufferAndParse) {
+  JsonWriter w;
+  w.BeginArray().Number(1e300).Number(-1e200, 3).EndArray();
+  nlohmann::json j = nlohmann::json::parse(w.str());
+  EXPECT_DOUBLE_EQ(j[0].get<double>(), 1e300);
+  EXPECT_DOUBLE_EQ(j[1].get<double>(), -1e200);
+}
+
+}  // namespace
+}  // namespace ufmr

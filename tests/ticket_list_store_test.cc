@@ -5,8 +5,8 @@
 // tickets aged by SQL), every sort and its reverse, paging (the total counts every match, also past
 // the last page) and the priority the schema derives (escalated or critical 1, major 2, minor 3,
 // the rest 4). Also the counter history (Tx::OpenTicketPorts, AddCounterSample,
-// PruneCounterSamples, Store::CounterSamples: per fabric, oldest first, a limit keeps the newest)
-// and placing old tickets (Tx::UnplacedTickets, SetPlace).
+// PruneCounterSamples, Store::CounterSamples: per fabric, oldest first, bounded in time, thinned
+// evenly) and placing old tickets (Tx::UnplacedTickets, SetPlace).
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -387,7 +387,7 @@ TEST_F(TicketListStoreTest, CounterSamplesPerFabricOldestFirst) {
     tx.value()->Commit();
   }
 
-  auto all = a_->CounterSamples("fab-a", {"p_1", "p_2"}, 0, 100);
+  auto all = a_->CounterSamples("fab-a", {"p_1", "p_2"}, 0, std::nullopt, 100);
   ASSERT_TRUE(all.ok()) << all.status().ToString();
   ASSERT_EQ(all->size(), 6u);
   std::vector<double> at;
@@ -403,26 +403,33 @@ TEST_F(TicketListStoreTest, CounterSamplesPerFabricOldestFirst) {
     EXPECT_LE(all.value()[i - 1].at, all.value()[i].at) << "oldest first";
   }
 
-  auto newest = a_->CounterSamples("fab-a", {"p_1"}, 0, 2);
-  ASSERT_TRUE(newest.ok());
-  ASSERT_EQ(newest->size(), 2u) << "the limit keeps the newest";
-  EXPECT_NEAR(newest.value()[0].at, t0 + 180, 1e-5);
-  EXPECT_NEAR(newest.value()[1].at, t0 + 240, 1e-5);
-  EXPECT_EQ(newest.value()[1].counters["SymbolErrorCounterExtended"], 40);
+  auto thin = a_->CounterSamples("fab-a", {"p_1"}, 0, std::nullopt, 2);
+  ASSERT_TRUE(thin.ok());
+  ASSERT_EQ(thin->size(), 2u) << "thinned to the limit, keeping the first and the last";
+  EXPECT_NEAR(thin.value()[0].at, t0, 1e-5);
+  EXPECT_NEAR(thin.value()[1].at, t0 + 240, 1e-5);
+  EXPECT_EQ(thin.value()[1].counters["SymbolErrorCounterExtended"], 40);
+  auto three = a_->CounterSamples("fab-a", {"p_1"}, 0, std::nullopt, 3);
+  ASSERT_TRUE(three.ok());
+  ASSERT_EQ(three->size(), 3u) << "every other sample of five";
+  EXPECT_NEAR(three.value()[1].at, t0 + 120, 1e-5);
+  auto until = a_->CounterSamples("fab-a", {"p_1"}, 0, t0 + 60, 100);
+  ASSERT_TRUE(until.ok());
+  EXPECT_EQ(until->size(), 2u) << "up to the time";
 
-  auto since = a_->CounterSamples("fab-a", {"p_1"}, t0 + 120, 100);
+  auto since = a_->CounterSamples("fab-a", {"p_1"}, t0 + 120, std::nullopt, 100);
   ASSERT_TRUE(since.ok());
   EXPECT_EQ(since->size(), 3u) << "at or after the time";
 
-  auto other = a_->CounterSamples("fab-b", {"p_1", "p_2"}, 0, 100);
+  auto other = a_->CounterSamples("fab-b", {"p_1", "p_2"}, 0, std::nullopt, 100);
   ASSERT_TRUE(other.ok());
   ASSERT_EQ(other->size(), 1u);
   EXPECT_EQ(other.value()[0].counters["SymbolErrorCounterExtended"], 7);
 
-  auto none = a_->CounterSamples("fab-a", {"p_3"}, 0, 100);
+  auto none = a_->CounterSamples("fab-a", {"p_3"}, 0, std::nullopt, 100);
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->empty());
-  auto no_ports = a_->CounterSamples("fab-a", {}, 0, 100);
+  auto no_ports = a_->CounterSamples("fab-a", {}, 0, std::nullopt, 100);
   ASSERT_TRUE(no_ports.ok());
   EXPECT_TRUE(no_ports->empty());
 }
@@ -436,7 +443,7 @@ TEST_F(TicketListStoreTest, CounterSamplesOfPortNamesThatNeedQuoting) {
     tx.value()->AddCounterSample("plain_1", 1'800'000'000, {{"c", 2}});
     tx.value()->Commit();
   }
-  auto got = a_->CounterSamples("fab-a", {odd}, 0, 10);
+  auto got = a_->CounterSamples("fab-a", {odd}, 0, std::nullopt, 10);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   ASSERT_EQ(got->size(), 1u);
   EXPECT_EQ(got.value()[0].port, odd);
@@ -456,11 +463,11 @@ TEST_F(TicketListStoreTest, PruneDropsOlderSamplesOfThisFabricOnly) {
     EXPECT_EQ(tx.value()->PruneCounterSamples(t0 + 120), 2) << "before, not at, the time";
     tx.value()->Commit();
   }
-  auto a = a_->CounterSamples("fab-a", {"p_1"}, 0, 100);
+  auto a = a_->CounterSamples("fab-a", {"p_1"}, 0, std::nullopt, 100);
   ASSERT_TRUE(a.ok());
   ASSERT_EQ(a->size(), 2u);
   EXPECT_NEAR(a.value()[0].at, t0 + 120, 1e-5);
-  auto b = a_->CounterSamples("fab-b", {"p_1"}, 0, 100);
+  auto b = a_->CounterSamples("fab-b", {"p_1"}, 0, std::nullopt, 100);
   ASSERT_TRUE(b.ok());
   EXPECT_EQ(b->size(), 4u);
   auto tx = a_->Begin();

@@ -211,3 +211,21 @@ TEST(ParseTicketQueryTest, OverLongValuesAreRefused) {
 
 }  // namespace
 }  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+TEST(TicketQueryTextTest, NulAndInvalidUtf8AreRefused) {
+  // The database would cut a value at a NUL (a search for "ab\0" would become a suffix match) and
+  // refuses bad UTF-8 (a 503): both are the caller's mistake, said as such.
+  for (const std::string& v :
+       {std::string("ab\0cd", 5), std::string("\xff"), std::string("a\xc3")}) {
+    auto q = ParseTicketQuery({{"q", v}});
+    EXPECT_FALSE(q.ok());
+    EXPECT_EQ(q.status().code(), Status::Code::kInvalidArgument);
+  }
+  EXPECT_TRUE(ParseTicketQuery({{"q", "caf\xc3\xa9"}}).ok());
+}
+
+}  // namespace
+}  // namespace ufmr

@@ -9,6 +9,7 @@
 #include "core/silence.h"
 #include "core/ticket_query.h"
 #include "core/ticket_view.h"
+#include "core/utf8.h"
 
 namespace ufmr {
 
@@ -44,6 +45,11 @@ Result<nlohmann::json> ReadObject(const HttpRequest& req,
     return Status::InvalidArgument("body must be a JSON object like " + example);
   }
   for (const auto& [key, value] : body.items()) {
+    std::string clean;
+    if (value.is_string() && SanitizeUtf8(value.get_ref<const std::string&>(), &clean)) {
+      // The database would cut the text at a NUL byte (or refuse it): say so instead.
+      return Status::InvalidArgument("\"" + key + "\" must be text without NUL characters");
+    }
     bool known = false;
     std::string expected;
     for (std::string_view a : allowed) {
@@ -514,7 +520,10 @@ HttpResponse Api::TicketCounters(const HttpRequest& req) {
   }
   // From an hour before the ticket (what the link looked like before) to now or its close.
   double since = t->created_at - 3600;
-  auto samples = store_.CounterSamples(t->fabric, ports, since, 5000);
+  // Until an hour after it closed (or now), at most about 500 samples a port.
+  std::optional<double> until;
+  if (t->closed_at) until = *t->closed_at + 3600;
+  auto samples = store_.CounterSamples(t->fabric, ports, since, until, 500);
   if (!samples.ok()) return HttpResponse::FromStatus(samples.status());
   std::map<std::pair<std::string, std::string>, nlohmann::json> series;
   for (const auto& s : samples.value()) {
@@ -603,7 +612,7 @@ HttpResponse Api::Acknowledge(const HttpRequest& req, const Principal& who) {
 }
 
 HttpResponse Api::Assign(const HttpRequest& req, const Principal& who) {
-  auto a = ReadTicketAction(req, {"to"}, R"({"to": "name"})");
+  auto a = ReadTicketAction(req, {"to", "by"}, R"({"to": "name"})");
   if (!a.ok()) return HttpResponse::FromStatus(a.status());
   if (!a->body.contains("to")) {
     return HttpResponse::Error(400, "\"to\" is required (a user name, or \"\" to unassign)");
@@ -617,7 +626,7 @@ HttpResponse Api::Assign(const HttpRequest& req, const Principal& who) {
 }
 
 HttpResponse Api::Comment(const HttpRequest& req, const Principal& who) {
-  auto a = ReadTicketAction(req, {"text"}, R"({"text": "..."})");
+  auto a = ReadTicketAction(req, {"text", "by"}, R"({"text": "..."})");
   if (!a.ok()) return HttpResponse::FromStatus(a.status());
   std::string text;
   Status s = StringField(a->body, "text", &text);
@@ -628,7 +637,7 @@ HttpResponse Api::Comment(const HttpRequest& req, const Principal& who) {
 }
 
 HttpResponse Api::Reopen(const HttpRequest& req, const Principal& who) {
-  auto a = ReadTicketAction(req, {"reason"}, R"({"reason": "..."})");
+  auto a = ReadTicketAction(req, {"reason", "by"}, R"({"reason": "..."})");
   if (!a.ok()) return HttpResponse::FromStatus(a.status());
   std::string reason;
   Status s = StringField(a->body, "reason", &reason);
@@ -639,7 +648,7 @@ HttpResponse Api::Reopen(const HttpRequest& req, const Principal& who) {
 }
 
 HttpResponse Api::WontFix(const HttpRequest& req, const Principal& who) {
-  auto a = ReadTicketAction(req, {"reason"}, R"({"reason": "..."})");
+  auto a = ReadTicketAction(req, {"reason", "by"}, R"({"reason": "..."})");
   if (!a.ok()) return HttpResponse::FromStatus(a.status());
   std::string reason;
   Status s = StringField(a->body, "reason", &reason);

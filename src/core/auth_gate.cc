@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <mutex>
@@ -22,6 +23,8 @@ using Json = nlohmann::json;
 constexpr size_t kMaxAuditBody = 4096;
 // Names remembered for throttling before old entries are pruned.
 constexpr size_t kMaxThrottled = 10000;
+// Password checks at once (the HTTP server has 4 threads; the others keep serving).
+constexpr int kMaxConcurrentLogins = 2;
 
 std::string Clean(std::string_view s, size_t max) {
   std::string out;
@@ -66,11 +69,13 @@ bool IsSecretKey(const std::string& key) {
   return false;
 }
 
+// Without secrets, and with every key and string UTF-8-clean and NUL-free (PostgreSQL's jsonb
+// refuses \u0000: a body that smuggles one in must not cost the audit row).
 Json Scrub(const Json& j) {
   if (j.is_object()) {
     Json out = Json::object();
     for (auto it = j.begin(); it != j.end(); ++it) {
-      if (!IsSecretKey(it.key())) out[it.key()] = Scrub(it.value());
+      if (!IsSecretKey(it.key())) out[Clean(it.key(), 256)] = Scrub(it.value());
     }
     return out;
   }
@@ -79,6 +84,7 @@ Json Scrub(const Json& j) {
     for (const auto& v : j) out.push_back(Scrub(v));
     return out;
   }
+  if (j.is_string()) return Clean(j.get_ref<const std::string&>(), kMaxAuditBody);
   return j;
 }
 
@@ -166,6 +172,9 @@ struct AuthGate::Impl {
   std::string dummy_hash;
   std::mutex mu;
   std::unordered_map<std::string, Failures> failures;
+  // Password checks in progress: each costs ~0.1 s and 64 MiB (argon2id) on an HTTP thread, so
+  // a flood of logins must not take every thread (and the dashboard with them).
+  std::atomic<int> verifying{0};
 
   double Now() const { return ToEpochSeconds(clock.Now()); }
 
@@ -204,8 +213,24 @@ struct AuthGate::Impl {
     return p;
   }
 
-  void Audit(const HttpRequest& req, const Principal& who, const std::string& action,
-             int status) const {
+  // The audit row of an accepted change, written before the change is made (status 0); the
+  // change is refused if the row cannot be written.
+  Result<int64_t> BeginAudit(const HttpRequest& req, const Principal& who,
+                             const std::string& action) const {
+    return store.BeginAudit(Entry(req, who, action, 0));
+  }
+
+  void FinishAudit(int64_t id, const HttpRequest& req, const std::string& action,
+                   int status) const {
+    Status s = store.FinishAudit(id, status);
+    if (!s.ok()) {
+      spdlog::error("audit: could not record the answer {} to {} {} ({}, audit row {}): {}", status,
+                    Clean(req.method, 16), Clean(req.path, 512), action, id, s.ToString());
+    }
+  }
+
+  AuditEntry Entry(const HttpRequest& req, const Principal& who, const std::string& action,
+                   int status) const {
     AuditEntry e;
     e.at = Now();
     e.actor = Clean(who.name, 64);
@@ -217,6 +242,12 @@ struct AuthGate::Impl {
     e.target = Target(req);
     e.status = status;
     e.details = AuditDetails(req.body);
+    return e;
+  }
+
+  void Audit(const HttpRequest& req, const Principal& who, const std::string& action,
+             int status) const {
+    AuditEntry e = Entry(req, who, action, status);
     Status s = store.AddAudit(e);
     if (!s.ok()) {
       spdlog::error("audit: could not record {} {} by '{}' ({}): {}", e.method, e.path, e.actor,
@@ -224,15 +255,10 @@ struct AuthGate::Impl {
     }
   }
 
-  // Seconds the name is still locked out for; 0 when it may try.
-  double LockedFor(const std::string& name, double now) {
-    std::lock_guard lock(mu);
-    auto it = failures.find(name);
-    if (it == failures.end() || it->second.locked_until <= now) return 0;
-    return it->second.locked_until - now;
-  }
-
-  void RecordFailure(const std::string& name, double now) {
+  // Counts a login attempt for the name before its password is checked, so guesses sent in
+  // parallel count too (a good password then forgives it: RecordSuccess). Returns the seconds the
+  // name is still locked out for; 0 when this attempt may go on.
+  double BeginAttempt(const std::string& name, double now) {
     std::lock_guard lock(mu);
     if (failures.size() >= kMaxThrottled) {
       std::erase_if(failures, [&](const auto& kv) {
@@ -240,14 +266,16 @@ struct AuthGate::Impl {
       });
     }
     Failures& f = failures[name];
+    if (f.locked_until > now) return f.locked_until - now;
     if (f.count == 0 || f.first + config.login_lockout_s <= now || f.locked_until != 0) {
       f = Failures{0, now, 0};
     }
     if (++f.count >= config.login_max_failures) {
       f.locked_until = now + config.login_lockout_s;
-      spdlog::warn("login: '{}' locked out for {:.0f} s after {} failed logins", name,
+      spdlog::warn("login: '{}' locked out for {:.0f} s after {} login attempts", name,
                    config.login_lockout_s, f.count);
     }
+    return 0;
   }
 
   void RecordSuccess(const std::string& name) {
@@ -256,9 +284,19 @@ struct AuthGate::Impl {
   }
 
   HttpResponse Login(const HttpRequest& req) {
-    Json body = Json::parse(req.body, nullptr, false);
     Principal who;
     who.via = "";
+    // A cross-site form cannot send JSON without a preflight, and browsers mark a cross-site
+    // request: either keeps another site from logging a visitor in as someone else.
+    if (Lower(req.Header("content-type")).rfind("application/json", 0) != 0) {
+      Audit(req, who, "login", 415);
+      return HttpResponse::Error(415, "send the login as application/json");
+    }
+    if (Lower(req.Header("sec-fetch-site")) == "cross-site") {
+      Audit(req, who, "login", 403);
+      return HttpResponse::Error(403, "a login from another site is refused");
+    }
+    Json body = Json::parse(req.body, nullptr, false);
     if (!body.is_object() || !body.contains("name") || !body["name"].is_string() ||
         !body.contains("password") || !body["password"].is_string()) {
       Audit(req, who, "login", 400);
@@ -269,7 +307,7 @@ struct AuthGate::Impl {
     const std::string key = Clean(name, 64);
     who.name = key;
     double now = Now();
-    if (double wait = LockedFor(key, now); wait > 0) {
+    if (double wait = BeginAttempt(key, now); wait > 0) {
       long long retry = std::max(1LL, static_cast<long long>(std::ceil(wait)));
       auto res = HttpResponse::Error(
           429, "too many failed logins: try again in " + std::to_string(retry) + " s");
@@ -277,9 +315,24 @@ struct AuthGate::Impl {
       Audit(req, who, "login", 429);
       return res;
     }
-    auto user = store.GetUser(name);
+    // Only a valid name is looked up: the database would cut a name at a NUL byte, and "admin\0x"
+    // must not reach admin past the throttle (which counts the name as typed).
+    const bool valid_name = ValidateUserName(name).ok();
+    Result<User> user = Status::NotFound("no such user");
+    if (valid_name) user = store.GetUser(name);
     if (!user.ok() && user.status().code() != Status::Code::kNotFound) {
       return HttpResponse::Error(503, "cannot check credentials: " + user.status().message());
+    }
+    int busy = verifying.fetch_add(1);
+    struct Done {
+      std::atomic<int>& n;
+      ~Done() { n.fetch_sub(1); }
+    } done{verifying};
+    if (busy >= kMaxConcurrentLogins) {
+      auto res = HttpResponse::Error(503, "too many logins at once: try again in a second");
+      res.headers.emplace_back("Retry-After", "1");
+      Audit(req, who, "login", 503);
+      return res;
     }
     bool good = false;
     if (user.ok() && !user->disabled) {
@@ -288,7 +341,6 @@ struct AuthGate::Impl {
       VerifyPassword(dummy_hash, password);  // the same work as for a real user
     }
     if (!good) {
-      RecordFailure(key, now);
       spdlog::warn("login: refused for '{}'", key);
       Audit(req, who, "login", 401);
       return HttpResponse::Error(401, "wrong name or password");
@@ -435,12 +487,21 @@ HttpHandler AuthGate::Mutate(Role min, std::string action, Handler handler) cons
     } else if (who.via == "session" && !SecretsEqual(req.Header(kCsrfHeader), who.csrf)) {
       res = HttpResponse::Error(403, "missing or wrong CSRF token (X-CSRF-Token)");
     } else {
+      // Who, when and what is on record before anything changes; without it, nothing does.
+      auto audit = impl->BeginAudit(req, who, action);
+      if (!audit.ok()) {
+        spdlog::error("audit: cannot record {} {} by '{}': {}; refused", Clean(req.method, 16),
+                      Clean(req.path, 512), who.name, audit.status().ToString());
+        return HttpResponse::Error(503, "cannot record the change in the audit log: not made");
+      }
       try {
         res = handler(req, who);
       } catch (...) {
-        impl->Audit(req, who, action, 500);
+        impl->FinishAudit(audit.value(), req, action, 500);
         throw;
       }
+      impl->FinishAudit(audit.value(), req, action, res.status);
+      return res;
     }
     impl->Audit(req, who, action, res.status);
     return res;

@@ -271,6 +271,29 @@ Status AuthStore::AddAudit(const AuditEntry& e) {
   });
 }
 
+Result<int64_t> AuthStore::BeginAudit(const AuditEntry& e) {
+  int64_t id = 0;
+  Status s = store_.Run([&](pqxx::work& w) {
+    auto r = w.exec_params(
+        "INSERT INTO audit_log (at, fabric, actor, role, via, action, method, path, target, "
+        "status, details) VALUES (to_timestamp($1), $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+        "$11::jsonb) RETURNING id",
+        e.at, store_.fabric(), e.actor, e.role, e.via, e.action, e.method, e.path, e.target,
+        e.status, e.details.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    id = r[0][0].as<int64_t>();
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return id;
+}
+
+Status AuthStore::FinishAudit(int64_t id, int status) {
+  return store_.Run([&](pqxx::work& w) {
+    w.exec_params("UPDATE audit_log SET status = $2 WHERE id = $1", id, status);
+    return Status::Ok();
+  });
+}
+
 Result<std::vector<AuditEntry>> AuthStore::RecentAudit(int limit) {
   std::vector<AuditEntry> out;
   Status s = store_.Run([&](pqxx::work& w) {

@@ -106,6 +106,10 @@ class AuthStore {
 
   // The audit log. AddAudit records the entry with this store's fabric (entry.fabric ignored).
   Status AddAudit(const AuditEntry& entry);
+  // The same, returning the row's id, for a change about to be made; FinishAudit records its
+  // answer (the row's status) once it is made.
+  Result<int64_t> BeginAudit(const AuditEntry& entry);
+  Status FinishAudit(int64_t id, int status);
   // Newest first, every fabric.
   Result<std::vector<AuditEntry>> RecentAudit(int limit);
 

@@ -18,7 +18,7 @@ void InputHealth::Ok(const std::string& name, TimePoint at, const std::string& d
   Input& in = inputs_[name];
   in.last_ok = at;
   in.failures = 0;
-  if (!detail.empty()) in.detail = detail;
+  in.detail = detail;
 }
 
 void InputHealth::Failed(const std::string& name, TimePoint at, const std::string& error) {

@@ -19,6 +19,7 @@ class InputHealth {
  public:
   // Declares an input: enabled or not, and how often it is expected to succeed.
   void Configure(const std::string& name, bool enabled, double interval_s);
+  // `detail` replaces the last one ("" clears it).
   void Ok(const std::string& name, TimePoint at, const std::string& detail = "");
   void Failed(const std::string& name, TimePoint at, const std::string& error);
 

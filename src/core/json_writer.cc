@@ -1,5 +1,6 @@
 #include "core/json_writer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -69,8 +70,11 @@ JsonWriter& JsonWriter::Number(double v, int decimals) {
   BeforeValue();
   char buf[64];
   int n = std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-  std::string_view text(buf, n > 0 ? static_cast<size_t>(n) : 0);
-  if (text.find('.') != std::string_view::npos) {
+  if (n < 0 || static_cast<size_t>(n) >= sizeof(buf)) {
+    n = std::snprintf(buf, sizeof(buf), "%.17g", v);  // too large for fixed notation
+  }
+  std::string_view text(buf, n > 0 ? std::min(static_cast<size_t>(n), sizeof(buf) - 1) : 0);
+  if (text.find('.') != std::string_view::npos && text.find('e') == std::string_view::npos) {
     while (!text.empty() && text.back() == '0') text.remove_suffix(1);
     if (!text.empty() && text.back() == '.') text.remove_suffix(1);
   }

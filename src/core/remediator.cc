@@ -284,6 +284,7 @@ void Remediator::PollEvents() {
     auto tx = store_.Begin();
     if (!tx.ok()) {
       spdlog::warn("cannot read the event cursor: {}", tx.status().ToString());
+      inputs_.Failed("ufm_events", clock_.Now(), "cannot read the event cursor");
       return;
     }
     event_cursor_ = tx.value()->Cursor(kEventsCursor);
@@ -298,8 +299,10 @@ void Remediator::PollEvents() {
       if (!events.ok()) {
         spdlog::warn("event poll failed: {}", events.status().ToString());
         metrics_.Add("ufmr_ufm_errors_total{call=\"events\"}");
+        inputs_.Failed("ufm_events", clock_.Now(), events.status().message());
         return;
       }
+      inputs_.Ok("ufm_events", clock_.Now(), "");
       int64_t newest = events->events.empty() ? 0 : events->events.back().id;
       event_cursor_ = newest;
       if (!events->events.empty()) newest_event_time_ = events->events.back().timestamp;

@@ -138,7 +138,7 @@ class Remediator {
   TicketPlacer placer_{config_.dashboard.rack_pattern};
   InputHealth inputs_;
   CounterHistory history_{config_.dashboard.counter_history_s,
-                         config_.dashboard.counter_sample_interval_s};
+                          config_.dashboard.counter_sample_interval_s};
   TelemetryIntake telemetry_{config_.telemetry, ufm_, inventory_};
 
   std::optional<int64_t> event_cursor_;    // newest event id consumed, in memory

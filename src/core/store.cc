@@ -612,8 +612,8 @@ std::string TicketOrder(const std::string& sort) {
   if (key == "age") return "created_at" + std::string(desc ? " DESC" : " ASC") + ", id ASC";
   if (key == "created") return "created_at" + dir + ", id" + dir;
   if (key == "updated") return "updated_at" + dir + ", id" + dir;
-  if (key == "state") return "state" + dir + ", priority ASC, created_at ASC";
-  if (key == "rule") return "rule" + dir + ", priority ASC, created_at ASC";
+  if (key == "state") return "state" + dir + ", priority ASC, created_at ASC, id ASC";
+  if (key == "rule") return "rule" + dir + ", priority ASC, created_at ASC, id ASC";
   return "id" + dir;
 }
 
@@ -745,7 +745,9 @@ Result<std::vector<TicketEvent>> Store::Events(int64_t ticket_id) {
 
 Result<std::vector<CounterSample>> Store::CounterSamples(const std::string& fabric,
                                                          const std::vector<std::string>& ports,
-                                                         double since_epoch_s, int limit) {
+                                                         double since_epoch_s,
+                                                         std::optional<double> until_epoch_s,
+                                                         int per_port) {
   try {
     auto conn = Acquire();
     std::vector<CounterSample> out;
@@ -763,11 +765,13 @@ Result<std::vector<CounterSample>> Store::CounterSamples(const std::string& fabr
       }
       list += "}";
       auto r = w.exec_params(
-          "SELECT port, extract(epoch from at)::float8, counters::text FROM ("
-          "SELECT port, at, counters FROM counter_samples WHERE fabric = $1 AND port = "
-          "ANY($2::text[]) AND at >= to_timestamp($3::float8) ORDER BY at DESC LIMIT $4) s "
-          "ORDER BY at",
-          fabric, list, EpochOrEmpty(since_epoch_s), limit);
+          "SELECT port, extract(epoch from at)::float8, counters::text FROM (SELECT port, at, "
+          "counters, row_number() OVER (PARTITION BY port ORDER BY at) AS rn, count(*) OVER "
+          "(PARTITION BY port) AS n FROM counter_samples WHERE fabric = $1 AND port = "
+          "ANY($2::text[]) AND at >= to_timestamp($3::float8) AND ($4 = '' OR at <= "
+          "to_timestamp(NULLIF($4, '')::float8))) s WHERE n <= $5 OR rn = n OR (rn - 1) % "
+          "ceil((n - 1)::float8 / GREATEST($5 - 1, 1))::bigint = 0 ORDER BY at, port",
+          fabric, list, EpochOrEmpty(since_epoch_s), EpochOrEmpty(until_epoch_s), per_port);
       for (const auto& row : r) {
         CounterSample c;
         c.port = row[0].as<std::string>();

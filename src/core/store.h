@@ -148,10 +148,14 @@ class Store {
   Result<TicketPage> ListTickets(const TicketQuery& query);
   // Any fabric's ticket.
   Result<Ticket> GetTicket(int64_t id);
-  // Samples of these ports taken at or after `since`, oldest first, at most `limit`.
+  // Samples of these ports taken from `since` to `until` (none: to now), oldest first. A port
+  // with more than `per_port` samples is thinned evenly to about that many, keeping its first
+  // and last (the counters are cumulative, so a chart of increases stays true).
   Result<std::vector<CounterSample>> CounterSamples(const std::string& fabric,
                                                     const std::vector<std::string>& ports,
-                                                    double since_epoch_s, int limit);
+                                                    double since_epoch_s,
+                                                    std::optional<double> until_epoch_s,
+                                                    int per_port);
   Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
   Result<std::vector<PortAction>> Actions(int64_t ticket_id);
   Result<std::vector<Alert>> ActiveAlerts(int limit);

@@ -2,6 +2,7 @@
 
 #include "core/duration.h"
 #include "core/ticket.h"
+#include "core/utf8.h"
 
 namespace ufmr {
 
@@ -47,6 +48,12 @@ Result<TicketQuery> ParseTicketQuery(const std::map<std::string, std::string>& p
       {"fabric", &q.fabric}, {"switch", &q.switch_name},   {"host", &q.host}, {"rack", &q.rack},
       {"rule", &q.rule},     {"assigned", &q.assigned_to}, {"q", &q.q}};
   for (const auto& [name, value] : params) {
+    std::string clean;
+    if (SanitizeUtf8(value, &clean) || SanitizeUtf8(name, &clean)) {
+      // A NUL would cut the value short in the database, and bad UTF-8 makes it refuse the query.
+      return Status::InvalidArgument("parameter " + (name.size() > 40 ? name.substr(0, 40) : name) +
+                                     " is not valid UTF-8 text (or holds a NUL)");
+    }
     if (value.size() > kMaxValue) {
       return Status::InvalidArgument(name + " is longer than " + std::to_string(kMaxValue) +
                                      " characters");
