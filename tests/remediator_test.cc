@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <pqxx/pqxx>
 
 #include "core/rule_loader.h"
@@ -578,9 +580,15 @@ TEST_F(RemediatorTest, MigrateIsIdempotent) {
   ASSERT_TRUE(fresh.ok());
   auto pending = fresh.value()->PendingMigrations(testing::SourceDir() + "/schema");
   ASSERT_TRUE(pending.ok()) << pending.status().ToString();
-  EXPECT_EQ(pending.value(),
-            (std::vector<std::string>{"001_initial.sql", "002_alerts.sql", "003_silences.sql",
-                                      "004_decisions.sql", "005_remediation.sql"}));
+  // Every .sql file of schema/, in name order (001_initial.sql first).
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(testing::SourceDir() + "/schema")) {
+    if (e.path().extension() == ".sql") files.push_back(e.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 7u);
+  EXPECT_EQ(files.front(), "001_initial.sql");
+  EXPECT_EQ(pending.value(), files);
   EXPECT_TRUE(store_->PendingMigrations(testing::SourceDir() + "/schema")->empty());
   EXPECT_TRUE(store_->Migrate(testing::SourceDir() + "/schema").ok());
   EXPECT_FALSE(store_->Migrate("/nonexistent-schema-dir").ok());
