@@ -544,3 +544,32 @@ TEST_F(AuthGateTest, AChangeIsAuditedBeforeItIsMadeEvenWithANulInItsBody) {
 
 }  // namespace
 }  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+TEST_F(AuthGateTest, AChangeThatCannotBeAuditedIsNotMade) {
+  Start();
+  Login tom = LogIn("tom");
+  // The audit log cannot be written (as if its table were gone): the change must not happen.
+  ASSERT_TRUE(store_
+                  ->Run([](pqxx::work& w) {
+                    w.exec("ALTER TABLE audit_log RENAME TO audit_log_away");
+                    return Status::Ok();
+                  })
+                  .ok());
+  Reply r = Call("POST", "/api/things/7/poke", "{}", tom.session, tom.csrf);
+  EXPECT_EQ(r.status, 503) << r.body.dump();
+  EXPECT_EQ(pokes_.load(), 0) << "the handler ran without an audit row";
+  ASSERT_TRUE(store_
+                  ->Run([](pqxx::work& w) {
+                    w.exec("ALTER TABLE audit_log_away RENAME TO audit_log");
+                    return Status::Ok();
+                  })
+                  .ok());
+  EXPECT_EQ(Call("POST", "/api/things/7/poke", "{}", tom.session, tom.csrf).status, 200);
+  EXPECT_EQ(pokes_.load(), 1);
+}
+
+}  // namespace
+}  // namespace ufmr
