@@ -31,6 +31,8 @@ packages=(
 # python3 for picking free ports and reading JSON in shell scripts, runuser (util-linux),
 # /usr/bin/time for bench/run.sh, openssl for the TLS test (a throwaway CA and TLS server).
 packages+=(postgresql curl python3 util-linux procps time openssl)
+# systemd-analyze, for the check of the shipped unit (tests/services/verify.sh).
+packages+=(systemd)
 # Browser test of the dashboard: Debian's Chromium driven by playwright-core from npm.
 if [[ $browser -eq 1 ]]; then
   packages+=(chromium fonts-dejavu-core)

@@ -6,6 +6,7 @@
 //   replay --rules PATH ...    the decision path over recorded data, acting on nothing
 //   user add|list|passwd|disable ... --config FILE   who may log in to the dashboard and API
 //   token create|list|revoke ... --config FILE       API tokens for scripts
+//   config check FILE          check a config file (as serve would load it) without connecting
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/config_commands.h"
 #include "app/rules_commands.h"
 #include "app/user_commands.h"
 #include "core/api.h"
@@ -58,6 +60,7 @@ void Usage(std::ostream& out) {
          "  ufm-remediator user add NAME --role viewer|technician|engineer|admin --config FILE\n"
          "  ufm-remediator user list|passwd NAME|disable NAME --config FILE\n"
          "  ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
+         "  ufm-remediator config check FILE\n"
          "  ufm-remediator token list|revoke ID --config FILE\n"
          "  ufm-remediator --version\n";
 }
@@ -299,6 +302,13 @@ int main(int argc, char** argv) {
     ufmr::app::CommandLine cl = args.command;
     cl.positional.assign(p.begin() + 1, p.end());
     return ufmr::app::Replay(cl);
+  }
+  if (p[0] == "config" && p.size() >= 2 && p[1] == "check") {
+    if (p.size() > 3 || (p.size() == 2 && args.config.empty())) {
+      std::cerr << "usage: ufm-remediator config check FILE\n";
+      return 2;
+    }
+    return ufmr::app::ConfigCheck(p.size() == 3 ? p[2] : args.config);
   }
   if ((p[0] == "serve" || p[0] == "user" || p[0] == "token" ||
        (p[0] == "db" && p.size() >= 2 && p[1] == "migrate")) &&

@@ -10,6 +10,14 @@
 
 namespace ufmr {
 
+std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c) {
+  return {{"UFM_REMEDIATOR_UFM_URL", &c->ufm.url},
+          {"UFM_REMEDIATOR_UFM_USER", &c->ufm.user},
+          {"UFM_REMEDIATOR_UFM_PASSWORD", &c->ufm.password},
+          {"UFM_REMEDIATOR_UFM_TOKEN", &c->ufm.token},
+          {"UFM_REMEDIATOR_DB_URL", &c->database.url}};
+}
+
 namespace {
 
 struct Reader {
@@ -265,6 +273,11 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Secs(m, "reconcile_interval_s", "remediation.reconcile_interval_s", &x.reconcile_interval_s,
            1);
   }
+  // Secrets (and per-host values) from the environment win over the file: a unit's
+  // EnvironmentFile or a container's secrets keep them out of config.yaml.
+  for (const auto& [var, field] : EnvironmentOverrides(&c)) {
+    if (const char* v = std::getenv(var)) *field = v;
+  }
   if (r.error.empty() && c.ufm.url.empty()) r.Fail(root, "ufm.url", "is required");
   if (r.error.empty() && c.database.url.empty()) r.Fail(root, "database.url", "is required");
   if (!r.error.empty()) return Status::InvalidArgument(r.error);
@@ -283,6 +296,9 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
                                      " is not set");
     }
     c.ufm.token = v;
+  }
+  for (const auto& [var, field] : EnvironmentOverrides(&c)) {
+    if (const char* v = std::getenv(var)) *field = v;  // over ufm.password_env / token_env too
   }
   if (c.ufm.auth == "token" && c.ufm.token.empty()) {
     return Status::InvalidArgument(name + ": ufm.auth is token but no ufm.token or ufm.token_env");

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/status.h"
 
@@ -123,6 +125,9 @@ struct Config {
 };
 
 Result<Config> LoadConfigFile(const std::string& path);
+// The environment variables that override the file (UFM_REMEDIATOR_UFM_PASSWORD,
+// UFM_REMEDIATOR_DB_URL, ...) and the fields they set; applied by LoadConfig*.
+std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c);
 Result<Config> LoadConfigText(const std::string& text, const std::string& name);
 
 }  // namespace ufmr

@@ -1,0 +1,90 @@
+#include "app/config_commands.h"
+
+#include <re2/re2.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "core/config.h"
+#include "core/rule_loader.h"
+
+namespace ufmr::app {
+
+namespace {
+
+// Where a secret-bearing value came from, without the value.
+std::string Source(const std::string& value, const char* env_var) {
+  if (value.empty()) return "not set";
+  if (env_var && std::getenv(env_var)) return std::string("set (from ") + env_var + ")";
+  return "set";
+}
+
+}  // namespace
+
+int ConfigCheck(const std::string& path) {
+  auto loaded = LoadConfigFile(path);
+  if (!loaded.ok()) {
+    std::cerr << loaded.status().message() << "\n";
+    return 1;
+  }
+  const Config& c = loaded.value();
+  int errors = 0;
+  auto error = [&](const std::string& m) {
+    std::cerr << path << ": " << m << "\n";
+    ++errors;
+  };
+  auto warn = [&](const std::string& m) { std::cerr << path << ": warning: " << m << "\n"; };
+  if (c.ufm.url.rfind("http://", 0) != 0 && c.ufm.url.rfind("https://", 0) != 0) {
+    error("ufm.url must start with http:// or https://, got '" + c.ufm.url + "'");
+  }
+  for (const char* m : {"basic", "session", "token", "local"}) {
+    if (c.ufm.auth == m) break;
+    if (std::string(m) == "local") error("ufm.auth must be basic, session, token or local");
+  }
+  if ((c.ufm.auth == "basic" || c.ufm.auth == "session") && c.ufm.password.empty()) {
+    warn("ufm.auth is " + c.ufm.auth +
+         " but no password is set (ufm.password, ufm.password_env or "
+         "UFM_REMEDIATOR_UFM_PASSWORD)");
+  }
+  if (c.ufm.insecure_tls) warn("ufm.insecure_tls is on: UFM's certificate is not checked");
+  if (!c.dashboard.rack_pattern.empty()) {
+    re2::RE2 re(c.dashboard.rack_pattern, re2::RE2::Quiet);
+    if (!re.ok()) {
+      error("dashboard.rack_pattern: " + re.error());
+    } else if (re.NumberOfCapturingGroups() < 1) {
+      error("dashboard.rack_pattern needs a capture group (the rack)");
+    }
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(c.rules.dir, ec)) {
+    warn("rules.dir " + c.rules.dir + " is not a folder here: the service will not start");
+  } else {
+    RuleLoadResult rules = LoadRulesDir(c.rules.dir);
+    if (!rules.ok()) {
+      warn("the rules in " + c.rules.dir + " have errors (ufm-remediator rules check " +
+           c.rules.dir + "):\n" + rules.Report());
+    }
+  }
+  if (!c.event_log.path.empty() && !std::filesystem::exists(c.event_log.path, ec)) {
+    warn("event_log.path " + c.event_log.path + " does not exist (yet)");
+  }
+  if (c.http.listen != "127.0.0.1" && c.http.listen != "::1" && c.auth.anonymous_read) {
+    warn("auth.anonymous_read is on and the dashboard listens on " + c.http.listen +
+         ": anyone who can reach it can read the tickets");
+  }
+  if (errors > 0) return 1;
+  std::cout << path << ": ok\n"
+            << "  fabric:    " << c.fabric << "\n"
+            << "  ufm:       " << c.ufm.url << " (auth " << c.ufm.auth << ", password "
+            << Source(c.ufm.password, "UFM_REMEDIATOR_UFM_PASSWORD") << ")\n"
+            << "  database:  " << Source(c.database.url, "UFM_REMEDIATOR_DB_URL") << "\n"
+            << "  telemetry: " << (c.telemetry.url.empty() ? "off" : c.telemetry.url) << "\n"
+            << "  rules:     " << c.rules.dir << "\n"
+            << "  dashboard: http://" << c.http.listen << ":" << c.http.port << "/"
+            << (c.auth.anonymous_read ? " (anonymous reads on)" : "") << "\n"
+            << "  remediation: " << (c.remediation.dry_run ? "dry run" : "acts on the fabric")
+            << "\n";
+  return 0;
+}
+
+}  // namespace ufmr::app

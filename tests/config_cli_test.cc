@@ -1,0 +1,103 @@
+// Covers `ufm-remediator config check FILE` as SREs run it: the shipped example config
+// (services/config.example.yaml) passes; errors name the key and exit 1; environment variables
+// (UFM_REMEDIATOR_DB_URL, UFM_REMEDIATOR_UFM_PASSWORD) fill in or override the file, and their
+// values are never printed.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "support/test_env.h"
+
+namespace ufmr {
+namespace {
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs `ufm-remediator config check ARGS...` with `env` ("NAME=value" words) in front.
+CliRun ConfigCheck(const std::vector<std::string>& args, const std::string& env = "") {
+  std::string dir = testing::MakeTempDir("config-cli");
+  std::string cmd = env.empty() ? "" : "env " + env + " ";
+  cmd += "'" + testing::BinaryDir() + "/ufm-remediator' config check";
+  for (const auto& a : args) cmd += " '" + a + "'";
+  cmd += " >'" + dir + "/out' 2>'" + dir + "/err'";
+  CliRun r;
+  int status = std::system(cmd.c_str());
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = testing::ReadFile(dir + "/out");
+  r.err = testing::ReadFile(dir + "/err");
+  testing::RemoveTree(dir);
+  return r;
+}
+
+std::string WriteConfig(const std::string& text) {
+  std::string dir = testing::MakeTempDir("config-cli-file");
+  testing::WriteFile(dir + "/config.yaml", text);
+  return dir + "/config.yaml";
+}
+
+TEST(ConfigCliTest, TheExampleConfigPasses) {
+  CliRun r = ConfigCheck({testing::SourceDir() + "/services/config.example.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("config.example.yaml: ok"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fabric:    cluster-a"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("dry run"), std::string::npos) << r.out;
+}
+
+TEST(ConfigCliTest, ErrorsNameTheKeyAndExitOne) {
+  struct Case {
+    std::string text;
+    std::string says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"fabric: x\n", "ufm.url: is required"},
+           {"ufm: {url: http://u}\ndatabase: {url: x}\nremediation: {max_attempts: 0}\n",
+            "remediation.max_attempts"},
+           {"ufm: {url: http://u}\ndatabase: {url: x}\ndashboard: {rack_pattern: \"([a\"}\n",
+            "dashboard.rack_pattern"},
+           {"ufm: {url: http://u}\ndatabase: {url: x}\ndashboard: {rack_pattern: \"^rack\"}\n",
+            "capture group"},
+           {"ufm: {url: ftp://u}\ndatabase: {url: x}\n", "ufm.url must start with"},
+           {"ufm: {url: http://u}\ndatabase: {url: x}\nsurprise: 1\n", "surprise"},
+       }) {
+    CliRun r = ConfigCheck({WriteConfig(c.text)});
+    EXPECT_EQ(r.exit_code, 1) << c.text << r.out << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.text << " -> " << r.err;
+  }
+  CliRun missing = ConfigCheck({"/nonexistent/config.yaml"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("cannot read config file"), std::string::npos) << missing.err;
+  EXPECT_EQ(ConfigCheck({}).exit_code, 2) << "no file is a usage error";
+}
+
+TEST(ConfigCliTest, EnvironmentFillsInSecretsAndNeverShowsThem) {
+  std::string path = WriteConfig("ufm: {url: http://ufm.example, auth: basic}\n");
+  CliRun without = ConfigCheck({path});
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.err.find("database.url: is required"), std::string::npos) << without.err;
+
+  CliRun with = ConfigCheck({path},
+                            "UFM_REMEDIATOR_DB_URL='host=db password=db-secret-1' "
+                            "UFM_REMEDIATOR_UFM_PASSWORD=ufm-secret-2");
+  EXPECT_EQ(with.exit_code, 0) << with.out << with.err;
+  EXPECT_NE(with.out.find("database:  set (from UFM_REMEDIATOR_DB_URL)"), std::string::npos)
+      << with.out;
+  EXPECT_NE(with.out.find("password set (from UFM_REMEDIATOR_UFM_PASSWORD)"), std::string::npos)
+      << with.out;
+  for (const std::string& text : {with.out, with.err}) {
+    EXPECT_EQ(text.find("db-secret-1"), std::string::npos) << text;
+    EXPECT_EQ(text.find("ufm-secret-2"), std::string::npos) << text;
+  }
+  // Without a password, basic auth is a warning, not an error.
+  CliRun warned = ConfigCheck({path}, "UFM_REMEDIATOR_DB_URL=x");
+  EXPECT_EQ(warned.exit_code, 0) << warned.err;
+  EXPECT_NE(warned.err.find("no password is set"), std::string::npos) << warned.err;
+}
+
+}  // namespace
+}  // namespace ufmr
