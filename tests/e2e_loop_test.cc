@@ -417,6 +417,32 @@ TEST_F(LoopTest, ApiAnswersBadRequestsWithMessages) {
   EXPECT_EQ(http_.Get(api_ + "/healthz")->status, 200);
 }
 
+TEST_F(LoopTest, ReadyWhileTheDatabaseAndUfmAnswerAndNotWhenUfmIsGone) {
+  auto r = http_.Get(api_ + "/readyz");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200) << r->body;
+  json ready = json::parse(r->body, nullptr, false);
+  EXPECT_EQ(ready["status"], "ready") << r->body;
+  for (const char* check : {"database", "ufm", "rules"}) {
+    EXPECT_EQ(ready["checks"][check]["ok"], true) << check << ": " << r->body;
+  }
+  // UFM goes away: the next event poll fails and the service says it is not ready (but alive).
+  sim_.reset();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto n = http_.Get(api_ + "/readyz");
+        return n.ok() && n->status == 503;
+      },
+      seconds(20)));
+  r = http_.Get(api_ + "/readyz");
+  ASSERT_TRUE(r.ok());
+  json not_ready = json::parse(r->body, nullptr, false);
+  EXPECT_EQ(not_ready["status"], "not ready") << r->body;
+  EXPECT_EQ(not_ready["checks"]["ufm"]["ok"], false) << r->body;
+  EXPECT_EQ(not_ready["checks"]["database"]["ok"], true) << r->body;
+  EXPECT_EQ(http_.Get(api_ + "/healthz")->status, 200) << "alive all the same";
+}
+
 TEST_F(LoopTest, LostEventsRaiseAnAlertUntilDismissed) {
   std::string sw, host;
   int64_t id = 0;

@@ -428,6 +428,24 @@ void Api::Register(HttpRouter& router) {
                         {"inventory_ports", inventory_.size()}};
     return HttpResponse::Json(db.ok() ? 200 : 503, body);
   });
+  // Ready to do its job: the database answers, UFM answered the last time it was asked (and at
+  // least once), and rules are loaded. For load balancers and orchestrators; no login.
+  router.Add("GET", "/readyz", [this](const HttpRequest&) {
+    TimePoint now = clock_.Now();
+    Status db = store_.Ping();
+    const InputHealth& in = remediator_.inputs();
+    std::string inventory = in.State("inventory", now);
+    std::string events = in.State("ufm_events", now);
+    bool ufm_ok = inventory == "ok" && (events == "ok" || events == "stale");
+    std::string hash = remediator_.rules_hash();
+    nlohmann::json checks = {
+        {"database", {{"ok", db.ok()}, {"detail", db.ok() ? "" : db.message()}}},
+        {"ufm", {{"ok", ufm_ok}, {"detail", "inventory " + inventory + ", events " + events}}},
+        {"rules", {{"ok", !hash.empty()}, {"detail", hash.empty() ? "no rules loaded" : hash}}}};
+    bool ready = db.ok() && ufm_ok && !hash.empty();
+    return HttpResponse::Json(ready ? 200 : 503,
+                              {{"status", ready ? "ready" : "not ready"}, {"checks", checks}});
+  });
   router.Add("GET", "/metrics", [this](const HttpRequest&) {
     return HttpResponse::Text(200, metrics_.Render(), "text/plain; version=0.0.4");
   });
