@@ -29,6 +29,7 @@
 #include "core/config.h"
 #include "core/http_server.h"
 #include "core/inventory.h"
+#include "core/json_log.h"
 #include "core/metrics.h"
 #include "core/remediator.h"
 #include "core/rule_loader.h"
@@ -134,6 +135,9 @@ int Step(const char* name, const ufmr::Status& s) {
 
 int Serve(const Args& args) {
   auto config = ufmr::LoadConfigFile(args.config);
+  if (config.ok() && config->log.format == "json") {
+    spdlog::set_formatter(std::make_unique<ufmr::JsonLogFormatter>());
+  }
   if (Step("load config", config.ok() ? ufmr::Status::Ok() : config.status())) return 1;
   const ufmr::Config& c = config.value();
 

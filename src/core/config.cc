@@ -132,7 +132,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
   r.Keys(root, "",
          {"fabric", "ufm", "telemetry", "database", "rules", "events", "event_log", "syslog",
-          "inventory", "http", "auth", "dashboard", "remediation"});
+          "inventory", "http", "auth", "dashboard", "remediation", "log"});
   r.Str(root, "fabric", "fabric", &c.fabric);
   if (auto u = r.Section(root, "ufm")) {
     r.Keys(u, "ufm",
@@ -216,6 +216,13 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Keys(h, "http", {"listen", "port"});
     r.Str(h, "listen", "http.listen", &c.http.listen);
     r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
+  }
+  if (auto l = r.Section(root, "log")) {
+    r.Keys(l, "log", {"format"});
+    r.Str(l, "format", "log.format", &c.log.format);
+    if (c.log.format != "text" && c.log.format != "json") {
+      r.Fail(l["format"], "log.format", "must be text or json, got '" + c.log.format + "'");
+    }
   }
   if (auto a = r.Section(root, "auth")) {
     r.Keys(a, "auth",

@@ -77,6 +77,10 @@ struct Config {
     double refresh_interval_s = 300;
   } inventory;
 
+  struct Log {
+    std::string format = "text";  // text (for people) | json (one JSON object per line)
+  } log;
+
   struct Http {
     std::string listen = "127.0.0.1";
     int port = 8080;
