@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks what services/ ships (ctest: services_verify): the systemd unit passes
+# Checks what services/ and docker/ ship (ctest: services_verify): the systemd unit passes
 # `systemd-analyze verify` (with its binary paths pointed at this build, since nothing is
-# installed here) and the example config passes `ufm-remediator config check`.
+# installed here), and the example config and the compose file's config pass
+# `ufm-remediator config check`.
 #
 #   tests/services/verify.sh BUILD_DIR
 set -euo pipefail
@@ -31,4 +32,8 @@ echo "services_verify: the unit verifies"
 
 timeout 60 "$build/ufm-remediator" config check "$src/services/config.example.yaml" ||
   die "config check failed on services/config.example.yaml"
+# The compose file's config, with the database address its environment gives.
+UFM_REMEDIATOR_DB_URL="host=postgres dbname=ufm_remediator" UFM_REMEDIATOR_UFM_PASSWORD=x \
+  timeout 60 "$build/ufm-remediator" config check "$src/docker/config.yaml" ||
+  die "config check failed on docker/config.yaml"
 echo "services_verify: PASS"
