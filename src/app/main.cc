@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -30,6 +31,7 @@
 #include "core/http_server.h"
 #include "core/inventory.h"
 #include "core/json_log.h"
+#include "core/leader_lock.h"
 #include "core/metrics.h"
 #include "core/remediator.h"
 #include "core/rule_loader.h"
@@ -188,6 +190,20 @@ int Serve(const Args& args) {
   if (!c.event_log.path.empty()) spdlog::info("event log: following {}", c.event_log.path);
   ufmr::Remediator remediator(c, *store.value(), ufm, inventory, metrics, clock, rule_set,
                               syslog.get());
+  // One instance of a fabric acts (the holder of the leader lock); the others serve the
+  // dashboard and take over when it is gone. A leader that loses its lock stops at once: it
+  // exits, and a fresh start (systemd's restart) resumes from the database as leader or standby.
+  ufmr::LeaderLock leader(c.database.url, c.fabric, clock, c.ha.lock_retry_s);
+  remediator.set_may_act([&leader, &c] {
+    ufmr::LeaderLock::State s = leader.Check();
+    if (s == ufmr::LeaderLock::State::kLost) {
+      spdlog::critical("leader: lost the leader lock for fabric {}: stopping at once (exit 75)",
+                       c.fabric);
+      spdlog::shutdown();
+      std::_Exit(75);
+    }
+    return s == ufmr::LeaderLock::State::kLeader;
+  });
   ufmr::AuthStore auth_store(*store.value());
   ufmr::AuthGate gate(auth_store, c.auth, clock);
   ufmr::Api api(*store.value(), inventory, metrics, remediator, clock, gate);

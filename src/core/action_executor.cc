@@ -69,7 +69,10 @@ void ActionExecutor::RunOpen() {
     }
   }
   metrics_.Set("ufmr_port_actions_open", static_cast<double>(actions.size()));
-  for (auto& a : actions) Execute(std::move(a));
+  for (auto& a : actions) {
+    if (may_act_ && !may_act_()) return;  // not the leader any more: act on nothing
+    Execute(std::move(a));
+  }
 }
 
 bool ActionExecutor::Write(const PortAction& a) {
@@ -380,6 +383,7 @@ void ActionExecutor::AnnouncePending() {
   auto events = ufm_.GetEvents();
   if (!events.ok()) return;  // next pass
   for (auto& a : due) {
+    if (may_act_ && !may_act_()) return;
     const std::string marker = Marker(a.id);
     bool posted = std::any_of(events->events.begin(), events->events.end(), [&](const auto& e) {
       return e.description.find(marker) != std::string::npos;

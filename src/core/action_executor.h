@@ -39,6 +39,9 @@ class ActionExecutor {
   ActionExecutor(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
                  Metrics& metrics, const Clock& clock, SoakFor soak_for, OnOutcome on_outcome);
 
+  // Asked before each UFM request that acts (an action, an external event): false stops the pass
+  // (this instance is not the leader any more). Unset: always.
+  void set_may_act(std::function<bool()> may_act) { may_act_ = std::move(may_act); }
   // Carries out every open action that is due, oldest first.
   void RunOpen();
   // Posts UFM external events for confirmed actions not yet announced.
@@ -74,6 +77,7 @@ class ActionExecutor {
   SoakFor soak_for_;
   OnOutcome on_outcome_;
   std::map<int64_t, long> polls_;  // job polls so far, by action id (this process's lifetime)
+  std::function<bool()> may_act_;
 };
 
 }  // namespace ufmr

@@ -425,6 +425,7 @@ void Api::Register(HttpRouter& router) {
     Status db = store_.Ping();
     nlohmann::json body{{"status", db.ok() ? "ok" : "degraded"},
                         {"database", db.ok() ? "ok" : db.message()},
+                        {"role", remediator_.acting() ? "leader" : "standby"},
                         {"inventory_ports", inventory_.size()}};
     return HttpResponse::Json(db.ok() ? 200 : 503, body);
   });
@@ -436,7 +437,9 @@ void Api::Register(HttpRouter& router) {
     const InputHealth& in = remediator_.inputs();
     std::string inventory = in.State("inventory", now);
     std::string events = in.State("ufm_events", now);
-    bool ufm_ok = inventory == "ok" && (events == "ok" || events == "stale");
+    // A standby polls only the inventory (for its dashboard); the leader polls events too.
+    bool ufm_ok =
+        inventory == "ok" && (!remediator_.acting() || events == "ok" || events == "stale");
     std::string hash = remediator_.rules_hash();
     nlohmann::json checks = {
         {"database", {{"ok", db.ok()}, {"detail", db.ok() ? "" : db.message()}}},
@@ -444,7 +447,9 @@ void Api::Register(HttpRouter& router) {
         {"rules", {{"ok", !hash.empty()}, {"detail", hash.empty() ? "no rules loaded" : hash}}}};
     bool ready = db.ok() && ufm_ok && !hash.empty();
     return HttpResponse::Json(ready ? 200 : 503,
-                              {{"status", ready ? "ready" : "not ready"}, {"checks", checks}});
+                              {{"status", ready ? "ready" : "not ready"},
+                               {"role", remediator_.acting() ? "leader" : "standby"},
+                               {"checks", checks}});
   });
   router.Add("GET", "/metrics", [this](const HttpRequest&) {
     return HttpResponse::Text(200, metrics_.Render(), "text/plain; version=0.0.4");

@@ -132,7 +132,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
   r.Keys(root, "",
          {"fabric", "ufm", "telemetry", "database", "rules", "events", "event_log", "syslog",
-          "inventory", "http", "auth", "dashboard", "remediation", "log"});
+          "inventory", "http", "auth", "dashboard", "remediation", "log", "ha"});
   r.Str(root, "fabric", "fabric", &c.fabric);
   if (auto u = r.Section(root, "ufm")) {
     r.Keys(u, "ufm",
@@ -216,6 +216,10 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Keys(h, "http", {"listen", "port"});
     r.Str(h, "listen", "http.listen", &c.http.listen);
     r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
+  }
+  if (auto h = r.Section(root, "ha")) {
+    r.Keys(h, "ha", {"lock_retry_s"});
+    r.Secs(h, "lock_retry_s", "ha.lock_retry_s", &c.ha.lock_retry_s, 0.1);
   }
   if (auto l = r.Section(root, "log")) {
     r.Keys(l, "log", {"format"});

@@ -77,6 +77,11 @@ struct Config {
     double refresh_interval_s = 300;
   } inventory;
 
+  // Several instances on one database: one leads (acts), the others stand by (LeaderLock).
+  struct Ha {
+    double lock_retry_s = 2;  // how often a standby tries to take the leader lock
+  } ha;
+
   struct Log {
     std::string format = "text";  // text (for people) | json (one JSON object per line)
   } log;

@@ -161,7 +161,23 @@ bool Remediator::Due(TimePoint& next, double interval_s) {
   return true;
 }
 
+void Remediator::set_may_act(std::function<bool()> may_act) {
+  may_act_ = may_act;
+  executor_.set_may_act(std::move(may_act));
+}
+
 void Remediator::RunOnce() {
+  standby_ = may_act_ && !may_act_();
+  acting_.store(!standby_);
+  metrics_.Set("ufmr_leader", standby_ ? 0 : 1);
+  if (standby_) {
+    // Another instance acts: keep the inventory fresh for this one's dashboard, nothing else.
+    if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
+      RefreshInventory();
+    }
+    metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
+    return;
+  }
   MaybeReloadRules();
   metrics_.Set("ufmr_rules_loaded", static_cast<double>(engine_.rules().rules.size()));
   if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
@@ -242,7 +258,7 @@ void Remediator::RefreshInventory() {
     metrics_.Add("ufmr_inventory_peer_changes_total");
   }
   inputs_.Ok("inventory", clock_.Now(), std::to_string(inventory_.size()) + " ports");
-  PlaceTickets();
+  if (!standby_) PlaceTickets();
 }
 
 void Remediator::PlaceTickets() {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,6 +46,12 @@ class Remediator {
              Metrics& metrics, const Clock& clock, std::shared_ptr<const RuleSet> rules,
              SyslogReceiver* syslog = nullptr);
 
+  // Whether this instance may act (the leader of its fabric; LeaderLock). Asked at the start of
+  // each pass and before each request that acts; a standby only keeps its inventory fresh (for
+  // the dashboard). Unset: always (one instance).
+  void set_may_act(std::function<bool()> may_act);
+  // True when the last pass acted (this instance leads).
+  bool acting() const { return acting_.load(); }
   // One pass of every stage that is due.
   void RunOnce();
   // Passes until `stop` is set; sleeps between passes unless woken.
@@ -76,6 +83,7 @@ class Remediator {
   void RefreshInventory();
   // Records where ticketed links are for tickets filed without it (TicketPlacer).
   void PlaceTickets();
+  bool standby_ = false;  // this pass: not the leader (RefreshInventory writes nothing)
   void PollEvents();
   void PollTelemetry();
   void PollEventLog();
@@ -117,6 +125,8 @@ class Remediator {
   const Clock& clock_;
   RuleEngine engine_;
   std::atomic<bool> reload_requested_{false};
+  std::function<bool()> may_act_;
+  std::atomic<bool> acting_{true};
   TimePoint next_rules_check_{};
   std::string rules_fingerprint_;  // names, sizes and times of the rules files last loaded
   bool clear_rules_alert_ = false;
