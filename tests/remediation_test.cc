@@ -586,6 +586,31 @@ TEST_F(RemediationTest, ExternalEventsSayWhoActed) {
   EXPECT_NE(Ufm("/app/events").dump().find("ufm-remediator disabled port"), std::string::npos);
 }
 
+TEST_F(RemediationTest, SigtermDuringAJobStopsCleanlyAndTheRestartFinishesIt) {
+  // SIGTERM (systemctl stop) while UFM runs the disable's job: the service finishes its pass and
+  // exits by itself, and the next start picks the action up where it was: still exactly once.
+  Fabric fabric;
+  fabric.job_delay_ms = 4000;
+  Start(fabric);
+  auto [sw, host] = HostLinks().at(0);
+  Fault(host);
+  ASSERT_TRUE(WaitUntil([&] { return SimActions(sw, "disable").size() == 1; }, seconds(30)))
+      << Get(sim_url_ + "/sim/actions").dump();
+  auto asked = std::chrono::steady_clock::now();
+  service_->Signal(SIGTERM);
+  ASSERT_TRUE(WaitUntil([&] { return !service_->running(); }, seconds(20)))
+      << "still running 20 s after SIGTERM";
+  double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  std::cout << "[ measured ] stopped " << took << " s after SIGTERM\n";
+  EXPECT_EQ(service_->term_signal(), 0) << "exited by itself, not by the signal";
+  StartService();
+  AwaitReady();
+  AwaitTicket(sw, Disabled);
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_EQ(SimActions(sw, "disable").size(), 1u) << Get(sim_url_ + "/sim/actions").dump(2);
+  EXPECT_EQ(Tickets().size(), 1u) << Tickets().dump(2);
+}
+
 // --- crash-resume -----------------------------------------------------------------------------
 
 struct CrashCase {
