@@ -474,11 +474,10 @@ HttpResponse Api::ListTickets(const HttpRequest& req) {
 }
 
 HttpResponse Api::ExportTickets(const HttpRequest& req) {
-  auto params = req.query;
-  auto q = ParseTicketQuery(params);
+  auto q = ParseTicketQuery(req.query);
   if (!q.ok()) return HttpResponse::FromStatus(q.status());
   // One file, not a page: up to the largest page unless the caller asked for less.
-  if (!params.count("limit")) q->limit = kMaxTicketPage;
+  if (!req.query.count("limit")) q->limit = kMaxTicketPage;
   auto page = store_.ListTickets(q.value());
   if (!page.ok()) return HttpResponse::FromStatus(page.status());
   std::string csv = TicketCsvHeader();

@@ -172,17 +172,13 @@ void Remediator::RunOnce() {
   metrics_.Set("ufmr_leader", standby_ ? 0 : 1);
   if (standby_) {
     // Another instance acts: keep the inventory fresh for this one's dashboard, nothing else.
-    if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
-      RefreshInventory();
-    }
+    MaybeRefreshInventory();
     metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
     return;
   }
   MaybeReloadRules();
   metrics_.Set("ufmr_rules_loaded", static_cast<double>(engine_.rules().rules.size()));
-  if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
-    RefreshInventory();
-  }
+  MaybeRefreshInventory();
   // Before events: a person's isolations, and this service's own, are known before any 702.
   // Until one reconciliation has succeeded, findings wait (ApplyQueue).
   if (!reconciled_ || Due(next_reconcile_, config_.remediation.reconcile_interval_s)) {
@@ -231,6 +227,12 @@ void Remediator::Wake() {
   std::lock_guard<std::mutex> lock(wake_mu_);
   woken_ = true;
   wake_cv_.notify_all();
+}
+
+void Remediator::MaybeRefreshInventory() {
+  if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
+    RefreshInventory();
+  }
 }
 
 void Remediator::RefreshInventory() {

@@ -81,6 +81,8 @@ class Remediator {
   // A failed load keeps the old rules, logs the diagnostics, and raises a dashboard alert.
   void MaybeReloadRules();
   void RefreshInventory();
+  // When due, or while the inventory is empty.
+  void MaybeRefreshInventory();
   // Records where ticketed links are for tickets filed without it (TicketPlacer).
   void PlaceTickets();
   bool standby_ = false;  // this pass: not the leader (RefreshInventory writes nothing)
