@@ -1,7 +1,7 @@
 // Covers `ufm-remediator config check FILE` as SREs run it: the shipped example config
 // (services/config.example.yaml) passes; errors name the key and exit 1; environment variables
 // (UFM_REMEDIATOR_DB_URL, UFM_REMEDIATOR_UFM_PASSWORD) fill in or override the file, and their
-// values are never printed.
+// values are never printed; the UFM server's UTC offset is shown, and a bad one is an error.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -47,6 +47,20 @@ TEST(ConfigCliTest, TheExampleConfigPasses) {
   EXPECT_NE(r.out.find("config.example.yaml: ok"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fabric:    cluster-a"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("dry run"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("UTC offset +00:00"), std::string::npos) << r.out;
+}
+
+TEST(ConfigCliTest, ShowsTheUfmUtcOffsetAndRejectsABadOne) {
+  CliRun r = ConfigCheck(
+      {WriteConfig("ufm: {url: http://u, utc_offset: \"-05:30\"}\ndatabase: {url: x}\n")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("UTC offset -05:30"), std::string::npos) << r.out;
+  CliRun bad =
+      ConfigCheck({WriteConfig("ufm:\n  url: http://u\n  utc_offset: +2x\ndatabase: {url: x}\n")});
+  EXPECT_EQ(bad.exit_code, 1) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("config.yaml:3:15: ufm.utc_offset: must be an offset from UTC"),
+            std::string::npos)
+      << bad.err;
 }
 
 TEST(ConfigCliTest, ErrorsNameTheKeyAndExitOne) {

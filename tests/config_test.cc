@@ -2,7 +2,8 @@
 // every key set, seconds keys given as numbers or duration strings, unknown keys, required keys,
 // bad values (with name:line:column), password_env, and the trailing slash of ufm.url; the
 // remediation guards, retries and reconciliation keys and ufm's external event keys (defaults,
-// parsed values, bad values); and LoadConfigFile on a missing path.
+// parsed values, bad values); ufm.utc_offset (its forms, junk refused with name:line:column); and
+// LoadConfigFile on a missing path.
 #include "core/config.h"
 
 #include <gtest/gtest.h>
@@ -343,6 +344,52 @@ TEST(LoadConfigTextTest, ExternalEventKeysBadValues) {
     ASSERT_TRUE(ok.ok()) << ok.status().message();
     EXPECT_EQ(ok->ufm.external_event_id_cut, id);
     EXPECT_EQ(ok->ufm.external_event_id_restore, id);
+  }
+}
+
+TEST(LoadConfigTextTest, UtcOffsetDefaultAndForms) {
+  auto defaults = LoadConfigText(kMinimal, "cfg.yaml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().message();
+  EXPECT_EQ(defaults->ufm.utc_offset_s, 0);
+  const struct {
+    std::string value;
+    int seconds;
+  } cases[] = {{"\"+02:00\"", 7200},
+               {"+02:00", 7200},
+               {"-05:30", -19800},
+               {"\"+0530\"", 19800},
+               {"+0", 0},
+               {"0", 0},
+               {"Z", 0},
+               {"UTC", 0},
+               {"\"\"", 0},
+               {"'-14:00'", -50400}};
+  for (const auto& c : cases) {
+    auto cfg = LoadConfigText(
+        "ufm:\n  url: https://u\n  utc_offset: " + c.value + "\ndatabase:\n  url: x\n", "cfg.yaml");
+    ASSERT_TRUE(cfg.ok()) << c.value << ": " << cfg.status().message();
+    EXPECT_EQ(cfg->ufm.utc_offset_s, c.seconds) << c.value;
+  }
+}
+
+TEST(LoadConfigTextTest, UtcOffsetBadValuesNameTheKeyAndWhere) {
+  const struct {
+    std::string line;
+    std::string expect;
+  } cases[] = {
+      {"utc_offset: +2x", "cfg.yaml:3:15: ufm.utc_offset: must be an offset from UTC like +02:00"},
+      {"utc_offset: \"+15:00\"", "cfg.yaml:3:15: ufm.utc_offset: must be an offset from UTC"},
+      {"utc_offset: CET", "cfg.yaml:3:15: ufm.utc_offset: must be an offset from UTC"},
+      {"utc_offset: 7200", "got '7200'"},
+      {"utc_offset: [1]", "cfg.yaml:3:15: ufm.utc_offset: expected a string"},
+      {"utc_offset: {h: 2}", "cfg.yaml:3:15: ufm.utc_offset: expected a string"},
+      {"utc_offset:", "ufm.utc_offset: expected a string"},
+      {"utc_ofset: +02:00", "cfg.yaml:3:3: ufm.utc_ofset: unknown key"},
+  };
+  for (const auto& c : cases) {
+    const std::string message =
+        Error("ufm:\n  url: https://u\n  " + c.line + "\ndatabase:\n  url: x\n");
+    EXPECT_NE(message.find(c.expect), std::string::npos) << c.line << ": " << message;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "core/clock.h"
 #include "core/config.h"
 #include "core/rule_loader.h"
 
@@ -76,7 +77,8 @@ int ConfigCheck(const std::string& path) {
   std::cout << path << ": ok\n"
             << "  fabric:    " << c.fabric << "\n"
             << "  ufm:       " << c.ufm.url << " (auth " << c.ufm.auth << ", password "
-            << Source(c.ufm.password, "UFM_REMEDIATOR_UFM_PASSWORD") << ")\n"
+            << Source(c.ufm.password, "UFM_REMEDIATOR_UFM_PASSWORD") << ", UTC offset "
+            << FormatUtcOffset(c.ufm.utc_offset_s) << ")\n"
             << "  database:  " << Source(c.database.url, "UFM_REMEDIATOR_DB_URL") << "\n"
             << "  telemetry: " << (c.telemetry.url.empty() ? "off" : c.telemetry.url) << "\n"
             << "  rules:     " << c.rules.dir << "\n"

@@ -51,6 +51,8 @@ void OnHangup(int) {
   if (auto* r = g_remediator.load()) r->RequestReload();
 }
 
+constexpr const char* kVersion = "0.1.0";
+
 void Usage(std::ostream& out) {
   out << "usage:\n"
          "  ufm-remediator serve --config FILE [--log-level LEVEL]\n"
@@ -177,8 +179,11 @@ int Serve(const Args& args) {
 
   ufmr::SystemClock clock;
   ufmr::Metrics metrics;
+  metrics.Set(ufmr::MetricName("ufmr_info", {{"fabric", c.fabric}, {"version", kVersion}}), 1);
+  store.value()->set_metrics(&metrics);
   ufmr::Inventory inventory;
   ufmr::RestUfmClient ufm(c);
+  ufm.set_metrics(&metrics);
   std::unique_ptr<ufmr::SyslogReceiver> syslog;
   if (c.syslog.udp_port >= 0 || c.syslog.tcp_port >= 0) {
     syslog = std::make_unique<ufmr::SyslogReceiver>(c.syslog.listen, c.syslog.udp_port,
@@ -310,7 +315,7 @@ int main(int argc, char** argv) {
     return p.empty() ? 2 : 0;
   }
   if (p[0] == "--version") {
-    std::cout << "ufm-remediator 0.1.0\n";
+    std::cout << "ufm-remediator " << kVersion << "\n";
     return 0;
   }
   if (p[0] == "rules" && p.size() >= 2 && (p[1] == "check" || p[1] == "test")) {

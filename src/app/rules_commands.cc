@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "core/clock.h"
 #include "core/replay.h"
 #include "core/rule_loader.h"
 #include "core/rule_tests.h"
@@ -17,27 +18,6 @@ bool JsonFormat(const CommandLine& cl, int* exit_code) {
     *exit_code = 2;
   }
   return f == "json";
-}
-
-// "+02:00", "-05:30", "+0", "0": the UFM server's zone, as an offset from UTC.
-bool ParseUtcOffset(const std::string& s, int* out) {
-  if (s.empty() || s == "0" || s == "Z" || s == "UTC") {
-    *out = 0;
-    return true;
-  }
-  int sign = s[0] == '-' ? -1 : 1;
-  std::string rest = (s[0] == '+' || s[0] == '-') ? s.substr(1) : s;
-  int h = 0, m = 0;
-  size_t colon = rest.find(':');
-  try {
-    h = std::stoi(rest.substr(0, colon));
-    if (colon != std::string::npos) m = std::stoi(rest.substr(colon + 1));
-  } catch (const std::exception&) {
-    return false;
-  }
-  if (h > 14 || m > 59 || h < 0 || m < 0) return false;
-  *out = sign * (h * 3600 + m * 60);
-  return true;
 }
 
 }  // namespace
@@ -114,7 +94,7 @@ int Replay(const CommandLine& cl) {
     return 2;
   }
   if (!ParseUtcOffset(cl.One("utc-offset", "0"), &options.utc_offset_s)) {
-    std::cerr << "--utc-offset must look like +02:00 or -05:30\n";
+    std::cerr << "--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)\n";
     return 2;
   }
   if (cl.options.count("max-disabled")) {

@@ -312,7 +312,7 @@ void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& n
     const char* result = ok                                       ? "confirmed"
                          : outcome == Outcome::kAlreadyDoneByHand ? "done_by_hand"
                                                                   : "failed";
-    metrics_.Add("ufmr_port_actions_total{action=\"" + a.action + "\",result=\"" + result + "\"}");
+    metrics_.Add(MetricName("ufmr_port_actions_total", {{"action", a.action}, {"result", result}}));
     auto t = tx.TicketById(a.ticket_id);
     if (t) {
       std::string verb = a.action + " " + a.port;

@@ -427,7 +427,9 @@ void Api::Register(HttpRouter& router) {
                         {"database", db.ok() ? "ok" : db.message()},
                         {"role", remediator_.acting() ? "leader" : "standby"},
                         {"inventory_ports", inventory_.size()}};
-    return HttpResponse::Json(db.ok() ? 200 : 503, body);
+    // Alive is not ready: a database outage must not make an orchestrator restart a process
+    // that will carry on by itself when the database is back (/readyz says 503 meanwhile).
+    return HttpResponse::Json(200, body);
   });
   // Ready to do its job: the database answers, UFM answered the last time it was asked (and at
   // least once), and rules are loaded. For load balancers and orchestrators; no login.

@@ -64,4 +64,51 @@ bool ParseUfmTimestamp(std::string_view text, int utc_offset_s, TimePoint* out) 
   return true;
 }
 
+bool ParseUtcOffset(std::string_view text, int* out_seconds) {
+  if (text.empty() || text == "0" || text == "Z" || text == "UTC") {
+    *out_seconds = 0;
+    return true;
+  }
+  int sign = 1;
+  if (text[0] == '+' || text[0] == '-') {
+    sign = text[0] == '-' ? -1 : 1;
+    text.remove_prefix(1);
+  }
+  auto all_digits = [](std::string_view d) {
+    if (d.empty()) return false;
+    for (char ch : d) {
+      if (ch < '0' || ch > '9') return false;
+    }
+    return true;
+  };
+  auto number = [](std::string_view d) {
+    int v = 0;
+    for (char ch : d) v = v * 10 + (ch - '0');
+    return v;
+  };
+  std::string_view hours = text, minutes;
+  if (size_t colon = text.find(':'); colon != std::string_view::npos) {
+    hours = text.substr(0, colon);
+    minutes = text.substr(colon + 1);
+    if (minutes.size() != 2) return false;  // "+02:00", not "+2:5" or "+02:00:00"
+  } else if (text.size() == 4) {
+    hours = text.substr(0, 2);  // "+0530"
+    minutes = text.substr(2);
+  }
+  if (hours.empty() || hours.size() > 2 || !all_digits(hours)) return false;
+  if (!minutes.empty() && !all_digits(minutes)) return false;
+  int h = number(hours), m = number(minutes);
+  if (m > 59 || h * 60 + m > 14 * 60) return false;
+  *out_seconds = sign * (h * 3600 + m * 60);
+  return true;
+}
+
+std::string FormatUtcOffset(int seconds) {
+  char sign = seconds < 0 ? '-' : '+';
+  int minutes = (seconds < 0 ? -seconds : seconds) / 60;
+  char buf[16];
+  std::snprintf(buf, sizeof(buf), "%c%02d:%02d", sign, minutes / 60, minutes % 60);
+  return buf;
+}
+
 }  // namespace ufmr

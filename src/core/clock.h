@@ -44,5 +44,11 @@ TimePoint FromEpochSeconds(double s);
 // A UFM timestamp, "YYYY-MM-DD HH:MM:SS" with optional ".fff": UFM writes the server's local time
 // with no zone, so the caller says how far ahead of UTC that is. False on anything else.
 bool ParseUfmTimestamp(std::string_view text, int utc_offset_s, TimePoint* out);
+// A zone as an offset from UTC: "+02:00", "-05:30", "+0530", "+2", "0", "Z", "UTC" or "" (UTC).
+// Hours 0-14, minutes 0-59, at most 14:00 either way; false (and *out_seconds untouched) on
+// anything else, e.g. "+2x", "+15:00", "2:5".
+bool ParseUtcOffset(std::string_view text, int* out_seconds);
+// The offset as "+HH:MM" / "-HH:MM" (ParseUtcOffset reads it back).
+std::string FormatUtcOffset(int seconds);
 
 }  // namespace ufmr

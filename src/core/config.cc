@@ -4,8 +4,10 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "core/clock.h"
 #include "core/duration.h"
 
 namespace ufmr {
@@ -20,9 +22,55 @@ std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c
 
 namespace {
 
+// Every key the loader reads, section by section; "" holds the top level's plain keys (each
+// section's name is a top-level key too). The unknown-key check (Reader::Keys) and
+// KnownConfigKeys() both read this table, and a listed key the loader does not read is reported
+// when a file sets it (Reader::Unread), so the three cannot drift apart.
+struct SectionKeys {
+  const char* section;
+  std::vector<const char*> keys;
+};
+
+const std::vector<SectionKeys>& KeyTable() {
+  static const std::vector<SectionKeys> table = {
+      {"", {"fabric"}},
+      {"ufm",
+       {"url", "auth", "user", "password", "password_env", "insecure_tls", "ca_bundle", "timeout_s",
+        "token", "token_env", "retries", "retry_base_s", "retry_max_s", "external_events",
+        "external_event_id_cut", "external_event_id_restore", "utc_offset"}},
+      {"telemetry",
+       {"url", "interval_s", "format", "shards", "secondary_url", "secondary_interval_s"}},
+      {"database", {"url", "schema_dir"}},
+      {"rules", {"dir", "reload_check_interval_s"}},
+      {"events", {"poll_interval_s"}},
+      {"event_log", {"path", "poll_interval_s", "rotated_suffix"}},
+      {"syslog", {"listen", "udp_port", "tcp_port"}},
+      {"inventory", {"refresh_interval_s"}},
+      {"http", {"listen", "port"}},
+      {"ha", {"lock_retry_s"}},
+      {"log", {"format"}},
+      {"auth",
+       {"anonymous_read", "session_ttl_s", "secure_cookies", "login_max_failures",
+        "login_lockout_s"}},
+      {"dashboard", {"rack_pattern", "counter_history_s", "counter_sample_interval_s"}},
+      {"remediation",
+       {"dry_run", "max_disabled_ports", "max_disabled_percent", "max_disabled_per_switch",
+        "max_actions_per_hour", "port_cooldown_s", "min_active_links_host",
+        "min_active_links_switch", "breaker_findings", "breaker_window_s", "soak_s", "max_attempts",
+        "repeat_offender_tickets", "repeat_offender_window_s", "job_timeout_s",
+        "job_poll_interval_s", "action_retry_s", "action_max_tries", "reconcile_interval_s"}},
+  };
+  return table;
+}
+
+std::string KeyPath(const std::string& section, const std::string& key) {
+  return section.empty() ? key : section + "." + key;
+}
+
 struct Reader {
   std::string name;
   std::string error;
+  std::set<std::string> read;  // the dotted paths the loader looked up
 
   void Fail(const YAML::Node& n, const std::string& key, const std::string& msg) {
     if (!error.empty()) return;
@@ -34,6 +82,7 @@ struct Reader {
   }
 
   void Str(const YAML::Node& parent, const char* key, const std::string& path, std::string* out) {
+    read.insert(path);
     YAML::Node n = parent[key];
     if (!n) return;
     if (!n.IsScalar()) return Fail(n, path, "expected a string");
@@ -41,6 +90,7 @@ struct Reader {
   }
 
   void Bool(const YAML::Node& parent, const char* key, const std::string& path, bool* out) {
+    read.insert(path);
     YAML::Node n = parent[key];
     if (!n) return;
     try {
@@ -52,6 +102,7 @@ struct Reader {
 
   void Int(const YAML::Node& parent, const char* key, const std::string& path, int* out, int min,
            int max) {
+    read.insert(path);
     YAML::Node n = parent[key];
     if (!n) return;
     try {
@@ -68,6 +119,7 @@ struct Reader {
 
   void Num(const YAML::Node& parent, const char* key, const std::string& path, double* out,
            double min, double max) {
+    read.insert(path);
     YAML::Node n = parent[key];
     if (!n) return;
     double v = 0;
@@ -88,6 +140,7 @@ struct Reader {
   // Accepts a number of seconds or a duration string ("30s", "10m").
   void Secs(const YAML::Node& parent, const char* key, const std::string& path, double* out,
             double min) {
+    read.insert(path);
     YAML::Node n = parent[key];
     if (!n) return;
     if (!n.IsScalar()) return Fail(n, path, "expected a duration");
@@ -108,13 +161,31 @@ struct Reader {
     return n;
   }
 
-  void Keys(const YAML::Node& map, const std::string& path, std::initializer_list<const char*> ok) {
-    if (!map.IsMap()) return Fail(map, path.empty() ? "(top)" : path, "expected a mapping");
+  // Fails on a key of `map` that KeyTable() does not list for `section` ("": the top level).
+  void Keys(const YAML::Node& map, const std::string& section) {
+    if (!map.IsMap()) return Fail(map, section.empty() ? "(top)" : section, "expected a mapping");
+    std::set<std::string> ok;
+    for (const SectionKeys& s : KeyTable()) {
+      if (section.empty() && *s.section) ok.insert(s.section);
+      if (s.section == section) ok.insert(s.keys.begin(), s.keys.end());
+    }
     for (const auto& kv : map) {
-      bool known = false;
-      for (const char* k : ok) known = known || kv.first.Scalar() == k;
-      if (!known)
-        Fail(kv.first, (path.empty() ? "" : path + ".") + kv.first.Scalar(), "unknown key");
+      if (!ok.count(kv.first.Scalar())) {
+        Fail(kv.first, KeyPath(section, kv.first.Scalar()), "unknown key");
+      }
+    }
+  }
+
+  // A key the file sets, that KeyTable() lists, but the loader never looked up: a loader bug
+  // (the key would be silently ignored), reported rather than ignored.
+  void Unread(const YAML::Node& root) {
+    for (const SectionKeys& s : KeyTable()) {
+      const YAML::Node map = *s.section ? root[s.section] : root;
+      if (!map || !map.IsMap()) continue;
+      for (const char* k : s.keys) {
+        std::string path = KeyPath(s.section, k);
+        if (map[k] && !read.count(path)) Fail(map[k], path, "is known but never read (a bug)");
+      }
     }
   }
 };
@@ -128,17 +199,12 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
                                    std::to_string(e.mark.column + 1) + ": " + e.msg);
   }
   Config c;
-  Reader r{name, ""};
+  Reader r{name, "", {}};
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
-  r.Keys(root, "",
-         {"fabric", "ufm", "telemetry", "database", "rules", "events", "event_log", "syslog",
-          "inventory", "http", "auth", "dashboard", "remediation", "log", "ha"});
+  r.Keys(root, "");
   r.Str(root, "fabric", "fabric", &c.fabric);
   if (auto u = r.Section(root, "ufm")) {
-    r.Keys(u, "ufm",
-           {"url", "auth", "user", "password", "password_env", "insecure_tls", "ca_bundle",
-            "timeout_s", "token", "token_env", "retries", "retry_base_s", "retry_max_s",
-            "external_events", "external_event_id_cut", "external_event_id_restore"});
+    r.Keys(u, "ufm");
     r.Str(u, "url", "ufm.url", &c.ufm.url);
     r.Str(u, "auth", "ufm.auth", &c.ufm.auth);
     r.Str(u, "user", "ufm.user", &c.ufm.user);
@@ -157,14 +223,20 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
           551, 554);
     r.Int(u, "external_event_id_restore", "ufm.external_event_id_restore",
           &c.ufm.external_event_id_restore, 551, 554);
+    std::string utc_offset = FormatUtcOffset(c.ufm.utc_offset_s);
+    r.Str(u, "utc_offset", "ufm.utc_offset", &utc_offset);
+    if (!ParseUtcOffset(utc_offset, &c.ufm.utc_offset_s)) {
+      r.Fail(u["utc_offset"], "ufm.utc_offset",
+             "must be an offset from UTC like +02:00 or -05:30 (at most 14:00), got '" +
+                 utc_offset + "'");
+    }
     if (c.ufm.auth != "basic" && c.ufm.auth != "session" && c.ufm.auth != "token" &&
         c.ufm.auth != "local") {
       r.Fail(u["auth"], "ufm.auth", "must be basic, session, token or local");
     }
   }
   if (auto t = r.Section(root, "telemetry")) {
-    r.Keys(t, "telemetry",
-           {"url", "interval_s", "format", "shards", "secondary_url", "secondary_interval_s"});
+    r.Keys(t, "telemetry");
     r.Str(t, "url", "telemetry.url", &c.telemetry.url);
     r.Secs(t, "interval_s", "telemetry.interval_s", &c.telemetry.interval_s, 0.1);
     r.Str(t, "format", "telemetry.format", &c.telemetry.format);
@@ -181,57 +253,55 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     }
   }
   if (auto d = r.Section(root, "database")) {
-    r.Keys(d, "database", {"url", "schema_dir"});
+    r.Keys(d, "database");
     r.Str(d, "url", "database.url", &c.database.url);
     r.Str(d, "schema_dir", "database.schema_dir", &c.database.schema_dir);
   }
   if (auto x = r.Section(root, "rules")) {
-    r.Keys(x, "rules", {"dir", "reload_check_interval_s"});
+    r.Keys(x, "rules");
     r.Str(x, "dir", "rules.dir", &c.rules.dir);
     r.Secs(x, "reload_check_interval_s", "rules.reload_check_interval_s",
            &c.rules.reload_check_interval_s, 0);
   }
   if (auto e = r.Section(root, "events")) {
-    r.Keys(e, "events", {"poll_interval_s"});
+    r.Keys(e, "events");
     r.Secs(e, "poll_interval_s", "events.poll_interval_s", &c.events.poll_interval_s, 0.1);
   }
   if (auto l = r.Section(root, "event_log")) {
-    r.Keys(l, "event_log", {"path", "poll_interval_s", "rotated_suffix"});
+    r.Keys(l, "event_log");
     r.Str(l, "path", "event_log.path", &c.event_log.path);
     r.Secs(l, "poll_interval_s", "event_log.poll_interval_s", &c.event_log.poll_interval_s, 0.05);
     r.Str(l, "rotated_suffix", "event_log.rotated_suffix", &c.event_log.rotated_suffix);
   }
   if (auto y = r.Section(root, "syslog")) {
-    r.Keys(y, "syslog", {"listen", "udp_port", "tcp_port"});
+    r.Keys(y, "syslog");
     r.Str(y, "listen", "syslog.listen", &c.syslog.listen);
     r.Int(y, "udp_port", "syslog.udp_port", &c.syslog.udp_port, -1, 65535);
     r.Int(y, "tcp_port", "syslog.tcp_port", &c.syslog.tcp_port, -1, 65535);
   }
   if (auto i = r.Section(root, "inventory")) {
-    r.Keys(i, "inventory", {"refresh_interval_s"});
+    r.Keys(i, "inventory");
     r.Secs(i, "refresh_interval_s", "inventory.refresh_interval_s", &c.inventory.refresh_interval_s,
            1);
   }
   if (auto h = r.Section(root, "http")) {
-    r.Keys(h, "http", {"listen", "port"});
+    r.Keys(h, "http");
     r.Str(h, "listen", "http.listen", &c.http.listen);
     r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
   }
   if (auto h = r.Section(root, "ha")) {
-    r.Keys(h, "ha", {"lock_retry_s"});
+    r.Keys(h, "ha");
     r.Secs(h, "lock_retry_s", "ha.lock_retry_s", &c.ha.lock_retry_s, 0.1);
   }
   if (auto l = r.Section(root, "log")) {
-    r.Keys(l, "log", {"format"});
+    r.Keys(l, "log");
     r.Str(l, "format", "log.format", &c.log.format);
     if (c.log.format != "text" && c.log.format != "json") {
       r.Fail(l["format"], "log.format", "must be text or json, got '" + c.log.format + "'");
     }
   }
   if (auto a = r.Section(root, "auth")) {
-    r.Keys(a, "auth",
-           {"anonymous_read", "session_ttl_s", "secure_cookies", "login_max_failures",
-            "login_lockout_s"});
+    r.Keys(a, "auth");
     r.Bool(a, "anonymous_read", "auth.anonymous_read", &c.auth.anonymous_read);
     r.Secs(a, "session_ttl_s", "auth.session_ttl_s", &c.auth.session_ttl_s, 60);
     r.Bool(a, "secure_cookies", "auth.secure_cookies", &c.auth.secure_cookies);
@@ -239,7 +309,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Secs(a, "login_lockout_s", "auth.login_lockout_s", &c.auth.login_lockout_s, 1);
   }
   if (auto d = r.Section(root, "dashboard")) {
-    r.Keys(d, "dashboard", {"rack_pattern", "counter_history_s", "counter_sample_interval_s"});
+    r.Keys(d, "dashboard");
     r.Str(d, "rack_pattern", "dashboard.rack_pattern", &c.dashboard.rack_pattern);
     r.Secs(d, "counter_history_s", "dashboard.counter_history_s", &c.dashboard.counter_history_s,
            3600);
@@ -247,12 +317,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
            &c.dashboard.counter_sample_interval_s, 1);
   }
   if (auto m = r.Section(root, "remediation")) {
-    r.Keys(m, "remediation",
-           {"dry_run", "max_disabled_ports", "max_disabled_percent", "max_disabled_per_switch",
-            "max_actions_per_hour", "port_cooldown_s", "min_active_links_host",
-            "min_active_links_switch", "breaker_findings", "breaker_window_s", "soak_s",
-            "max_attempts", "repeat_offender_tickets", "repeat_offender_window_s", "job_timeout_s",
-            "job_poll_interval_s", "action_retry_s", "action_max_tries", "reconcile_interval_s"});
+    r.Keys(m, "remediation");
     auto& x = c.remediation;
     r.Bool(m, "dry_run", "remediation.dry_run", &x.dry_run);
     r.Int(m, "max_disabled_ports", "remediation.max_disabled_ports", &x.max_disabled_ports, 0,
@@ -284,6 +349,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Secs(m, "reconcile_interval_s", "remediation.reconcile_interval_s", &x.reconcile_interval_s,
            1);
   }
+  if (r.error.empty()) r.Unread(root);
   // Secrets (and per-host values) from the environment win over the file: a unit's
   // EnvironmentFile or a container's secrets keep them out of config.yaml.
   for (const auto& [var, field] : EnvironmentOverrides(&c)) {
@@ -327,6 +393,14 @@ Result<Config> LoadConfigText(const std::string& text, const std::string& name) 
     // A shape the reader did not foresee is still a config error, never a crash.
     return Status::InvalidArgument(name + ": " + e.what());
   }
+}
+
+std::vector<std::string> KnownConfigKeys() {
+  std::vector<std::string> keys;
+  for (const SectionKeys& s : KeyTable()) {
+    for (const char* k : s.keys) keys.push_back(KeyPath(s.section, k));
+  }
+  return keys;
 }
 
 Result<Config> LoadConfigFile(const std::string& path) {

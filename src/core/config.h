@@ -35,6 +35,10 @@ struct Config {
     bool external_events = true;
     int external_event_id_cut = 552;      // disable, isolate (warning)
     int external_event_id_restore = 551;  // enable, un-isolate (info)
+    // The UFM server's offset from UTC ("+02:00" in the file): UFM's event timestamps are its
+    // local time with no zone. Used for the event lag metric.
+    int utc_offset_s = 0;
+    bool operator==(const Ufm&) const = default;
   } ufm;
 
   struct Telemetry {
@@ -44,51 +48,61 @@ struct Config {
     int shards = 1;               // > 1: N requests ?num_shards=N&shard=K&sharding_field=port_guid
     std::string secondary_url;    // optional, e.g. http://ufm.example:9002/csv/xcset/low_freq_debug
     double secondary_interval_s = 300;
+    bool operator==(const Telemetry&) const = default;
   } telemetry;
 
   struct Database {
     std::string url;         // libpq connection string or URI
     std::string schema_dir;  // empty: found next to the executable
+    bool operator==(const Database&) const = default;
   } database;
 
   struct Rules {
     std::string dir = "rules";
     // How often the rules folder is checked for changes (then reloaded); 0: only on SIGHUP.
     double reload_check_interval_s = 2;
+    bool operator==(const Rules&) const = default;
   } rules;
 
   struct Events {
     double poll_interval_s = 10;
+    bool operator==(const Events&) const = default;
   } events;
 
   struct EventLog {
     std::string path;  // UFM's event.log (the path differs by version); empty disables
     double poll_interval_s = 1;
     std::string rotated_suffix = ".1";  // where logrotate moves the previous file
+    bool operator==(const EventLog&) const = default;
   } event_log;
 
   struct Syslog {
     std::string listen = "0.0.0.0";
     int udp_port = -1;  // -1 disables; UFM's PUT /app/syslog points here
     int tcp_port = -1;
+    bool operator==(const Syslog&) const = default;
   } syslog;
 
   struct Inventory {
     double refresh_interval_s = 300;
+    bool operator==(const Inventory&) const = default;
   } inventory;
 
   // Several instances on one database: one leads (acts), the others stand by (LeaderLock).
   struct Ha {
     double lock_retry_s = 2;  // how often a standby tries to take the leader lock
+    bool operator==(const Ha&) const = default;
   } ha;
 
   struct Log {
     std::string format = "text";  // text (for people) | json (one JSON object per line)
+    bool operator==(const Log&) const = default;
   } log;
 
   struct Http {
     std::string listen = "127.0.0.1";
     int port = 8080;
+    bool operator==(const Http&) const = default;
   } http;
 
   // Who may use the dashboard and the API (docs/CONFIG.md, docs/API.md).
@@ -98,6 +112,7 @@ struct Config {
     bool secure_cookies = false;   // mark the session cookie Secure (behind a TLS proxy)
     int login_max_failures = 5;    // failed logins for one name before it is throttled
     double login_lockout_s = 300;  // ... for this long
+    bool operator==(const Auth&) const = default;
   } auth;
 
   struct Dashboard {
@@ -106,6 +121,7 @@ struct Config {
     std::string rack_pattern = "^(.+)-U[0-9]+$";
     double counter_history_s = 7 * 86400.0;  // counter samples of ticketed ports kept this long
     double counter_sample_interval_s = 60;   // ... taken at most this often (and at a new ticket)
+    bool operator==(const Dashboard&) const = default;
   } dashboard;
 
   struct Remediation {
@@ -130,7 +146,11 @@ struct Config {
     double action_retry_s = 30;        // wait before retrying an action after a transient failure
     int action_max_tries = 5;          // transient failures before an action is given up
     double reconcile_interval_s = 60;  // UFM's disabled and isolated ports against ours
+    bool operator==(const Remediation&) const = default;
   } remediation;
+
+  // Field by field, for tests (e.g. a documented default written out loads as the default).
+  bool operator==(const Config&) const = default;
 };
 
 Result<Config> LoadConfigFile(const std::string& path);
@@ -138,5 +158,9 @@ Result<Config> LoadConfigFile(const std::string& path);
 // UFM_REMEDIATOR_DB_URL, ...) and the fields they set; applied by LoadConfig*.
 std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c);
 Result<Config> LoadConfigText(const std::string& text, const std::string& name);
+// Every key the loader accepts, as dotted paths ("fabric", "ufm.url", "remediation.soak_s"), in
+// the loader's order. The loader's unknown-key check reads the same table, so this list is
+// exactly what a config file may contain (docs/CONFIG.md documents each; config_docs_test).
+std::vector<std::string> KnownConfigKeys();
 
 }  // namespace ufmr

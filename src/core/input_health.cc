@@ -13,6 +13,8 @@ void InputHealth::Configure(const std::string& name, bool enabled, double interv
 }
 
 void InputHealth::Ok(const std::string& name, TimePoint at, const std::string& detail) {
+  if (metrics_)
+    metrics_->Add(MetricName("ufmr_input_reads_total", {{"input", name}, {"result", "ok"}}));
   std::lock_guard<std::mutex> lock(mu_);
   if (!inputs_.count(name)) order_.push_back(name);
   Input& in = inputs_[name];
@@ -22,6 +24,9 @@ void InputHealth::Ok(const std::string& name, TimePoint at, const std::string& d
 }
 
 void InputHealth::Failed(const std::string& name, TimePoint at, const std::string& error) {
+  if (metrics_) {
+    metrics_->Add(MetricName("ufmr_input_reads_total", {{"input", name}, {"result", "error"}}));
+  }
   std::lock_guard<std::mutex> lock(mu_);
   if (!inputs_.count(name)) order_.push_back(name);
   Input& in = inputs_[name];

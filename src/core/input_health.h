@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/clock.h"
+#include "core/metrics.h"
 
 namespace ufmr {
 
@@ -19,6 +20,8 @@ class InputHealth {
  public:
   // Declares an input: enabled or not, and how often it is expected to succeed.
   void Configure(const std::string& name, bool enabled, double interval_s);
+  // Counts each reported outcome in ufmr_input_reads_total{input,result} from here on.
+  void set_metrics(Metrics* metrics) { metrics_ = metrics; }
   // `detail` replaces the last one ("" clears it).
   void Ok(const std::string& name, TimePoint at, const std::string& detail = "");
   void Failed(const std::string& name, TimePoint at, const std::string& error);
@@ -39,6 +42,7 @@ class InputHealth {
   };
   std::string StateOf(const Input& in, TimePoint now) const;
 
+  Metrics* metrics_ = nullptr;
   mutable std::mutex mu_;
   std::vector<std::string> order_;
   std::map<std::string, Input> inputs_;

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <pqxx/pqxx>
 
+#include "core/db_url.h"
+
 namespace ufmr {
 
 namespace {
@@ -29,7 +31,7 @@ LeaderLock::State LeaderLock::Check() {
       spdlog::critical(
           "leader: lost the lock's database connection ({}): another instance may "
           "act for fabric {} now",
-          e.what(), fabric_);
+          RedactDatabasePassword(e.what(), url_), fabric_);
       return State::kLost;
     }
   }
@@ -54,7 +56,8 @@ LeaderLock::State LeaderLock::Check() {
     }
   } catch (const std::exception& e) {
     conn_.reset();
-    spdlog::warn("standby: cannot reach the database to take the leader lock: {}", e.what());
+    spdlog::warn("standby: cannot reach the database to take the leader lock: {}",
+                 RedactDatabasePassword(e.what(), url_));
     return State::kStandby;
   }
   return State::kStandby;

@@ -61,6 +61,16 @@ DecisionPolicy PolicyFrom(const Config::Remediation& r) {
   return p;
 }
 
+// A ticket this fabric's service does not hold: another fabric's (409, as in TicketDesk) or none.
+Status NotThisFabrics(Store& store, int64_t id) {
+  auto other = store.GetTicket(id);
+  if (other.ok()) {
+    return Status::Conflict("ticket " + std::to_string(id) + " belongs to fabric '" +
+                            other->fabric + "': use that fabric's service");
+  }
+  return Status::NotFound("no ticket " + std::to_string(id));
+}
+
 }  // namespace
 
 Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
@@ -86,6 +96,7 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
           }),
       syslog_(syslog) {
   store_.set_repeat_window_s(config.remediation.repeat_offender_window_s);
+  inputs_.set_metrics(&metrics_);
   SnapshotRules();
   inputs_.Configure("ufm_events", true, config.events.poll_interval_s);
   inputs_.Configure("inventory", true, config.inventory.refresh_interval_s);
@@ -173,6 +184,7 @@ void Remediator::RunOnce() {
   if (standby_) {
     // Another instance acts: keep the inventory fresh for this one's dashboard, nothing else.
     MaybeRefreshInventory();
+    MaybeCountTickets();
     metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
     return;
   }
@@ -198,6 +210,7 @@ void Remediator::RunOnce() {
   executor_.RunOpen();
   executor_.AnnouncePending();
   CheckSoaks();
+  MaybeCountTickets();
   metrics_.Set("ufmr_pending_holds", static_cast<double>(engine_.pending()));
   metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
 }
@@ -205,7 +218,11 @@ void Remediator::RunOnce() {
 void Remediator::Run(const std::atomic<bool>& stop) {
   while (!stop.load()) {
     try {
+      const auto start = std::chrono::steady_clock::now();
       RunOnce();
+      metrics_.Observe(
+          "ufmr_pass_duration_seconds",
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       metrics_.Set("ufmr_last_pass_timestamp_seconds", ToEpochSeconds(clock_.Now()));
     } catch (const std::exception& e) {
       // A pass that throws must not end the service: log, count, and try again next pass.
@@ -227,6 +244,20 @@ void Remediator::Wake() {
   std::lock_guard<std::mutex> lock(wake_mu_);
   woken_ = true;
   wake_cv_.notify_all();
+}
+
+void Remediator::MaybeCountTickets() {
+  if (!Due(next_ticket_count_, 15)) return;
+  auto counts = store_.TicketCounts();
+  if (!counts.ok()) return;  // the gauges keep their last values; the pass reports the database
+  for (const char* state :
+       {ticket_state::kOpen, ticket_state::kPortDisabled, ticket_state::kTicketOnly,
+        ticket_state::kAcknowledged, ticket_state::kRepairReported, ticket_state::kVerifying,
+        ticket_state::kClosed, ticket_state::kEscalated}) {
+    auto it = counts->find(state);
+    metrics_.Set(MetricName("ufmr_tickets", {{"state", state}}),
+                 it == counts->end() ? 0 : static_cast<double>(it->second));
+  }
 }
 
 void Remediator::MaybeRefreshInventory() {
@@ -343,7 +374,7 @@ void Remediator::PollEvents() {
                  : std::to_string(events->errors.size()) + " malformed events skipped last poll");
   for (const auto& err : events->errors) {
     spdlog::warn("skipped a malformed UFM event: {}", err);
-    metrics_.Add("ufmr_input_errors_total{source=\"rest_events\"}");
+    metrics_.Add("ufmr_parse_errors_total{source=\"rest_events\"}");
   }
   const auto& list = events->events;
   const int64_t cursor = *event_cursor_;
@@ -404,10 +435,16 @@ void Remediator::PollEvents() {
 
 void Remediator::ConsiderEvent(const Observation& o) {
   if (!deduper_.FirstSighting(o)) {
-    metrics_.Add("ufmr_duplicate_events_total{source=\"" + o.source + "\"}");
+    metrics_.Add(MetricName("ufmr_duplicate_events_total", {{"source", o.source}}));
     return;
   }
-  metrics_.Add("ufmr_events_total{source=\"" + o.source + "\"}");
+  metrics_.Add(MetricName("ufmr_events_total", {{"source", o.source}}));
+  TimePoint stamped;
+  if (!o.reread && ParseUfmTimestamp(o.ufm_timestamp, config_.ufm.utc_offset_s, &stamped)) {
+    // UFM stamps whole seconds (and a clock a little ahead reads as no lag, not a negative one).
+    metrics_.Observe(MetricName("ufmr_event_lag_seconds", {{"source", o.source}}),
+                     std::max(0.0, ToEpochSeconds(o.time) - ToEpochSeconds(stamped)));
+  }
   if (o.event_type == 702) {
     // This service's own isolations show up as 702 MANUAL too: those are not a person's.
     std::vector<std::string> ports;
@@ -454,7 +491,7 @@ void Remediator::PollEventLog() {
     LogEntry entry;
     Status s = ParseEventLogEntry(raw, &entry);
     if (!s.ok()) {
-      metrics_.Add("ufmr_input_errors_total{source=\"event_log\"}");
+      metrics_.Add("ufmr_parse_errors_total{source=\"event_log\"}");
       spdlog::warn("{} at byte {}: {}", tailer_->path(), raw.offset, s.message());
       return;
     }
@@ -463,7 +500,6 @@ void Remediator::PollEventLog() {
   TailPoll poll = tailer_->Poll();
   for (const auto& n : poll.notices) spdlog::info("event log: {}", n.message);
   if (!poll.status.ok()) {
-    metrics_.Add("ufmr_input_errors_total{source=\"event_log\"}");
     spdlog::warn("event log: {}", poll.status.message());
     inputs_.Failed("event_log", now, poll.status.message());
   } else {
@@ -490,7 +526,7 @@ void Remediator::DrainSyslog() {
     LogEntry entry;
     Status s = ParseEventLogEntry(m.text, &entry);
     if (!s.ok()) {
-      metrics_.Add("ufmr_input_errors_total{source=\"syslog\"}");
+      metrics_.Add("ufmr_parse_errors_total{source=\"syslog\"}");
       spdlog::warn("syslog from {}: {}", m.peer, s.message());
       continue;
     }
@@ -525,7 +561,7 @@ void Remediator::PollTelemetry() {
   }
   for (const auto& err : report.input_errors) {
     spdlog::warn("telemetry: skipped {}", err);
-    metrics_.Add("ufmr_input_errors_total{source=\"telemetry\"}");
+    metrics_.Add("ufmr_parse_errors_total{source=\"telemetry\"}");
   }
   if (report.ber_without_rate > 0) {
     spdlog::debug("telemetry: {} ports with symbol errors have no known speed/width: no SymbolBER",
@@ -759,7 +795,7 @@ void Remediator::ForgetLink(const Finding& f) {
 }
 
 void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
-  metrics_.Add("ufmr_findings_total{rule=\"" + f.rule + "\"}");
+  metrics_.Add(MetricName("ufmr_findings_total", {{"rule", f.rule}}));
   if (f.evidence.value("during_soak", false)) {
     // A repaired link under watch showed a bad sign: that is the verdict, whatever silences or
     // modes say about new findings.
@@ -776,9 +812,9 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   TxDecisionContext ctx(tx, inventory_, silences_, manual_marks_, persons_isolated_,
                         acting_findings_);
   Decision d = decider_.Decide(f, ctx);
-  metrics_.Add(std::string("ufmr_decisions_total{decision=\"") + DecisionKindName(d.kind) + "\"}");
+  metrics_.Add(MetricName("ufmr_decisions_total", {{"decision", DecisionKindName(d.kind)}}));
   if (d.kind == DecisionKind::kBlocked) {
-    metrics_.Add("ufmr_guard_vetoes_total{guard=\"" + d.guard + "\"}");
+    metrics_.Add(MetricName("ufmr_guard_vetoes_total", {{"guard", d.guard}}));
   }
   // The audit trail: every decision, with the rules hash it was made under.
   auto record = [&](std::optional<int64_t> ticket) { tx.AddDecision(d.ToJson(), ticket); };
@@ -1187,7 +1223,7 @@ Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by, const
   auto& tx = *txr.value();
   try {
     auto t = tx.TicketById(id);
-    if (!t) return Status::NotFound("no ticket " + std::to_string(id));
+    if (!t) return NotThisFabrics(store_, id);
     if (t->link_key == "storm") {
       return Status::Conflict("ticket " + std::to_string(id) +
                               " is a storm ticket: re-arm the breaker instead");
@@ -1213,7 +1249,7 @@ Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by, const
     tx.UpdateTicket(*t);
     tx.Commit();
     CrashPoint("decided", t->method == "isolate" ? "unisolate" : "enable");
-    metrics_.Add("ufmr_repairs_reported_total{kind=\"" + kind + "\"}");
+    metrics_.Add(MetricName("ufmr_repairs_reported_total", {{"kind", kind}}));
     spdlog::info("ticket {}: repair reported by {} ({})", id, by, words);
     Wake();
     return *t;
@@ -1258,7 +1294,7 @@ Result<Ticket> Remediator::Acknowledge(int64_t id, const std::string& by, const 
   auto& tx = *txr.value();
   try {
     auto t = tx.TicketById(id);
-    if (!t) return Status::NotFound("no ticket " + std::to_string(id));
+    if (!t) return NotThisFabrics(store_, id);
     if (!AcceptsAcknowledge(t->state)) {
       return Status::Conflict("ticket " + std::to_string(id) + " is " + t->state +
                               " and cannot be acknowledged");

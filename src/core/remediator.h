@@ -118,6 +118,8 @@ class Remediator {
   bool Reconcile();
   // Whether this service holds the port isolated (its own 702 MANUAL is not a person's).
   bool OurIsolation(const std::string& port) const { return our_isolations_.count(port) > 0; }
+  // ufmr_tickets{state} from the database, at most every 15 s (leader and standby alike).
+  void MaybeCountTickets();
 
   const Config& config_;
   Store& store_;
@@ -179,6 +181,7 @@ class Remediator {
   std::map<std::string, TimePoint> last_evidence_;
 
   TimePoint next_inventory_{}, next_events_{}, next_telemetry_{};
+  TimePoint next_ticket_count_{};
 
   std::mutex wake_mu_;
   std::condition_variable wake_cv_;

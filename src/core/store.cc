@@ -8,12 +8,38 @@
 #include <fstream>
 #include <pqxx/pqxx>
 #include <sstream>
+#include <stdexcept>
 
+#include "core/db_url.h"
 #include "core/ufm_json.h"
 
 namespace ufmr {
 
 namespace {
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Times one Store operation into ufmr_db_query_duration_seconds{op}, however it ends.
+class OpTimer {
+ public:
+  OpTimer(Metrics* metrics, const char* op)
+      : metrics_(metrics), op_(op), start_(std::chrono::steady_clock::now()) {}
+  ~OpTimer() {
+    if (metrics_) {
+      metrics_->Observe(MetricName("ufmr_db_query_duration_seconds", {{"op", op_}}),
+                        SecondsSince(start_));
+    }
+  }
+  OpTimer(const OpTimer&) = delete;
+  OpTimer& operator=(const OpTimer&) = delete;
+
+ private:
+  Metrics* metrics_;
+  const char* op_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 constexpr const char* kTicketColumnsTemplate =
     "id, fabric, link_key, port_a, port_b, state, rule, reason, action_port, disabled_by_us, "
@@ -153,7 +179,8 @@ Result<std::unique_ptr<Store>> Store::Open(const std::string& url, const std::st
     auto conn = std::make_unique<pqxx::connection>(url);
     store->Release(std::move(conn));
   } catch (const std::exception& e) {
-    return Status::Unavailable(std::string("cannot connect to PostgreSQL: ") + e.what());
+    return Status::Unavailable("cannot connect to PostgreSQL: " +
+                               RedactDatabasePassword(e.what(), url));
   }
   return store;
 }
@@ -180,7 +207,12 @@ std::unique_ptr<pqxx::connection> Store::Acquire() {
       if (c->is_open()) return c;
     }
   }
-  return std::make_unique<pqxx::connection>(url_);
+  try {
+    return std::make_unique<pqxx::connection>(url_);
+  } catch (const std::exception& e) {
+    // libpq may quote the URL, password and all: callers log what is thrown.
+    throw std::runtime_error(RedactDatabasePassword(e.what(), url_));
+  }
 }
 
 void Store::Release(std::unique_ptr<pqxx::connection> conn) {
@@ -198,7 +230,10 @@ Result<std::unique_ptr<Store::Tx>> Store::Begin() {
 }
 
 Store::Tx::Tx(Store* store, std::unique_ptr<pqxx::connection> conn)
-    : store_(store), conn_(std::move(conn)), work_(std::make_unique<pqxx::work>(*conn_)) {}
+    : store_(store),
+      conn_(std::move(conn)),
+      work_(std::make_unique<pqxx::work>(*conn_)),
+      began_(std::chrono::steady_clock::now()) {}
 
 Store::Tx::~Tx() {
   try {
@@ -206,9 +241,17 @@ Store::Tx::~Tx() {
   } catch (...) {
   }
   store_->Release(std::move(conn_));
+  if (store_->metrics_) {
+    store_->metrics_->Observe(MetricName("ufmr_db_transaction_duration_seconds",
+                                         {{"result", committed_ ? "commit" : "rollback"}}),
+                              SecondsSince(began_));
+  }
 }
 
-void Store::Tx::Commit() { work_->commit(); }
+void Store::Tx::Commit() {
+  work_->commit();
+  committed_ = true;
+}
 
 std::optional<Ticket> Store::Tx::OpenTicketForLink(const std::string& link_key) {
   auto r = work_->exec_params("SELECT " + store_->ticket_columns_ +
@@ -529,6 +572,7 @@ Result<std::vector<std::filesystem::path>> MigrationFiles(const std::string& sch
 }  // namespace
 
 Result<std::vector<std::string>> Store::PendingMigrations(const std::string& schema_dir) {
+  OpTimer timer(metrics_, "migrate");
   auto files = MigrationFiles(schema_dir);
   if (!files.ok()) return files.status();
   try {
@@ -553,6 +597,7 @@ Result<std::vector<std::string>> Store::PendingMigrations(const std::string& sch
 }
 
 Status Store::Migrate(const std::string& schema_dir) {
+  OpTimer timer(metrics_, "migrate");
   auto listed = MigrationFiles(schema_dir);
   if (!listed.ok()) return listed.status();
   const auto& files = listed.value();
@@ -620,6 +665,7 @@ std::string TicketOrder(const std::string& sort) {
 }  // namespace
 
 Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
+  OpTimer timer(metrics_, "list_tickets");
   std::string sort_key = !q.sort.empty() && q.sort[0] == '-' ? q.sort.substr(1) : q.sort;
   if (!IsKnownTicketSort(sort_key)) return Status::InvalidArgument("unknown sort '" + q.sort + "'");
   try {
@@ -698,6 +744,7 @@ Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
 }
 
 Result<Ticket> Store::GetTicket(int64_t id) {
+  OpTimer timer(metrics_, "get_ticket");
   try {
     auto conn = Acquire();
     std::optional<Ticket> t;
@@ -715,6 +762,7 @@ Result<Ticket> Store::GetTicket(int64_t id) {
 }
 
 Result<std::vector<TicketEvent>> Store::Events(int64_t ticket_id) {
+  OpTimer timer(metrics_, "ticket_events");
   try {
     auto conn = Acquire();
     std::vector<TicketEvent> out;
@@ -748,6 +796,7 @@ Result<std::vector<CounterSample>> Store::CounterSamples(const std::string& fabr
                                                          double since_epoch_s,
                                                          std::optional<double> until_epoch_s,
                                                          int per_port) {
+  OpTimer timer(metrics_, "counter_samples");
   try {
     auto conn = Acquire();
     std::vector<CounterSample> out;
@@ -789,6 +838,7 @@ Result<std::vector<CounterSample>> Store::CounterSamples(const std::string& fabr
 }
 
 Result<std::vector<PortAction>> Store::Actions(int64_t ticket_id) {
+  OpTimer timer(metrics_, "ticket_actions");
   try {
     auto conn = Acquire();
     std::vector<PortAction> out;
@@ -807,6 +857,7 @@ Result<std::vector<PortAction>> Store::Actions(int64_t ticket_id) {
 }
 
 Result<Store::BreakerState> Store::GetBreaker() {
+  OpTimer timer(metrics_, "breaker");
   auto tx = Begin();
   if (!tx.ok()) return tx.status();
   try {
@@ -816,7 +867,26 @@ Result<Store::BreakerState> Store::GetBreaker() {
   }
 }
 
+Result<std::map<std::string, int64_t>> Store::TicketCounts() {
+  OpTimer timer(metrics_, "ticket_counts");
+  try {
+    auto conn = Acquire();
+    std::map<std::string, int64_t> out;
+    {
+      pqxx::read_transaction w(*conn);
+      auto r = w.exec_params("SELECT state, count(*) FROM tickets WHERE fabric = $1 GROUP BY state",
+                             fabric_);
+      for (const auto& row : r) out[row[0].as<std::string>()] = row[1].as<int64_t>();
+    }
+    Release(std::move(conn));
+    return out;
+  } catch (const std::exception& e) {
+    return Status::Unavailable(std::string("database: ") + e.what());
+  }
+}
+
 Result<std::vector<Alert>> Store::ActiveAlerts(int limit) {
+  OpTimer timer(metrics_, "alerts");
   try {
     auto conn = Acquire();
     std::vector<Alert> out;
@@ -844,6 +914,7 @@ Result<std::vector<Alert>> Store::ActiveAlerts(int limit) {
 }
 
 Result<nlohmann::json> Store::RecentDecisions(int limit, const std::string& rule) {
+  OpTimer timer(metrics_, "decisions");
   try {
     auto conn = Acquire();
     nlohmann::json out = nlohmann::json::array();
@@ -871,6 +942,7 @@ Result<nlohmann::json> Store::RecentDecisions(int limit, const std::string& rule
 }
 
 Status Store::ClearAlert(int64_t id, const std::string& by) {
+  OpTimer timer(metrics_, "clear_alert");
   try {
     auto conn = Acquire();
     size_t affected = 0;
@@ -892,6 +964,7 @@ Status Store::ClearAlert(int64_t id, const std::string& by) {
 }
 
 Result<Silence> Store::AddSilence(const Silence& s) {
+  OpTimer timer(metrics_, "silences");
   Status valid = ValidateSilence(s);
   if (!valid.ok()) return valid;
   try {
@@ -923,6 +996,7 @@ Result<Silence> Store::AddSilence(const Silence& s) {
 }
 
 Result<std::vector<Silence>> Store::ListSilences(bool include_expired, int limit) {
+  OpTimer timer(metrics_, "silences");
   try {
     auto conn = Acquire();
     std::vector<Silence> out;
@@ -942,6 +1016,7 @@ Result<std::vector<Silence>> Store::ListSilences(bool include_expired, int limit
 }
 
 Result<std::vector<Silence>> Store::ActiveSilences() {
+  OpTimer timer(metrics_, "silences");
   try {
     auto conn = Acquire();
     std::vector<Silence> out;
@@ -961,6 +1036,7 @@ Result<std::vector<Silence>> Store::ActiveSilences() {
 }
 
 Result<Silence> Store::GetSilence(int64_t id) {
+  OpTimer timer(metrics_, "silences");
   try {
     auto conn = Acquire();
     std::optional<Silence> s;
@@ -980,6 +1056,7 @@ Result<Silence> Store::GetSilence(int64_t id) {
 }
 
 Status Store::ExpireSilence(int64_t id, const std::string& by) {
+  OpTimer timer(metrics_, "silences");
   try {
     auto conn = Acquire();
     size_t affected = 0;
@@ -1001,6 +1078,7 @@ Status Store::ExpireSilence(int64_t id, const std::string& by) {
 }
 
 Status Store::Ping() {
+  OpTimer timer(metrics_, "ping");
   try {
     auto conn = Acquire();
     {
@@ -1014,7 +1092,8 @@ Status Store::Ping() {
   }
 }
 
-Status Store::Run(const std::function<Status(pqxx::work&)>& fn) {
+Status Store::Run(const std::function<Status(pqxx::work&)>& fn, const char* op) {
+  OpTimer timer(metrics_, op);
   try {
     auto conn = Acquire();
     Status st = Status::Ok();

@@ -6,7 +6,9 @@
 // Status.
 #pragma once
 
+#include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/metrics.h"
 #include "core/silence.h"
 #include "core/status.h"
 #include "core/ticket.h"
@@ -130,6 +133,8 @@ class Store {
     Store* store_;
     std::unique_ptr<pqxx::connection> conn_;
     std::unique_ptr<pqxx::dbtransaction> work_;
+    std::chrono::steady_clock::time_point began_;
+    bool committed_ = false;
   };
 
   // Connects once to check the database answers; later connections open on demand.
@@ -159,6 +164,8 @@ class Store {
   Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
   Result<std::vector<PortAction>> Actions(int64_t ticket_id);
   Result<std::vector<Alert>> ActiveAlerts(int limit);
+  // This fabric's tickets by state (states without tickets are left out).
+  Result<std::map<std::string, int64_t>> TicketCounts();
   // This fabric's circuit breaker (armed, with no row yet, on a fresh database).
   Result<BreakerState> GetBreaker();
   // The newest decisions, newest first (each as recorded: the Decision JSON plus id, ticket_id,
@@ -185,9 +192,12 @@ class Store {
   // Runs `fn` in one read-write transaction on a pooled connection and commits it. A database
   // error (or any exception from fn) is returned as Unavailable; fn's own Status, if not ok, is
   // returned as is and the transaction is rolled back. For stores of other tables (AuthStore).
-  Status Run(const std::function<Status(pqxx::work&)>& fn);
+  Status Run(const std::function<Status(pqxx::work&)>& fn, const char* op = "auth");
 
   const std::string& fabric() const { return fabric_; }
+  // Times every transaction (ufmr_db_transaction_duration_seconds) and every read or write of
+  // the methods above (ufmr_db_query_duration_seconds{op}) from here on. Call before use.
+  void set_metrics(Metrics* metrics) { metrics_ = metrics; }
   // How far back earlier tickets on a link count toward Ticket::repeat_count. Call before use.
   void set_repeat_window_s(double seconds);
 
@@ -198,6 +208,7 @@ class Store {
 
   std::string url_;
   std::string fabric_;
+  Metrics* metrics_ = nullptr;
   std::string ticket_columns_;
   std::mutex mu_;
   std::vector<std::unique_ptr<pqxx::connection>> idle_;

@@ -76,6 +76,24 @@ bool LooksLikeHtml(const HttpResult& r) {
   return i != std::string::npos && r.body[i] == '<';
 }
 
+// The metric label for a REST path: its shape, never an id or a port name.
+const char* EndpointOf(const std::string& path) {
+  static const std::pair<const char*, const char*> kExact[] = {
+      {"/app/events", "events"},
+      {"/resources/ports", "ports"},
+      {"/resources/links", "links"},
+      {"/actions", "actions"},
+      {"/jobs", "jobs"},
+      {"/app/unhealthy_ports", "unhealthy_ports"},
+      {"/app/events/external_event", "external_event"}};
+  for (const auto& [p, name] : kExact) {
+    if (path == p) return name;
+  }
+  if (path.rfind("/resources/ports/", 0) == 0) return "port";
+  if (path.rfind("/jobs/", 0) == 0) return "job";
+  return "other";
+}
+
 }  // namespace
 
 RestUfmClient::RestUfmClient(const Config& config, Sleeper sleeper)
@@ -98,10 +116,28 @@ double RestUfmClient::Backoff(int attempt) {
   return std::uniform_real_distribution<double>(0, std::max(cap, 0.0))(rng_);  // full jitter
 }
 
+Result<HttpResult> RestUfmClient::Send(const char* endpoint,
+                                       const std::function<Result<HttpResult>()>& request) {
+  if (!metrics_) return request();
+  const auto start = std::chrono::steady_clock::now();
+  auto r = request();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const long code = r.ok() ? r->status : 0;
+  const std::string answer =
+      !r.ok() || code < 100 || code > 599 ? "error" : std::to_string(code / 100) + "xx";
+  metrics_->Add(MetricName("ufmr_ufm_requests_total", {{"endpoint", endpoint}, {"code", answer}}));
+  metrics_->Observe(MetricName("ufmr_ufm_request_duration_seconds", {{"endpoint", endpoint}}),
+                    seconds);
+  return r;
+}
+
 Status RestUfmClient::Login() {
-  auto r =
-      http_.PostForm(ufm_.url + "/dologin", "httpd_username=" + FormEncode(ufm_.user) +
-                                                "&httpd_password=" + FormEncode(ufm_.password));
+  auto r = Send("login", [&] {
+    return http_.PostForm(
+        ufm_.url + "/dologin",
+        "httpd_username=" + FormEncode(ufm_.user) + "&httpd_password=" + FormEncode(ufm_.password));
+  });
   if (!r.ok()) return r.status();
   if (r->status == 401 || r->status == 403) {
     return Status::InvalidArgument("UFM refused the login of user '" + ufm_.user + "' (HTTP " +
@@ -128,9 +164,11 @@ Result<HttpResult> RestUfmClient::Call(const std::string& method, const std::str
         continue;
       }
     }
-    auto r = method == "GET"   ? http_.Get(rest_ + path)
+    auto r = Send(EndpointOf(path), [&] {
+      return method == "GET"   ? http_.Get(rest_ + path)
              : method == "PUT" ? http_.Put(rest_ + path, body)
                                : http_.Post(rest_ + path, body);
+    });
     if (!r.ok()) {
       last = r.status();
       if (idempotent || http_.last_failure_before_send()) continue;
@@ -359,7 +397,8 @@ Result<std::string> RestUfmClient::GetTelemetryCsv() {
 }
 
 Result<HttpResult> RestUfmClient::GetTelemetry(const std::string& url) {
-  return Checked(telemetry_http_.Get(url), "GET telemetry " + url);
+  return Checked(Send("telemetry", [&] { return telemetry_http_.Get(url); }),
+                 "GET telemetry " + url);
 }
 
 }  // namespace ufmr

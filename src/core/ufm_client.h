@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/http_client.h"
 #include "core/inventory.h"
+#include "core/metrics.h"
 #include "core/status.h"
 #include "core/ufm_event.h"
 
@@ -109,6 +110,10 @@ class RestUfmClient final : public UfmClient {
   Result<std::string> GetTelemetryCsv() override;
   Result<HttpResult> GetTelemetry(const std::string& url) override;
 
+  // Counts and times every HTTP request from here on, each retry apart
+  // (ufmr_ufm_requests_total, ufmr_ufm_request_duration_seconds); null stops it.
+  void set_metrics(Metrics* metrics) { metrics_ = metrics; }
+
   // The body of POST /actions for a port action: the one place that knows its shape.
   static std::string PortActionBody(const std::string& action, const PortInfo& port,
                                     const std::string& description);
@@ -126,6 +131,8 @@ class RestUfmClient final : public UfmClient {
                           const std::string& body, bool idempotent, bool want_json);
   Status Login();
   double Backoff(int attempt);
+  // One HTTP request, counted and timed under `endpoint` (a fixed name, never a URL).
+  Result<HttpResult> Send(const char* endpoint, const std::function<Result<HttpResult>()>& request);
   // A plain status check, for endpoints without auth or retries (telemetry).
   Result<HttpResult> Checked(Result<HttpResult> r, const std::string& what);
 
@@ -137,6 +144,7 @@ class RestUfmClient final : public UfmClient {
   std::string telemetry_url_;
   HttpClient http_;
   HttpClient telemetry_http_;
+  Metrics* metrics_ = nullptr;
 };
 
 }  // namespace ufmr

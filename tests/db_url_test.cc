@@ -1,0 +1,37 @@
+// RedactDatabasePassword: the password of a libpq connection string (URI or keywords, raw or
+// percent-encoded) never survives into a message that quotes the string.
+#include "core/db_url.h"
+
+#include <gtest/gtest.h>
+
+namespace ufmr {
+namespace {
+
+TEST(DbUrlTest, FindsThePasswordInEachForm) {
+  EXPECT_EQ(DatabasePassword("postgresql://app:s3cret@db:5432/x"), "s3cret");
+  EXPECT_EQ(DatabasePassword("postgres://app:p%40ss%25w@db/x?sslmode=require"), "p@ss%w");
+  EXPECT_EQ(DatabasePassword("postgresql://app@db/x"), "");
+  EXPECT_EQ(DatabasePassword("postgresql://db/x"), "");
+  // An '@' in the password, not encoded: the last '@' before the path ends the user info.
+  EXPECT_EQ(DatabasePassword("postgresql://app:a@b@db/x"), "a@b");
+  EXPECT_EQ(DatabasePassword("host=db user=app password=kw-secret dbname=x"), "kw-secret");
+  EXPECT_EQ(DatabasePassword("host=db password='with space\\'s' dbname=x"), "with space's");
+  EXPECT_EQ(DatabasePassword("host=db dbname=x"), "");
+  // "password=" inside another keyword's value is not the password.
+  EXPECT_EQ(DatabasePassword("host=db options=xpassword=no"), "");
+}
+
+TEST(DbUrlTest, RedactsRawAndDecodedForms) {
+  const std::string url = "postgresql://app:DbPw%Zq8Rn2Tx@db/x";
+  EXPECT_EQ(RedactDatabasePassword("invalid percent-encoded token: \"DbPw%Zq8Rn2Tx\"", url),
+            "invalid percent-encoded token: \"***\"");
+  const std::string encoded = "postgresql://app:p%40ss@[::1/x";
+  EXPECT_EQ(RedactDatabasePassword("bad URI \"postgresql://app:p%40ss@[::1/x\" and p@ss", encoded),
+            "bad URI \"postgresql://app:***@[::1/x\" and ***");
+  EXPECT_EQ(RedactDatabasePassword("connection refused", url), "connection refused");
+  EXPECT_EQ(RedactDatabasePassword("no password here", "postgresql://db/x"), "no password here");
+  EXPECT_EQ(RedactDatabasePassword("kw-secret kw-secret", "password=kw-secret host=db"), "*** ***");
+}
+
+}  // namespace
+}  // namespace ufmr
