@@ -89,6 +89,30 @@ TEST(ConfigCliTest, ErrorsNameTheKeyAndExitOne) {
   EXPECT_EQ(ConfigCheck({}).exit_code, 2) << "no file is a usage error";
 }
 
+// --set KEY=VALUE replaces one key of the file (one file for every fabric's instance, say), is
+// checked like the file's own keys, and an error names the flag.
+TEST(ConfigCliTest, SetFlagsOverrideTheFileAndAreChecked) {
+  const std::string file = WriteConfig("fabric: alpha\nufm: {url: http://u}\ndatabase: {url: x}\n");
+  CliRun r = ConfigCheck({file, "--set", "fabric=beta", "--set=ufm.url=http://ufm-b:80"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("fabric:    beta"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("http://ufm-b:80"), std::string::npos) << r.out;
+  struct Case {
+    std::string set;
+    std::string says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"http.prot=8081", "--set http.prot: unknown key"},
+           {"http.port=eighty", "--set http.port: expected an integer"},
+           {"remediation.max_attempts=0", "--set remediation.max_attempts: must be between"},
+           {"nokeyvalue", "--set nokeyvalue: expected KEY=VALUE"},
+       }) {
+    CliRun bad = ConfigCheck({file, "--set", c.set});
+    EXPECT_EQ(bad.exit_code, 1) << c.set << bad.out << bad.err;
+    EXPECT_NE(bad.err.find(c.says), std::string::npos) << c.set << " -> " << bad.err;
+  }
+}
+
 TEST(ConfigCliTest, EnvironmentFillsInSecretsAndNeverShowsThem) {
   std::string path = WriteConfig("ufm: {url: http://ufm.example, auth: basic}\n");
   CliRun without = ConfigCheck({path});

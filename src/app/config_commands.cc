@@ -22,8 +22,8 @@ std::string Source(const std::string& value, const char* env_var) {
 
 }  // namespace
 
-int ConfigCheck(const std::string& path) {
-  auto loaded = LoadConfigFile(path);
+int ConfigCheck(const std::string& path, const std::vector<std::string>& sets) {
+  auto loaded = LoadConfigFile(path, sets);
   if (!loaded.ok()) {
     std::cerr << loaded.status().message() << "\n";
     return 1;

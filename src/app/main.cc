@@ -55,8 +55,8 @@ constexpr const char* kVersion = "0.1.0";
 
 void Usage(std::ostream& out) {
   out << "usage:\n"
-         "  ufm-remediator serve --config FILE [--log-level LEVEL]\n"
-         "  ufm-remediator db migrate --config FILE\n"
+         "  ufm-remediator serve --config FILE [--set KEY=VALUE ...] [--log-level LEVEL]\n"
+         "  ufm-remediator db migrate --config FILE [--set KEY=VALUE ...]\n"
          "  ufm-remediator rules check PATH... [--format text|json]\n"
          "  ufm-remediator rules test PATH... [--format text|json]\n"
          "  ufm-remediator replay --rules PATH --event-log FILE [--telemetry FILE_OR_DIR ...]\n"
@@ -65,7 +65,7 @@ void Usage(std::ostream& out) {
          "  ufm-remediator user add NAME --role viewer|technician|engineer|admin --config FILE\n"
          "  ufm-remediator user list|passwd NAME|disable NAME --config FILE\n"
          "  ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
-         "  ufm-remediator config check FILE\n"
+         "  ufm-remediator config check FILE [--set KEY=VALUE ...]\n"
          "  ufm-remediator token list|revoke ID --config FILE\n"
          "  ufm-remediator --version\n";
 }
@@ -91,13 +91,14 @@ struct Args {
   std::vector<std::string> positional;
   std::string config;
   std::string log_level = "info";
+  std::vector<std::string> sets;   // --set KEY=VALUE, over the config file
   ufmr::app::CommandLine command;  // the options every command may take, by name
 };
 
 bool ParseArgs(int argc, char** argv, Args* args) {
   static const std::set<std::string> kValued = {
       "config",   "log-level",  "format",       "rules", "event-log", "telemetry", "ports",
-      "silences", "utc-offset", "max-disabled", "role",  "user",      "label"};
+      "silences", "utc-offset", "max-disabled", "role",  "user",      "label",     "set"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
@@ -120,6 +121,7 @@ bool ParseArgs(int argc, char** argv, Args* args) {
       }
       if (name == "config") args->config = value;
       if (name == "log-level") args->log_level = value;
+      if (name == "set") args->sets.push_back(value);
       args->command.options[name].push_back(value);
     } else {
       args->positional.push_back(a);
@@ -138,7 +140,7 @@ int Step(const char* name, const ufmr::Status& s) {
 }
 
 int Serve(const Args& args) {
-  auto config = ufmr::LoadConfigFile(args.config);
+  auto config = ufmr::LoadConfigFile(args.config, args.sets);
   if (config.ok() && config->log.format == "json") {
     spdlog::set_formatter(std::make_unique<ufmr::JsonLogFormatter>());
   }
@@ -247,7 +249,7 @@ int Serve(const Args& args) {
 
 // `user ...` and `token ...`: the config's database, on a schema as new as this build.
 int AuthCommand(const Args& args) {
-  auto config = ufmr::LoadConfigFile(args.config);
+  auto config = ufmr::LoadConfigFile(args.config, args.sets);
   if (!config.ok()) {
     std::cerr << config.status().message() << "\n";
     return 1;
@@ -275,7 +277,7 @@ int AuthCommand(const Args& args) {
 }
 
 int Migrate(const Args& args) {
-  auto config = ufmr::LoadConfigFile(args.config);
+  auto config = ufmr::LoadConfigFile(args.config, args.sets);
   if (!config.ok()) {
     std::cerr << config.status().message() << "\n";
     return 1;
@@ -333,7 +335,7 @@ int main(int argc, char** argv) {
       std::cerr << "usage: ufm-remediator config check FILE\n";
       return 2;
     }
-    return ufmr::app::ConfigCheck(p.size() == 3 ? p[2] : args.config);
+    return ufmr::app::ConfigCheck(p.size() == 3 ? p[2] : args.config, args.sets);
   }
   if ((p[0] == "serve" || p[0] == "user" || p[0] == "token" ||
        (p[0] == "db" && p.size() >= 2 && p[1] == "migrate")) &&

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -70,10 +71,15 @@ std::string KeyPath(const std::string& section, const std::string& key) {
 struct Reader {
   std::string name;
   std::string error;
-  std::set<std::string> read;  // the dotted paths the loader looked up
+  std::set<std::string> read;        // the dotted paths the loader looked up
+  std::set<std::string> from_flags;  // the dotted paths a --set gave
 
   void Fail(const YAML::Node& n, const std::string& key, const std::string& msg) {
     if (!error.empty()) return;
+    if (from_flags.count(key)) {
+      error = "--set " + key + ": " + msg;
+      return;
+    }
     error = name;
     if (n.IsDefined() && n.Mark().line >= 0) {
       error += ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
@@ -190,7 +196,35 @@ struct Reader {
   }
 };
 
-Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::string& name) {
+// Applies `--set KEY=VALUE` flags to the parsed file: each KEY must be a known key (all of them
+// are scalars); VALUE is taken as the scalar text a file would hold.
+Status ApplySets(YAML::Node& root, const std::vector<std::string>& sets, Reader* r) {
+  const std::vector<std::string> known = KnownConfigKeys();
+  for (const std::string& set : sets) {
+    size_t eq = set.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Status::InvalidArgument("--set " + set + ": expected KEY=VALUE (e.g. http.port=8081)");
+    }
+    const std::string key = set.substr(0, eq);
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      return Status::InvalidArgument("--set " + key + ": unknown key (docs/CONFIG.md lists them)");
+    }
+    YAML::Node value(set.substr(eq + 1));
+    size_t dot = key.find('.');
+    if (dot == std::string::npos) {
+      root[key] = value;
+    } else {
+      const std::string section = key.substr(0, dot);
+      if (!root[section] || !root[section].IsMap()) root[section] = YAML::Node(YAML::NodeType::Map);
+      root[section][key.substr(dot + 1)] = value;
+    }
+    r->from_flags.insert(key);
+  }
+  return Status::Ok();
+}
+
+Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::string& name,
+                                       const std::vector<std::string>& sets) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -199,8 +233,9 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
                                    std::to_string(e.mark.column + 1) + ": " + e.msg);
   }
   Config c;
-  Reader r{name, "", {}};
+  Reader r{name, "", {}, {}};
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
+  if (Status s = ApplySets(root, sets, &r); !s.ok()) return s;
   r.Keys(root, "");
   r.Str(root, "fabric", "fabric", &c.fabric);
   if (auto u = r.Section(root, "ufm")) {
@@ -386,9 +421,10 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
 
 }  // namespace
 
-Result<Config> LoadConfigText(const std::string& text, const std::string& name) {
+Result<Config> LoadConfigText(const std::string& text, const std::string& name,
+                              const std::vector<std::string>& sets) {
   try {
-    return LoadConfigTextUnchecked(text, name);
+    return LoadConfigTextUnchecked(text, name, sets);
   } catch (const YAML::Exception& e) {
     // A shape the reader did not foresee is still a config error, never a crash.
     return Status::InvalidArgument(name + ": " + e.what());
@@ -403,12 +439,12 @@ std::vector<std::string> KnownConfigKeys() {
   return keys;
 }
 
-Result<Config> LoadConfigFile(const std::string& path) {
+Result<Config> LoadConfigFile(const std::string& path, const std::vector<std::string>& sets) {
   std::ifstream in(path);
   if (!in) return Status::NotFound("cannot read config file " + path);
   std::stringstream buf;
   buf << in.rdbuf();
-  return LoadConfigText(buf.str(), path);
+  return LoadConfigText(buf.str(), path, sets);
 }
 
 }  // namespace ufmr

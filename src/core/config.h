@@ -153,11 +153,14 @@ struct Config {
   bool operator==(const Config&) const = default;
 };
 
-Result<Config> LoadConfigFile(const std::string& path);
+// `sets` are `--set KEY=VALUE` flags ("http.port=8081"): each replaces (or adds) one key of the
+// file before it is read, so it is checked like the file's own keys; errors name the flag.
+Result<Config> LoadConfigFile(const std::string& path, const std::vector<std::string>& sets = {});
 // The environment variables that override the file (UFM_REMEDIATOR_UFM_PASSWORD,
 // UFM_REMEDIATOR_DB_URL, ...) and the fields they set; applied by LoadConfig*.
 std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c);
-Result<Config> LoadConfigText(const std::string& text, const std::string& name);
+Result<Config> LoadConfigText(const std::string& text, const std::string& name,
+                              const std::vector<std::string>& sets = {});
 // Every key the loader accepts, as dotted paths ("fabric", "ufm.url", "remediation.soak_s"), in
 // the loader's order. The loader's unknown-key check reads the same table, so this list is
 // exactly what a config file may contain (docs/CONFIG.md documents each; config_docs_test).
