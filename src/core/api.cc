@@ -426,6 +426,7 @@ void Api::Register(HttpRouter& router) {
     nlohmann::json body{{"status", db.ok() ? "ok" : "degraded"},
                         {"database", db.ok() ? "ok" : db.message()},
                         {"role", remediator_.acting() ? "leader" : "standby"},
+                        {"fabric", store_.fabric()},
                         {"inventory_ports", inventory_.size()}};
     // Alive is not ready: a database outage must not make an orchestrator restart a process
     // that will carry on by itself when the database is back (/readyz says 503 meanwhile).
@@ -451,6 +452,7 @@ void Api::Register(HttpRouter& router) {
     return HttpResponse::Json(ready ? 200 : 503,
                               {{"status", ready ? "ready" : "not ready"},
                                {"role", remediator_.acting() ? "leader" : "standby"},
+                               {"fabric", store_.fabric()},
                                {"checks", checks}});
   });
   router.Add("GET", "/metrics", [this](const HttpRequest&) {

@@ -599,6 +599,35 @@ try {
   await banner.waitFor({ state: 'hidden' });
   log(`a refused re-arm is shown: "${squash(rearmErr)}"`);
 
+  // --- another fabric's ticket in the same database: listed with its fabric, worked elsewhere ---
+  step = 'other fabric';
+  const otherId = psql(`INSERT INTO tickets (fabric, link_key, port_a, port_b, state, rule, reason)
+    VALUES ('e2e-other-fabric', 'x_1|y_1', 'x_1', 'y_1', 'ticket_only', 'link_down', 'a link of another fabric')
+    RETURNING id`);
+  check(/^\d+$/.test(otherId), `inserting the other fabric's ticket printed "${otherId}"`);
+  await page.goto(`${BASE}/?state=open`);
+  const otherRow = page.getByTestId(`ticket-row-${otherId}`);
+  await otherRow.waitFor();
+  await otherRow.getByTestId('fabric-chip').waitFor();
+  check((await otherRow.getByTestId('fabric-chip').innerText()).trim() === 'e2e-other-fabric',
+    'the other fabric\'s row does not name its fabric');
+  check((await page.locator('[data-testid="fabric-chip"]').count()) === 1,
+    'rows of this service\'s own fabric carry a fabric chip');
+  check((await page.locator('#fabric-name').innerText()).trim() === `Fabric ${FABRIC}`,
+    `the header names "${await page.locator('#fabric-name').innerText()}", not this service's fabric`);
+  await page.goto(`${BASE}/?state=open&fabric=${FABRIC}`);
+  await page.getByTestId(`ticket-row-${otherId}`).waitFor({ state: 'detached' });
+  await page.goto(`${BASE}/tickets/${otherId}`);
+  await page.getByTestId('other-fabric-note').waitFor();
+  check((await page.getByTestId('acknowledge-button').count()) === 0,
+    'the acknowledge button is offered on another fabric\'s ticket');
+  const otherAck = await fetch(`${BASE}/api/tickets/${otherId}/acknowledge`, { method: 'POST',
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/json' }, body: '{}',
+    signal: AbortSignal.timeout(10_000) });
+  check(otherAck.status === 409, `acknowledging another fabric's ticket answered HTTP ${otherAck.status}`);
+  psql(`UPDATE tickets SET state = 'closed', closed_at = now() WHERE id = ${otherId}`);
+  log(`another fabric's ticket #${otherId} is listed with its fabric, filtered out by fabric, and offers no actions here`);
+
   step = 'error display';
   await page.goto(`${BASE}/tickets/999999999`);
   await page.getByTestId('error').waitFor();
