@@ -105,12 +105,30 @@ TEST(ConfigCliTest, SetFlagsOverrideTheFileAndAreChecked) {
            {"http.prot=8081", "--set http.prot: unknown key"},
            {"http.port=eighty", "--set http.port: expected an integer"},
            {"remediation.max_attempts=0", "--set remediation.max_attempts: must be between"},
-           {"nokeyvalue", "--set nokeyvalue: expected KEY=VALUE"},
+           {"nokeyvalue", "--set: expected KEY=VALUE"},
+           {"ufm.password=hunter2-secret", "--set ufm.password: secrets are not taken"},
+           {"ufm.token=tok-secret", "--set ufm.token: secrets are not taken"},
+           {"database.url=postgresql://u:db-secret@h/x", "--set database.url: secrets are not"},
        }) {
     CliRun bad = ConfigCheck({file, "--set", c.set});
     EXPECT_EQ(bad.exit_code, 1) << c.set << bad.out << bad.err;
     EXPECT_NE(bad.err.find(c.says), std::string::npos) << c.set << " -> " << bad.err;
+    for (const char* secret : {"hunter2-secret", "tok-secret", "db-secret"}) {
+      EXPECT_EQ((bad.out + bad.err).find(secret), std::string::npos) << c.set << " echoed";
+    }
   }
+  // A mistyped flag is not echoed (it may hold a secret).
+  CliRun typo = ConfigCheck({file, "--set", "ufm.password:hunter2-secret"});
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_EQ((typo.out + typo.err).find("hunter2-secret"), std::string::npos) << typo.err;
+  // A database URL without a password may be set; --set beats the environment for the same key
+  // (one instance per fabric must not be pointed at another's UFM by a shared environment file).
+  CliRun ok = ConfigCheck(
+      {file, "--set", "database.url=host=db dbname=x", "--set", "ufm.url=http://ufm-b:80"},
+      "UFM_REMEDIATOR_UFM_URL=http://shared-ufm:80");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("http://ufm-b:80"), std::string::npos) << ok.out;
+  EXPECT_EQ(ok.out.find("shared-ufm"), std::string::npos) << ok.out;
 }
 
 TEST(ConfigCliTest, EnvironmentFillsInSecretsAndNeverShowsThem) {

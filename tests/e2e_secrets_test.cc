@@ -391,10 +391,9 @@ TEST_P(SecretsTest, ServeWithTheDatabaseUnreachable) {
 }
 
 // A database URL libpq cannot parse, e.g. a password with a '%' that is not percent-encoded (a
-// common slip): libpq's error quotes the offending part of the URL, password and all, and
-// Store::Open (src/core/store.cc) passes that message on as it is, to `serve`'s startup log and
-// to `db migrate`'s (and `user`/`token`'s) stderr (src/app/main.cc). This test fails until that
-// message no longer carries the password.
+// common slip): libpq's error quotes the offending part of the URL, password and all. The store
+// removes the URL's password from libpq's messages (src/core/db_url.h) before `serve`'s startup
+// log and `db migrate`'s (and `user`/`token`'s) stderr show them.
 TEST_P(SecretsTest, ServeWithAMalformedDatabaseUrl) {
   constexpr const char* kRawPercentPassword = "DbPw%Zq8Rn2Tx";  // libpq: invalid percent-encoding
   secrets_.push_back(kRawPercentPassword);

@@ -261,6 +261,24 @@ TEST(MetricCatalogTest, DocsListEveryFamilyWithItsTypeAndLabels) {
   for (const auto& [name, rest] : documented) {
     ADD_FAILURE() << "docs/METRICS.md documents " << name << ", which the catalog does not have";
   }
+  // Every "### " group of metrics lists at least one.
+  std::string heading;
+  int rows = 0;
+  auto close = [&] {
+    if (!heading.empty()) {
+      EXPECT_GT(rows, 0) << "empty section in docs/METRICS.md: " << heading;
+    }
+  };
+  for (const auto& line : Lines(doc)) {
+    if (line.rfind("##", 0) == 0) {
+      close();
+      heading = line.rfind("### ", 0) == 0 ? line : "";
+      rows = 0;
+    } else if (std::regex_search(line, kRow)) {
+      ++rows;
+    }
+  }
+  close();
 }
 
 }  // namespace

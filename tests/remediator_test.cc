@@ -11,6 +11,7 @@
 #include <pqxx/pqxx>
 
 #include "core/rule_loader.h"
+#include "sim/sim_state.h"
 #include "support/test_env.h"
 
 namespace ufmr {
@@ -84,6 +85,7 @@ class FakeUfm : public UfmClient {
   Result<ParsedEvents> GetEvents() override {
     ParsedEvents p;
     p.events = events;
+    p.errors = malformed;
     return p;
   }
   Result<std::vector<PortInfo>> GetPorts() override {
@@ -109,6 +111,7 @@ class FakeUfm : public UfmClient {
   Result<std::string> GetTelemetryCsv() override { return Status::NotFound("none"); }
 
   std::map<std::string, PortInfo> ports;
+  std::vector<std::string> malformed;  // what GetEvents reports it skipped
   std::vector<UfmEvent> events;
   std::vector<std::string> submitted;
   int64_t last_id = 100;
@@ -203,6 +206,32 @@ TEST_F(RemediatorTest, ReplacedHcaIsJudgedByTheSwitchEnd) {
   Run(*r, 40);
   EXPECT_EQ(store_->GetTicket(t.id)->state, "closed") << Timeline(t.id);
   EXPECT_EQ(store_->GetTicket(t.id)->repair_kind, "hca_replaced");
+}
+
+// Intake metrics: a malformed event counts as a parse error while the rest carries on, each poll
+// is a read by result, and an event's lag is read in UFM's zone (ufm.utc_offset): UFM an hour
+// ahead of UTC, an event stamped 3 s before it is read lags 3 s, not 0 (a sign error clamps to 0)
+// nor hours.
+TEST_F(RemediatorTest, IntakeMetricsCountParseErrorsReadsAndLagInUfmsZone) {
+  config_.ufm.utc_offset_s = 3600;
+  auto r = Make();
+  Run(*r, 1);
+  const double reads = metrics_.Get("ufmr_input_reads_total{input=\"ufm_events\",result=\"ok\"}");
+  EXPECT_GE(reads, 1);
+  ufm_.malformed = {"element 3: no id"};
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1",
+                sim::FormatUfmTime(clock_.Now() - seconds(3) + seconds(3600)));
+  Run(*r, 1);
+  ufm_.malformed.clear();
+  EXPECT_EQ(metrics_.Get("ufmr_parse_errors_total{source=\"rest_events\"}"), 1);
+  EXPECT_EQ(metrics_.Get("ufmr_input_reads_total{input=\"ufm_events\",result=\"ok\"}"), reads + 1);
+  auto lag = metrics_.GetHistogram("ufmr_event_lag_seconds{source=\"rest\"}");
+  ASSERT_TRUE(lag.has_value());
+  EXPECT_EQ(lag->count, 1u);
+  EXPECT_NEAR(lag->sum, 3.5, 0.51);  // UFM stamps whole seconds
+  Run(*r, 1);
+  EXPECT_EQ(metrics_.GetHistogram("ufmr_event_lag_seconds{source=\"rest\"}")->count, 1u)
+      << "an event read again is not taken in again";
 }
 
 TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {

@@ -51,7 +51,7 @@ void OnHangup(int) {
   if (auto* r = g_remediator.load()) r->RequestReload();
 }
 
-constexpr const char* kVersion = "0.1.0";
+constexpr const char* kVersion = UFMR_VERSION;  // project(... VERSION) in CMakeLists.txt
 
 void Usage(std::ostream& out) {
   out << "usage:\n"
@@ -303,6 +303,10 @@ int main(int argc, char** argv) {
   // A reload asked for before the service is up (systemctl reload during start) must not kill it;
   // `serve` installs the real handler once the loop exists.
   std::signal(SIGHUP, SIG_IGN);
+  // libpq waits for a connection without limit by default: a database host that drops packets
+  // would hold a pass, or a readiness probe, for minutes. A URL's own connect_timeout (or the
+  // operator's PGCONNECT_TIMEOUT) still wins.
+  setenv("PGCONNECT_TIMEOUT", "5", /*overwrite=*/0);
   Args args;
   if (!ParseArgs(argc, argv, &args)) {
     Usage(std::cerr);

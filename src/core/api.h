@@ -6,6 +6,9 @@
 // Handlers run on the HTTP server's threads; everything they touch is thread-safe.
 #pragma once
 
+#include <mutex>
+#include <string>
+
 #include "core/auth_gate.h"
 #include "core/http_server.h"
 #include "core/inventory.h"
@@ -52,9 +55,15 @@ class Api {
   HttpResponse Reopen(const HttpRequest& req, const Principal& who);
   HttpResponse WontFix(const HttpRequest& req, const Principal& who);
 
+  // Pings the database and keeps the outcome for /healthz, which must not wait on it.
+  Status PingDatabase();
+  std::string LastDatabaseState() const;  // "ok", "unknown" before a ping, else the error
+
   Store& store_;
   Inventory& inventory_;
   Metrics& metrics_;
+  mutable std::mutex db_mu_;
+  std::string db_state_ = "unknown";
   Remediator& remediator_;
   const Clock& clock_;
   const AuthGate& gate_;

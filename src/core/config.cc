@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/clock.h"
+#include "core/db_url.h"
 #include "core/duration.h"
 
 namespace ufmr {
@@ -22,6 +23,16 @@ std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c
 }
 
 namespace {
+
+// The config key an environment override sets.
+std::string EnvironmentKey(const std::string& var) {
+  if (var == "UFM_REMEDIATOR_UFM_URL") return "ufm.url";
+  if (var == "UFM_REMEDIATOR_UFM_USER") return "ufm.user";
+  if (var == "UFM_REMEDIATOR_UFM_PASSWORD") return "ufm.password";
+  if (var == "UFM_REMEDIATOR_UFM_TOKEN") return "ufm.token";
+  if (var == "UFM_REMEDIATOR_DB_URL") return "database.url";
+  return "";
+}
 
 // Every key the loader reads, section by section; "" holds the top level's plain keys (each
 // section's name is a top-level key too). The unknown-key check (Reader::Keys) and
@@ -203,13 +214,25 @@ Status ApplySets(YAML::Node& root, const std::vector<std::string>& sets, Reader*
   for (const std::string& set : sets) {
     size_t eq = set.find('=');
     if (eq == std::string::npos || eq == 0) {
-      return Status::InvalidArgument("--set " + set + ": expected KEY=VALUE (e.g. http.port=8081)");
+      // Not echoed: a mistyped `--set ufm.password:...` must not print the secret.
+      return Status::InvalidArgument("--set: expected KEY=VALUE (e.g. http.port=8081)");
     }
     const std::string key = set.substr(0, eq);
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       return Status::InvalidArgument("--set " + key + ": unknown key (docs/CONFIG.md lists them)");
     }
-    YAML::Node value(set.substr(eq + 1));
+    // The process list shows every argument: secrets come from the file or the environment.
+    const std::string value_text = set.substr(eq + 1);
+    if (key == "ufm.password" || key == "ufm.token" ||
+        (key == "database.url" && !DatabasePassword(value_text).empty())) {
+      return Status::InvalidArgument(
+          "--set " + key +
+          ": secrets are not taken on the command line, where the process list shows them; use " +
+          (key == "ufm.password" ? "UFM_REMEDIATOR_UFM_PASSWORD or ufm.password_env"
+           : key == "ufm.token"  ? "UFM_REMEDIATOR_UFM_TOKEN or ufm.token_env"
+                                 : "UFM_REMEDIATOR_DB_URL"));
+    }
+    YAML::Node value(value_text);
     size_t dot = key.find('.');
     if (dot == std::string::npos) {
       root[key] = value;
@@ -388,6 +411,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   // Secrets (and per-host values) from the environment win over the file: a unit's
   // EnvironmentFile or a container's secrets keep them out of config.yaml.
   for (const auto& [var, field] : EnvironmentOverrides(&c)) {
+    if (r.from_flags.count(EnvironmentKey(var))) continue;  // a --set of the same key wins
     if (const char* v = std::getenv(var)) *field = v;
   }
   if (r.error.empty() && c.ufm.url.empty()) r.Fail(root, "ufm.url", "is required");
@@ -410,6 +434,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     c.ufm.token = v;
   }
   for (const auto& [var, field] : EnvironmentOverrides(&c)) {
+    if (r.from_flags.count(EnvironmentKey(var))) continue;
     if (const char* v = std::getenv(var)) *field = v;  // over ufm.password_env / token_env too
   }
   if (c.ufm.auth == "token" && c.ufm.token.empty()) {

@@ -1,7 +1,9 @@
 #include "core/db_url.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
+#include <vector>
 
 namespace ufmr {
 
@@ -21,23 +23,10 @@ std::string PercentDecode(const std::string& s) {
   return out;
 }
 
-// The password as written in the URL (before decoding), or "".
-std::string RawPassword(const std::string& url) {
-  for (const char* scheme : {"postgresql://", "postgres://"}) {
-    if (url.rfind(scheme, 0) != 0) continue;
-    std::string rest = url.substr(std::string(scheme).size());
-    size_t at =
-        rest.rfind('@', rest.find_first_of("/?") == std::string::npos ? std::string::npos
-                                                                      : rest.find_first_of("/?"));
-    if (at == std::string::npos) return "";
-    std::string userinfo = rest.substr(0, at);
-    size_t colon = userinfo.find(':');
-    return colon == std::string::npos ? "" : userinfo.substr(colon + 1);
-  }
-  // Keyword form: ... password=secret ... or password='se cret'.
+// The keyword form's password (`password=secret` or `password='se cret'`), or "".
+std::string KeywordPassword(const std::string& url) {
   size_t p = url.find("password=");
-  while (p != std::string::npos && p > 0 && !std::isspace(static_cast<unsigned char>(url[p - 1])) &&
-         url[p - 1] != '&' && url[p - 1] != '?') {
+  while (p != std::string::npos && p > 0 && !std::isspace(static_cast<unsigned char>(url[p - 1]))) {
     p = url.find("password=", p + 1);
   }
   if (p == std::string::npos) return "";
@@ -51,8 +40,68 @@ std::string RawPassword(const std::string& url) {
     }
     return out;
   }
-  size_t end = url.find_first_of(" \t&", start);
+  size_t end = url.find_first_of(" \t", start);
   return url.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// The passwords a URI may carry, as written (not decoded): the one libpq reads from the user
+// info (which ends at the first '@' before any '/'), the text up to the last '@' (what a person
+// who put an '@' in the password meant) and the part of it libpq takes for the host, and each
+// `password=` query parameter.
+std::vector<std::string> UriPasswords(const std::string& url, bool* is_uri) {
+  std::vector<std::string> out;
+  *is_uri = false;
+  for (const char* scheme : {"postgresql://", "postgres://"}) {
+    if (url.rfind(scheme, 0) != 0) continue;
+    *is_uri = true;
+    const std::string rest = url.substr(std::string(scheme).size());
+    const size_t slash = rest.find('/');
+    const std::string authority = rest.substr(0, slash);
+    const size_t first_at = authority.find('@');
+    if (first_at != std::string::npos) {
+      const std::string userinfo = authority.substr(0, first_at);
+      const size_t colon = userinfo.find(':');
+      if (colon != std::string::npos) out.push_back(userinfo.substr(colon + 1));
+      const size_t last_at = authority.rfind('@');
+      const size_t colon_all = authority.find(':');
+      if (last_at != first_at && colon_all < last_at) {
+        // What was meant as the password, and its tail, which libpq takes for the host.
+        out.push_back(authority.substr(colon_all + 1, last_at - colon_all - 1));
+        out.push_back(authority.substr(first_at + 1, last_at - first_at - 1));
+      }
+    }
+    const size_t query = rest.find('?');
+    if (query != std::string::npos) {
+      std::string q = rest.substr(query + 1);
+      size_t pos = 0;
+      while (pos <= q.size()) {
+        size_t amp = q.find('&', pos);
+        std::string kv = q.substr(pos, amp == std::string::npos ? std::string::npos : amp - pos);
+        if (kv.rfind("password=", 0) == 0) out.push_back(kv.substr(9));
+        if (amp == std::string::npos) break;
+        pos = amp + 1;
+      }
+    }
+    break;
+  }
+  return out;
+}
+
+// Every form of every password the string may hold, as written and decoded, longest first.
+std::vector<std::string> SecretForms(const std::string& url) {
+  bool is_uri = false;
+  std::vector<std::string> raw = UriPasswords(url, &is_uri);
+  if (!is_uri) raw.push_back(KeywordPassword(url));
+  std::set<std::string> forms;
+  for (const auto& r : raw) {
+    if (r.empty()) continue;
+    forms.insert(r);
+    forms.insert(PercentDecode(r));
+  }
+  std::vector<std::string> out(forms.begin(), forms.end());
+  std::sort(out.begin(), out.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  return out;
 }
 
 void ReplaceAll(std::string& text, const std::string& what) {
@@ -64,18 +113,15 @@ void ReplaceAll(std::string& text, const std::string& what) {
 
 }  // namespace
 
-std::string DatabasePassword(const std::string& url) { return PercentDecode(RawPassword(url)); }
+std::string DatabasePassword(const std::string& url) {
+  bool is_uri = false;
+  std::vector<std::string> uri = UriPasswords(url, &is_uri);
+  if (!is_uri) return KeywordPassword(url);
+  return uri.empty() ? "" : PercentDecode(uri.front());
+}
 
 std::string RedactDatabasePassword(std::string text, const std::string& url) {
-  const std::string raw = RawPassword(url);
-  // Longest first, so a decoded form that contains the raw one (or the reverse) goes whole.
-  std::set<std::string, bool (*)(const std::string&, const std::string&)> forms(
-      [](const std::string& a, const std::string& b) {
-        return a.size() != b.size() ? a.size() > b.size() : a < b;
-      });
-  forms.insert(raw);
-  forms.insert(PercentDecode(raw));
-  for (const auto& f : forms) ReplaceAll(text, f);
+  for (const auto& form : SecretForms(url)) ReplaceAll(text, form);
   return text;
 }
 

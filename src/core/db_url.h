@@ -7,11 +7,13 @@
 
 namespace ufmr {
 
-// The password of a libpq connection string: the user info of a postgres:// or postgresql://
-// URI (percent-decoded), or a `password=` keyword (quotes removed); "" if it has none.
+// The password libpq reads from a connection string: a postgres:// or postgresql:// URI's user
+// info (which ends at the first '@' before any '/'; percent-decoded), or a `password=` keyword
+// (quotes removed); "" if it has none.
 std::string DatabasePassword(const std::string& url);
 
-// `text` with every occurrence of the URL's password (as written and decoded) replaced by "***".
+// `text` with every form of every password the URL may hold replaced by "***": libpq's, the text
+// up to the last '@' of the user info, `password=` query parameters; as written and decoded.
 std::string RedactDatabasePassword(std::string text, const std::string& url);
 
 }  // namespace ufmr

@@ -110,11 +110,12 @@ std::vector<MetricInfo> Build() {
 
       // The database.
       M("ufmr_db_query_duration_seconds", "histogram", "op",
-        "Time of the database reads and writes the API and the commands make, by operation.",
+        "Time of each store operation outside the loop's transactions (the API's reads and "
+        "writes, silences, ticket counts, pings, auth), by operation.",
         kDbBuckets),
       M("ufmr_db_transaction_duration_seconds", "histogram", "result",
-        "Time of each read-write database transaction, from begin to its end (result: commit "
-        "or rollback).",
+        "Time of each store transaction (the loop's work, and the reads that need one), from "
+        "begin to its end (result: commit or rollback).",
         kDbBuckets),
       M("ufmr_store_errors_total", "counter", "",
         "Database errors met by the loop (the pass is retried; nothing acts without its intent "

@@ -61,16 +61,6 @@ DecisionPolicy PolicyFrom(const Config::Remediation& r) {
   return p;
 }
 
-// A ticket this fabric's service does not hold: another fabric's (409, as in TicketDesk) or none.
-Status NotThisFabrics(Store& store, int64_t id) {
-  auto other = store.GetTicket(id);
-  if (other.ok()) {
-    return Status::Conflict("ticket " + std::to_string(id) + " belongs to fabric '" +
-                            other->fabric + "': use that fabric's service");
-  }
-  return Status::NotFound("no ticket " + std::to_string(id));
-}
-
 }  // namespace
 
 Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
@@ -1223,7 +1213,7 @@ Result<Ticket> Remediator::ReportRepair(int64_t id, const std::string& by, const
   auto& tx = *txr.value();
   try {
     auto t = tx.TicketById(id);
-    if (!t) return NotThisFabrics(store_, id);
+    if (!t) return store_.MissingTicket(id);
     if (t->link_key == "storm") {
       return Status::Conflict("ticket " + std::to_string(id) +
                               " is a storm ticket: re-arm the breaker instead");
@@ -1294,7 +1284,7 @@ Result<Ticket> Remediator::Acknowledge(int64_t id, const std::string& by, const 
   auto& tx = *txr.value();
   try {
     auto t = tx.TicketById(id);
-    if (!t) return NotThisFabrics(store_, id);
+    if (!t) return store_.MissingTicket(id);
     if (!AcceptsAcknowledge(t->state)) {
       return Status::Conflict("ticket " + std::to_string(id) + " is " + t->state +
                               " and cannot be acknowledged");

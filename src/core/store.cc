@@ -743,6 +743,15 @@ Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
   }
 }
 
+Status Store::MissingTicket(int64_t id) {
+  auto other = GetTicket(id);
+  if (other.ok()) {
+    return Status::Conflict("ticket " + std::to_string(id) + " belongs to fabric '" +
+                            other->fabric + "': use that fabric's service");
+  }
+  return Status::NotFound("no ticket " + std::to_string(id));
+}
+
 Result<Ticket> Store::GetTicket(int64_t id) {
   OpTimer timer(metrics_, "get_ticket");
   try {

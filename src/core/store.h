@@ -153,6 +153,9 @@ class Store {
   Result<TicketPage> ListTickets(const TicketQuery& query);
   // Any fabric's ticket.
   Result<Ticket> GetTicket(int64_t id);
+  // Why this fabric has no ticket `id`: Conflict naming the fabric that has it (its own service
+  // must change it), else NotFound.
+  Status MissingTicket(int64_t id);
   // Samples of these ports taken from `since` to `until` (none: to now), oldest first. A port
   // with more than `per_port` samples is thinned evenly to about that many, keeping its first
   // and last (the counters are cumulative, so a chart of increases stays true).

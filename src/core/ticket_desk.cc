@@ -16,14 +16,7 @@ Result<Ticket> WithTicket(Store& store, int64_t id, Fn&& fn) {
   auto& tx = *txr.value();
   try {
     auto t = tx.TicketById(id);
-    if (!t) {
-      auto other = store.GetTicket(id);
-      if (other.ok()) {
-        return Status::Conflict("ticket " + std::to_string(id) + " belongs to fabric '" +
-                                other->fabric + "': use that fabric's service");
-      }
-      return Status::NotFound("no ticket " + std::to_string(id));
-    }
+    if (!t) return store.MissingTicket(id);
     Status s = fn(tx, *t);
     if (!s.ok()) return s;
     tx.UpdateTicket(*t);
