@@ -228,6 +228,17 @@ class FabricsTest : public ::testing::Test {
     return -2;
   }
 
+  // A label-less gauge or counter of an instance's /metrics; -1 if it does not answer or lacks it.
+  double Metric(const Fabric& f, const std::string& name) {
+    auto r = http_.Get(f.api + "/metrics");
+    if (!r.ok() || r->status != 200) return -1;
+    std::istringstream lines(r->body);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind(name + " ", 0) == 0) return std::stod(line.substr(name.size() + 1));
+    }
+    return -1;
+  }
+
   json Get(const std::string& url) {
     auto r = http_.Get(url);
     if (!r.ok()) return json();
@@ -515,6 +526,48 @@ TEST_F(FabricsTest, SameLinkInBothFabricsIsTwoTicketsAndARestartLeavesTheOtherFa
   EXPECT_EQ(Tickets(beta_).size(), 4u);
   EXPECT_EQ(Get(alpha_.api + "/api/tickets/" + std::to_string(ta["id"].get<int64_t>()))["state"],
             "port_disabled");
+}
+
+// A copied config points beta's instance at alpha's UFM: one UFM, two fabric names. Alpha claimed
+// that UFM first, so beta's instance holds beta's leader lock but does not act (ufmr_ufm_shared 1,
+// ufmr_leader 0, an alert that names alpha); a fault on alpha's UFM is disabled and ticketed once,
+// by alpha. When alpha's instance stops, beta's takes over the UFM within a claim check.
+TEST_F(FabricsTest, TwoFabricsOnOneUfmActOnlyOnceTheOlderClaimActs) {
+  beta_.service.reset();
+  std::string config = testing::ReadFile(beta_.config);
+  for (const auto& [from, to] : {std::pair{beta_.sim_url, alpha_.sim_url},
+                                 std::pair{telemetry_url_["beta"], telemetry_url_["alpha"]}}) {
+    size_t at = config.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    config.replace(at, from.size(), to);
+  }
+  testing::WriteFile(beta_.config, config);
+  StartService(beta_);
+  ASSERT_TRUE(WaitUntil([&] { return Metric(beta_, "ufmr_ufm_shared") == 1; }, kWait))
+      << beta_.Log();
+  EXPECT_EQ(Leader(beta_), 0);
+  EXPECT_EQ(Metric(alpha_, "ufmr_ufm_shared"), 0);
+  EXPECT_EQ(Leader(alpha_), 1);
+  EXPECT_NE(beta_.Log().find("fabric 'alpha' acts on the same UFM"), std::string::npos)
+      << beta_.Log();
+  json alerts = Get(beta_.api + "/api/alerts");
+  ASSERT_TRUE(alerts.is_object()) << alerts;
+  EXPECT_NE(alerts.dump().find("ufm_shared"), std::string::npos) << alerts.dump(2);
+
+  const std::vector<Link> links = HostLinks(alpha_);
+  ASSERT_FALSE(links.empty());
+  ASSERT_NO_FATAL_FAILURE(Fault(alpha_, {{"kind", "link_down"}, {"port", links[0].host}}));
+  ASSERT_TRUE(AwaitDisabledTicket(alpha_, links[0].sw).is_object());
+  std::this_thread::sleep_for(seconds(3));
+  EXPECT_EQ(Actions(alpha_), std::vector<std::string>{"disable " + links[0].sw});
+  EXPECT_TRUE(Tickets(beta_, "fabric=beta").empty()) << Tickets(beta_).dump(2);
+  EXPECT_TRUE(Actions(beta_).empty());  // beta's own simulator was never used
+
+  // Alpha's instance stops: beta's leads on the UFM it was pointed at.
+  alpha_.service.reset();
+  ASSERT_TRUE(WaitUntil([&] { return Leader(beta_) == 1; }, kWait)) << beta_.Log();
+  EXPECT_EQ(Metric(beta_, "ufmr_ufm_shared"), 0);
+  EXPECT_NE(beta_.Log().find("is the only one acting on"), std::string::npos) << beta_.Log();
 }
 
 }  // namespace

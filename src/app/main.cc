@@ -37,6 +37,7 @@
 #include "core/rule_loader.h"
 #include "core/store.h"
 #include "core/syslog_receiver.h"
+#include "core/ufm_claim.h"
 #include "core/ufm_client.h"
 
 namespace {
@@ -201,7 +202,9 @@ int Serve(const Args& args) {
   // dashboard and take over when it is gone. A leader that loses its lock stops at once: it
   // exits, and a fresh start (systemd's restart) resumes from the database as leader or standby.
   ufmr::LeaderLock leader(c.database.url, c.fabric, clock, c.ha.lock_retry_s);
-  remediator.set_may_act([&leader, &c] {
+  // And one fabric per UFM: a leader whose UFM an older fabric's live leader acts on waits.
+  ufmr::UfmClaim claim(*store.value(), c.ufm.url, clock, metrics);
+  remediator.set_may_act([&leader, &claim, &c] {
     ufmr::LeaderLock::State s = leader.Check();
     if (s == ufmr::LeaderLock::State::kLost) {
       spdlog::critical("leader: lost the leader lock for fabric {}: stopping at once (exit 75)",
@@ -209,7 +212,7 @@ int Serve(const Args& args) {
       spdlog::shutdown();
       std::_Exit(75);
     }
-    return s == ufmr::LeaderLock::State::kLeader;
+    return s == ufmr::LeaderLock::State::kLeader && claim.Clear();
   });
   ufmr::AuthStore auth_store(*store.value());
   ufmr::AuthGate gate(auth_store, c.auth, clock);

@@ -9,11 +9,6 @@
 
 namespace ufmr {
 
-namespace {
-// The advisory lock's first key: this service's locks (the migrator's is 7419001).
-constexpr int kLockClass = 7419002;
-}  // namespace
-
 LeaderLock::LeaderLock(std::string url, std::string fabric, const Clock& clock, double retry_s)
     : url_(std::move(url)), fabric_(std::move(fabric)), clock_(clock), retry_s_(retry_s) {}
 
@@ -42,7 +37,7 @@ LeaderLock::State LeaderLock::Check() {
     if (!conn_ || !conn_->is_open()) conn_ = std::make_unique<pqxx::connection>(url_);
     pqxx::nontransaction w(*conn_);
     bool got = w.exec_params("SELECT pg_try_advisory_lock($1, hashtext($2))", kLockClass,
-                             "ufm-remediator:" + fabric_)[0][0]
+                             std::string(kKeyPrefix) + fabric_)[0][0]
                    .as<bool>();
     if (got) {
       held_.store(true);

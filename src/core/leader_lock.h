@@ -21,6 +21,11 @@ class LeaderLock {
   LeaderLock(std::string url, std::string fabric, const Clock& clock, double retry_s);
   ~LeaderLock();
 
+  // The lock's keys: pg_try_advisory_lock(kLockClass, hashtext(kKeyPrefix || fabric)); the
+  // migrator's class is 7419001.
+  static constexpr int kLockClass = 7419002;
+  static constexpr const char* kKeyPrefix = "ufm-remediator:";
+
   enum class State { kStandby, kLeader, kLost };
   // As leader: confirms the lock's connection still answers (kLost when it does not). As
   // standby: tries to take the lock when a retry is due.

@@ -30,6 +30,9 @@ std::vector<MetricInfo> Build() {
       M("ufmr_pass_duration_seconds", "histogram", "", "How long each pass of the loop took.",
         kPassBuckets),
       M("ufmr_pass_failures_total", "counter", "", "Passes of the loop that failed part-way."),
+      M("ufmr_ufm_shared", "gauge", "",
+        "1 while this fabric's leader does not act because another fabric's live leader, which "
+        "claimed it first, acts on the same UFM (alert ufm_shared)."),
 
       // Inputs.
       M("ufmr_input_reads_total", "counter", "input,result",
