@@ -27,6 +27,8 @@ packages=(
   libcurl4-openssl-dev libpqxx-dev libre2-dev libsodium-dev
   libgtest-dev libgmock-dev
 )
+# Micro benchmarks (bench/micro_bench.cc): Google Benchmark; the build skips them without it.
+packages+=(libbenchmark-dev)
 # Run, demo and tests: a throwaway PostgreSQL server (scripts/pg-temp.sh), curl for the scripts,
 # python3 for picking free ports and reading JSON in shell scripts, runuser (util-linux),
 # /usr/bin/time for bench/run.sh, openssl for the TLS test (a throwaway CA and TLS server).

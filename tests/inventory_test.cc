@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/ufm_json.h"
+
 namespace ufmr {
 namespace {
 
@@ -31,6 +33,25 @@ constexpr const char* kPorts = R"j([
    "number": 8, "logical_state": "Disabled", "physical_state": "Link Down",
    "peer": "9c0591030090e000_33"}
 ])j";
+
+// A large answer keeps only the fields that are read: the rest are dropped while parsing, bare
+// or wrapped in {"data": [...]}, nested values included.
+TEST(ParseUfmListTest, KeepsOnlyTheListedFieldsOfEachElement) {
+  for (const char* body :
+       {R"([{"name": "a", "tier": 3, "module": {"serial": "x"}}, {"name": "b", "extra": [1, 2]}])",
+        R"({"data": [{"name": "a", "tier": 3, "module": {"serial": "x"}},
+                     {"name": "b", "extra": [1, 2]}]})"}) {
+    auto doc = ParseUfmList(body, "ports", {"name", "module"});
+    ASSERT_TRUE(doc.ok()) << body;
+    ASSERT_EQ(doc->size(), 2u) << body;
+    EXPECT_EQ(doc.value()[0].dump(), R"({"module":{},"name":"a"})") << body;
+    EXPECT_EQ(doc.value()[1].dump(), R"({"name":"b"})") << body;
+    auto all = ParseUfmList(body, "ports");
+    ASSERT_TRUE(all.ok());
+    EXPECT_EQ(all.value()[0]["tier"], 3) << "without a list, every field stays";
+  }
+  EXPECT_FALSE(ParseUfmList("[{\"name\": ", "ports", {"name"}).ok());
+}
 
 TEST(ParsePortsTest, ParsesAListWithEveryField) {
   int skipped = -1;

@@ -52,7 +52,12 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
 }
 
 Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) {
-  auto doc = ParseUfmList(body, "ports");
+  // The fields ParsePortInfo reads: a port of UFM's has some 30.
+  static const std::vector<std::string> kFields = {
+      "name",           "guid",  "systemID",        "system_name",  "node_description",
+      "description",    "label", "external_number", "number",       "logical_state",
+      "physical_state", "peer",  "active_speed",    "active_width", "cable_serial"};
+  auto doc = ParseUfmList(body, "ports", kFields);
   if (!doc.ok()) return doc.status();
   std::vector<PortInfo> out;
   int bad = 0;

@@ -634,6 +634,7 @@ HttpResponse SimServer::PostFault(const HttpRequest& request) {
   out["id"] = fault->id;
   out["kind"] = FaultKindName(fault->kind);
   out["link"] = LinkEnds(state_.topology(), fault->link);
+  out["created"] = FormatIsoTime(fault->created);  // when UFM shows its event
   return Ordered(201, out);
 }
 

@@ -1,0 +1,726 @@
+// Micro benchmarks (Google Benchmark) of the service's hot paths, one core each:
+//   BM_EventLogParse     UFM event-log lines (realistic mix, as bench/event_log_bench.cc) through
+//                        EventLogAssembler + ParseEventLogEntry + ToObservation; items = lines.
+//   BM_EventJsonParse    a UFM REST GET /app/events answer (1,000 events, 6.17+ layout) through
+//                        ParseUfmEvents + ToObservation, as the REST intake does; items = events.
+//   BM_TelemetryIngest   one UFM Telemetry CSV snapshot (16 counters per port; 100,000 ports, or
+//                        10,000 with --quick) parsed and folded into the counter tracking
+//                        (TelemetryIntake, observations only for counters the shipped rules name,
+//                        as the service runs per poll); time per snapshot; items = ports.
+//   BM_RuleEvaluation    UFM event observations through the RuleEngine with the shipped rules and
+//                        a 64-leaf x 32-host inventory (as bench/rules_bench.cc), in two mixes:
+//                        10 % link events (the rest no rule names) and a link-event storm (100 %).
+//   BM_TicketStoreWrite  what the service writes to PostgreSQL for a finding that acts, in one
+//                        transaction: the open-ticket lookup (FOR UPDATE), the ticket, the decision
+//                        record, the "opened" timeline entry, the pending port action, the commit.
+//                        Needs UFMR_BENCH_DB_URL (a migrated database; skipped without it); each
+//                        run files its tickets under a fabric name of its own.
+// Build: cmake -S . -B build-micro -DCMAKE_BUILD_TYPE=Release && cmake --build build-micro
+//        --target micro_bench (needs libbenchmark-dev).
+// Run from the source tree (the shipped rules are read from ./rules, or --rules=DIR):
+//   export UFMR_BENCH_DB_URL="$(scripts/pg-temp.sh start DIR)"   (optional; then migrate it:
+//       ufm-remediator db migrate --config FILE, with database.url set to that URL)
+//   build-micro/micro_bench --benchmark_min_time=0.2 --benchmark_out=micro.json
+//       --benchmark_out_format=json   (one line), then: bench/micro_table.py micro.json
+// Own flags (the rest are Google Benchmark's): --quick (smaller inputs), --rules=DIR.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/decision.h"
+#include "core/event_log.h"
+#include "core/finding.h"
+#include "core/inventory.h"
+#include "core/rule_engine.h"
+#include "core/rule_loader.h"
+#include "core/store.h"
+#include "core/telemetry.h"
+#include "core/ufm_event.h"
+#include "core/ufm_json.h"
+
+namespace {
+
+struct Options {
+  bool quick = false;
+  std::string rules_dir = "rules";
+};
+Options options;
+
+struct Rng {
+  uint64_t s = 0x9e3779b97f4a7c15ULL;
+  uint64_t Next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+  unsigned Below(unsigned n) { return static_cast<unsigned>(Next() % n); }
+};
+
+std::string Hex16(uint64_t v) {
+  char b[17];
+  std::snprintf(b, sizeof(b), "%016llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+std::string RandomGuid(Rng& r) { return Hex16(0xfc6a1c0300000000ULL | (r.Next() & 0xffffff)); }
+
+// The shipped rules, loaded once; null (and *error set) when they do not load.
+std::shared_ptr<const ufmr::RuleSet> ShippedRules(std::string* error) {
+  static ufmr::RuleLoadResult loaded = ufmr::LoadRulesDir(options.rules_dir);
+  if (!loaded.ok()) {
+    std::string report = loaded.Report();  // one line: it ends up in a table row
+    for (char& c : report) c = c == '\n' || c == '\t' ? ' ' : c;
+    while (!report.empty() && report.back() == ' ') report.pop_back();
+    *error = "rules in '" + options.rules_dir + "' do not load (run from the source tree or pass " +
+             "--rules=DIR): " + report;
+    return nullptr;
+  }
+  return loaded.rules;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event log: the line mix of bench/event_log_bench.cc (old and new link messages, peer-port,
+// counter, site/grid events, a few three-line entries).
+
+// Appends one entry; returns how many lines it has.
+int AppendLogEntry(std::string* out, Rng& r, int64_t index) {
+  char ts[64];
+  const int ms = static_cast<int>(index % 1000);
+  const int sec = static_cast<int>((index / 1000) % 60);
+  const int min = static_cast<int>((index / 60000) % 60);
+  std::snprintf(ts, sizeof(ts), "2024-05-28 08:%02d:%02d.%03d [%lld] ", min, sec, ms,
+                static_cast<long long>(index));
+  const std::string a = RandomGuid(r), b = RandomGuid(r);
+  const int pa = 1 + static_cast<int>(r.Below(64)), pb = 1 + static_cast<int>(r.Below(64));
+  const std::string la = "1/" + std::to_string((pa + 1) / 2) + "/" + std::to_string(pa % 2 ? 1 : 2);
+  const std::string lb = "1/" + std::to_string((pb + 1) / 2) + "/" + std::to_string(pb % 2 ? 1 : 2);
+  const std::string sa =
+      "T3-E" + std::to_string(r.Below(90)) + "-N-U" + std::to_string(r.Below(48));
+  const std::string sb =
+      "T4-E" + std::to_string(r.Below(90)) + "-L-U" + std::to_string(r.Below(48));
+  const std::string link = "Link [Source " + a + "_" + std::to_string(pa) + "  TO Dest: " + b +
+                           "_" + std::to_string(pb) + "]: ";
+  const unsigned kind = r.Below(100);
+  *out += ts;
+  if (kind < 40) {
+    const bool down = kind < 30;
+    *out += std::string(down ? "[329] WARNING" : "[328] INFO") + " [Fabric_Topology] " + link +
+            (down ? "Link went down: " : "Link went up: ") + a +
+            " (Switch: mellanox-SX6036) : " + std::to_string(pa) + " - " + b + " (Computer: fsgb" +
+            std::to_string(r.Below(999)) + " HCA-1) : " + std::to_string(pb) + "\n";
+    return 1;
+  }
+  if (kind < 65) {
+    *out += "[329] WARNING Site [default] [Fabric_Topology] " + link +
+            "Link went down: (Switch:" + sa + ":" + la + ")" + a + ":" + std::to_string(pa) +
+            " - (Switch:" + sb + ":" + lb + ")" + b + ":" + std::to_string(pb) +
+            ", cable S/N: MT2330FT" + std::to_string(10000 + r.Below(89999)) + "\n";
+    return 1;
+  }
+  if (kind < 75) {
+    *out += "[702] WARNING Site [default] [Fabric_Notification] Port [default / Switch: " + sa +
+            " / " + la + "] [dev_id: " + a + "]: Peer Port " + sb + ":" + lb +
+            " is considered by SM as unhealthy due to FLAPPING.\n";
+    return 1;
+  }
+  if (kind < 85) {
+    *out += "[110] MINOR [Fabric_Notification] Switch [default / Switch: " + sa + " / " + la +
+            "] [dev_id: " + a + "]: Symbol error counter rate threshold crossed: " + a + "_" +
+            std::to_string(pa) + "\n";
+    return 1;
+  }
+  if (kind < 95) {
+    *out += kind < 90 ? "[67] INFO Site [default] [Fabric_Notification] Site [default]: MCast "
+                        "Group Deleted\n"
+                      : "[352] INFO [Logical_Model] Grid [Grid]: Network Added\n";
+    return 1;
+  }
+  *out += "[394] CRITICAL [Hardware] Switch [default / Switch: " + sa + "] [dev_id: " + a +
+          "]: Module status FAULT:\n  PSU 1: failed\n  FAN 3: speed 0 rpm\n";
+  return 3;
+}
+
+void BM_EventLogParse(benchmark::State& state) {
+  const int64_t target = state.range(0);
+  Rng rng;
+  std::string data;
+  data.reserve(static_cast<size_t>(target) * 230);
+  int64_t lines = 0, index = 1;
+  while (lines < target) lines += AppendLogEntry(&data, rng, index++);
+
+  ufmr::RawLogEntry raw;
+  ufmr::LogEntry entry;
+  const ufmr::TimePoint received = ufmr::FromEpochSeconds(1.7e9);
+  int64_t entries = 0, errors = 0, ports = 0;
+  auto handle = [&] {
+    ++entries;
+    if (!ufmr::ParseEventLogEntry(raw, &entry).ok()) {
+      ++errors;
+      return;
+    }
+    ufmr::Observation o = ufmr::ToObservation(entry, received);
+    ports += static_cast<int64_t>(o.ports.size());
+    benchmark::DoNotOptimize(o);
+  };
+  for (auto _ : state) {
+    // A fresh assembler per pass, as a tailer starting on a file; its line buffer is reused.
+    ufmr::EventLogAssembler assembler;
+    const char* p = data.data();
+    const char* const end = p + data.size();
+    uint64_t offset = 0;
+    while (p < end) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+      if (!nl) nl = end;
+      if (assembler.Add(std::string_view(p, static_cast<size_t>(nl - p)), offset, &raw)) handle();
+      offset += static_cast<uint64_t>(nl - p) + 1;
+      p = nl + 1;
+    }
+    if (assembler.Flush(&raw)) handle();
+  }
+  const auto passes = static_cast<double>(state.iterations());
+  state.SetItemsProcessed(state.iterations() * lines);
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(data.size()));
+  state.counters["entries"] = static_cast<double>(entries) / passes;
+  state.counters["errors"] = static_cast<double>(errors) / passes;
+  state.counters["ports"] = static_cast<double>(ports) / passes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event JSON: a GET /app/events answer in the 6.17+ layout (event_type holds the event id), with
+// the event kinds of the log mix above.
+
+std::string EventsAnswer(int n) {
+  Rng r;
+  nlohmann::json events = nlohmann::json::array();
+  for (int i = 0; i < n; ++i) {
+    const std::string a = RandomGuid(r), b = RandomGuid(r);
+    const int pa = 1 + static_cast<int>(r.Below(64)), pb = 1 + static_cast<int>(r.Below(64));
+    const std::string la = "1/" + std::to_string((pa + 1) / 2) + "/" + std::to_string(2 - pa % 2);
+    const std::string lb = "1/" + std::to_string((pb + 1) / 2) + "/" + std::to_string(2 - pb % 2);
+    const std::string sa = "ib-leaf-" + std::to_string(r.Below(64));
+    const std::string sb = "ib-spine-" + std::to_string(r.Below(32));
+    const std::string pa_name = a + "_" + std::to_string(pa),
+                      pb_name = b + "_" + std::to_string(pb);
+    char ts[32];
+    std::snprintf(ts, sizeof(ts), "2026-11-29 18:%02d:%02d", (i / 60) % 60, i % 60);
+    nlohmann::json e = {{"id", 100000 + i},
+                        {"timestamp", ts},
+                        {"counter", "N/A"},
+                        {"write_to_syslog", true},
+                        {"severity", "Info"},
+                        {"type", "Site"},
+                        {"category", "Fabric Notification"}};
+    const unsigned kind = r.Below(100);
+    if (kind < 50) {
+      const bool down = kind < 35;
+      e["name"] = down ? "Link went down" : "Link went up";
+      e["event_type"] = down ? "329" : "328";
+      e["severity"] = down ? "Warning" : "Info";
+      e["type"] = "Link";
+      e["category"] = "Fabric Topology";
+      e["object_name"] = e["object_path"] = pa_name + ":" + pb_name;
+      e["description"] = std::string(down ? "Link went down: " : "Link went up: ") +
+                         "(Switch:" + sa + ":" + la + ")" + a + ":" + std::to_string(pa) +
+                         " - (Switch:" + sb + ":" + lb + ")" + b + ":" + std::to_string(pb) +
+                         ", cable S/N: MT2330FT" + std::to_string(10000 + r.Below(89999));
+    } else if (kind < 65) {
+      e["name"] = "Peer Port is unhealthy";
+      e["event_type"] = "702";
+      e["severity"] = "Warning";
+      e["type"] = "Port";
+      e["object_name"] = e["object_path"] = pa_name;
+      e["description"] =
+          "Peer Port " + sb + ":" + lb + " is considered by SM as unhealthy due to FLAPPING.";
+    } else if (kind < 80) {
+      e["name"] = "Symbol error counter rate";
+      e["event_type"] = 110;  // as a number: the parser takes both
+      e["severity"] = "Minor";
+      e["type"] = "Port";
+      e["counter"] = "SymbolErrorCounterExtended";
+      e["object_name"] = e["object_path"] = pa_name;
+      e["description"] = "Symbol error counter rate threshold crossed: " + pa_name +
+                         ", value: " + std::to_string(r.Below(5000)) + ", threshold: 200";
+    } else if (kind < 95) {
+      e["name"] = kind < 90 ? "MCast Group Deleted" : "Network Added";
+      e["event_type"] = kind < 90 ? "67" : "352";
+      e["object_name"] = e["object_path"] = "default";
+      e["description"] =
+          kind < 90 ? "MCast group with MGID ff12:401b:ffff::1 is deleted" : "Network Added";
+    } else {
+      e["name"] = "Module status FAULT";
+      e["event_type"] = "394";
+      e["severity"] = "Critical";
+      e["type"] = "Switch";
+      e["category"] = "Hardware";
+      e["object_name"] = e["object_path"] = a;
+      e["description"] = "Module status FAULT: PSU 1: failed, FAN 3: speed 0 rpm";
+    }
+    events.push_back(std::move(e));
+  }
+  return events.dump(-1);
+}
+
+void BM_EventJsonParse(benchmark::State& state) {
+  const int n = static_cast<int>(state.range(0));
+  const std::string body = EventsAnswer(n);
+  const ufmr::TimePoint received = ufmr::FromEpochSeconds(1.7e9);
+  size_t ports = 0;
+  for (auto _ : state) {
+    auto parsed = ufmr::ParseUfmEvents(body);
+    if (!parsed.ok() || parsed->events.size() != static_cast<size_t>(n)) {
+      state.SkipWithError(parsed.ok() ? "not every event parsed"
+                                      : parsed.status().message().c_str());
+      break;
+    }
+    for (const auto& e : parsed->events) {
+      ufmr::Observation o = ufmr::ToObservation(e, received);
+      ports += o.ports.size();
+      benchmark::DoNotOptimize(o);
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * n);
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(body.size()));
+  state.counters["ports"] =
+      static_cast<double>(ports) / static_cast<double>(std::max<int64_t>(1, state.iterations()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Telemetry: the snapshot of bench/telemetry_bench.cc (16 counters; data counters grow fast,
+// error counters stay small; one port in a thousand has symbol errors).
+
+constexpr const char* kCounters[] = {"PortXmitDataExtended",
+                                     "PortRcvDataExtended",
+                                     "PortXmitPktsExtended",
+                                     "PortRcvPktsExtended",
+                                     "SymbolErrorCounterExtended",
+                                     "LinkErrorRecoveryCounterExtended",
+                                     "LinkDownedCounterExtended",
+                                     "PortRcvErrorsExtended",
+                                     "PortRcvRemotePhysicalErrorsExtended",
+                                     "PortRcvSwitchRelayErrorsExtended",
+                                     "PortXmitDiscardsExtended",
+                                     "PortXmitWaitExtended",
+                                     "PortRcvConstraintErrorsExtended",
+                                     "PortXmitConstraintErrorsExtended",
+                                     "LocalLinkIntegrityErrorsExtended",
+                                     "ExcessiveBufferOverrunErrorsExtended"};
+constexpr int kNumCounters = 16;
+
+uint64_t CounterValue(int64_t i, int k, int64_t s) {
+  const uint64_t base = 1'000'000'000'000ULL * static_cast<uint64_t>(i % 7 + 1);
+  const auto us = static_cast<uint64_t>(s);
+  if (k < 4) return base + 10'000'000'000ULL * us * static_cast<uint64_t>(k + 1);
+  if (k == 4) return i % 1000 == 0 ? 500ULL * us : 0;
+  if (k == 11) return 1'000'000ULL * us * static_cast<uint64_t>(i % 3);  // XmitWait
+  return static_cast<uint64_t>(i % 4);
+}
+
+std::string TelemetryCsv(int64_t ports, int64_t s) {
+  std::string out = "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number";
+  for (const char* c : kCounters) out += std::string(",") + c;
+  out += "\n";
+  out.reserve(static_cast<size_t>(ports) * 260);
+  const long long ts = 1700000000000000LL + s * 10000000LL;  // a 10 s interval
+  char row[640];
+  for (int64_t i = 0; i < ports; ++i) {
+    const auto guid = static_cast<unsigned long long>(0xfc6a1c0300000000ULL + i / 64);
+    int n = std::snprintf(row, sizeof(row), "%lld,10.0.0.1:9001,,0x%016llx,0x%016llx,%d", ts, guid,
+                          guid, static_cast<int>(i % 64 + 1));
+    for (int k = 0; k < kNumCounters; ++k) {
+      n += std::snprintf(row + n, sizeof(row) - static_cast<size_t>(n), ",%llu",
+                         static_cast<unsigned long long>(CounterValue(i, k, s)));
+    }
+    row[n++] = '\n';
+    out.append(row, static_cast<size_t>(n));
+  }
+  return out;
+}
+
+void BM_TelemetryIngest(benchmark::State& state) {
+  const int64_t ports = state.range(0);
+  std::string error;
+  auto rules = ShippedRules(&error);
+  if (!rules) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  ufmr::TelemetryIntake intake(ufmr::Config::Telemetry{}, nullptr);
+  intake.SetInterest(ufmr::TelemetryIntake::CountersUsedBy(*rules));
+  // Snapshot 0 is the baseline (a port's first sample makes no deltas).
+  int64_t s = 0;
+  {
+    auto parsed = ufmr::ParseTelemetryCsv(TelemetryCsv(ports, s));
+    if (!parsed.ok()) {
+      state.SkipWithError(parsed.status().message().c_str());
+      return;
+    }
+    intake.Ingest(parsed.value(), false, ufmr::FromEpochSeconds(1.7e9), [](const auto&) {});
+  }
+  size_t observations = 0, bytes = 0;
+  for (auto _ : state) {
+    state.PauseTiming();  // the next snapshot's text, as the HTTP fetch would hand it over
+    ++s;
+    const std::string text = TelemetryCsv(ports, s);
+    bytes = text.size();
+    const auto now = ufmr::FromEpochSeconds(1.7e9 + static_cast<double>(s) * 10);
+    state.ResumeTiming();
+    auto parsed = ufmr::ParseTelemetryCsv(text);
+    if (!parsed.ok()) {
+      state.SkipWithError(parsed.status().message().c_str());
+      break;
+    }
+    observations += intake.Ingest(parsed.value(), false, now, [](const ufmr::Observation& o) {
+      benchmark::DoNotOptimize(o.value);
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * ports);
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes));
+  state.counters["observations"] = static_cast<double>(observations) /
+                                   static_cast<double>(std::max<int64_t>(1, state.iterations()));
+  state.counters["state_MB"] = static_cast<double>(intake.primary().state_bytes()) / 1e6;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules: the fabric and event stream of bench/rules_bench.cc.
+
+struct Link {
+  std::string sw_port, host_port, description_down, description_up;
+};
+
+// A fat tree's leaf-to-host links, with the inventory UFM would serve for them.
+std::vector<Link> Fabric(int leaves, int hosts_per_leaf, ufmr::Inventory* inventory) {
+  std::vector<Link> links;
+  std::vector<ufmr::PortInfo> ports;
+  for (int l = 0; l < leaves; ++l) {
+    const uint64_t leaf_guid = 0xfc6a1c0300000000ULL + static_cast<uint64_t>(l);
+    const std::string leaf = "ib-leaf-" + std::to_string(l + 1);
+    for (int h = 0; h < hosts_per_leaf; ++h) {
+      const uint64_t host_guid = 0xe41d2d0300000000ULL + static_cast<uint64_t>(l * 256 + h);
+      const std::string host = "gpu-node-" + std::to_string(l * hosts_per_leaf + h + 1);
+      const std::string label = "1/" + std::to_string(h / 2 + 1) + "/" + std::to_string(h % 2 + 1);
+      Link link;
+      link.sw_port = Hex16(leaf_guid) + "_" + std::to_string(h + 1);
+      link.host_port = Hex16(host_guid) + "_1";
+      const std::string ends = "(Switch:" + leaf + ":" + label + ")" + Hex16(leaf_guid) + ":" +
+                               std::to_string(h + 1) + " - (Computer:" + host + " HCA-1)" +
+                               Hex16(host_guid) + ":1, cable S/N: MT2118FT" +
+                               std::to_string(10000 + h);
+      link.description_down = "Link went down: " + ends;
+      link.description_up = "Link went up: " + ends;
+      ufmr::PortInfo sw;
+      sw.name = link.sw_port;
+      sw.system_guid = Hex16(leaf_guid);
+      sw.system_name = leaf;
+      sw.node_description = leaf + ":" + label;
+      sw.description = "Switch IB Port";
+      sw.label = label;
+      sw.peer = link.host_port;
+      ufmr::PortInfo hp;
+      hp.name = link.host_port;
+      hp.system_guid = Hex16(host_guid - 1);
+      hp.system_name = host;
+      hp.node_description = host + " HCA-1";
+      hp.description = "Computer IB Port";
+      hp.peer = link.sw_port;
+      ports.push_back(std::move(sw));
+      ports.push_back(std::move(hp));
+      links.push_back(std::move(link));
+    }
+  }
+  inventory->Replace(std::move(ports));
+  return links;
+}
+
+// `link_percent` of the events are link-downs and link-ups on random links; the rest are events
+// no shipped rule names (multicast groups, network added, module status, ...).
+std::vector<ufmr::Observation> EventStream(const std::vector<Link>& links, size_t n,
+                                           int link_percent) {
+  std::mt19937_64 rng(42);
+  std::uniform_int_distribution<int> percent(0, 99);
+  std::uniform_int_distribution<size_t> pick(0, links.size() - 1);
+  const int others[] = {67, 66, 352, 336, 394, 920, 1500, 1502, 64, 65};
+  std::vector<ufmr::Observation> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    ufmr::Observation o;
+    o.kind = ufmr::Observation::Kind::kEvent;
+    o.source = "rest";
+    o.event_id = static_cast<int64_t>(i + 1);
+    if (percent(rng) < link_percent) {
+      const Link& l = links[pick(rng)];
+      const bool down = percent(rng) < 50;
+      o.event_type = down ? 329 : 328;
+      o.name = down ? "Link went down" : "Link went up";
+      o.severity = down ? "Warning" : "Info";
+      o.category = "Fabric Topology";
+      o.object_type = "Link";
+      o.object_name = l.sw_port + ":" + l.host_port;
+      o.description = down ? l.description_down : l.description_up;
+      o.ports = {l.sw_port, l.host_port};
+    } else {
+      o.event_type = others[i % 10];
+      o.name = "MCast Group Deleted";
+      o.severity = "Info";
+      o.category = "Fabric Notification";
+      o.object_type = "Site";
+      o.object_name = "default";
+      o.description = "MCast group with MGID ff12:401b:ffff::1 is deleted";
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+// range(0): events per pass; range(1): percent of link events. As bench/rules_bench.cc, in
+// shorter streams: each pass runs the same events through a fresh engine (built and torn down
+// untimed), so every pass does the same work. Findings go to the decision stage, which here only
+// counts them.
+void BM_RuleEvaluation(benchmark::State& state) {
+  std::string error;
+  auto rules = ShippedRules(&error);
+  if (!rules) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  ufmr::Inventory inventory;
+  const auto links = Fabric(64, 32, &inventory);
+  std::vector<ufmr::Observation> stream =
+      EventStream(links, static_cast<size_t>(state.range(0)), static_cast<int>(state.range(1)));
+  // 1,000 events a second of UFM time: windows and holds move as they would.
+  const ufmr::TimePoint t0 = ufmr::FromEpochSeconds(1.7e9);
+  for (size_t i = 0; i < stream.size(); ++i) {
+    stream[i].time = t0 + std::chrono::milliseconds(static_cast<int64_t>(i));
+  }
+  std::vector<ufmr::Finding> findings;
+  size_t total_findings = 0;
+  std::optional<ufmr::RuleEngine> engine;
+  for (auto _ : state) {
+    state.PauseTiming();
+    engine.reset();
+    engine.emplace(rules, &inventory);
+    state.ResumeTiming();
+    for (size_t i = 0; i < stream.size(); ++i) {
+      engine->Observe(stream[i], &findings);
+      if (i % 1000 == 999) engine->Tick(stream[i].time, &findings);
+      if (findings.size() > 4096) {
+        total_findings += findings.size();
+        findings.clear();
+      }
+    }
+  }
+  total_findings += findings.size();
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.counters["findings"] = static_cast<double>(total_findings) /
+                               static_cast<double>(std::max<int64_t>(1, state.iterations()));
+  state.SetLabel(state.range(1) == 100 ? "link-event storm"
+                                       : std::to_string(state.range(1)) + "% link events");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ticket store: one finding's writes, as Remediator::ApplyFinding makes them for a finding that
+// acts (decider reads aside).
+
+void BM_TicketStoreWrite(benchmark::State& state) {
+  const char* url = std::getenv("UFMR_BENCH_DB_URL");
+  if (!url || !*url) {
+    state.SkipWithError("UFMR_BENCH_DB_URL is not set");
+    return;
+  }
+  // A fabric of this run's own: its tickets never meet an earlier run's open ones.
+  const std::string fabric =
+      "micro-bench-" + std::to_string(::getpid()) + "-" +
+      std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
+  auto opened = ufmr::Store::Open(url, fabric);
+  if (!opened.ok()) {
+    state.SkipWithError(opened.status().message().c_str());
+    return;
+  }
+  ufmr::Store& store = *opened.value();
+  const auto now = ufmr::FromEpochSeconds(1.7e9);
+  int64_t next = 0;
+  std::string failure;
+  for (auto _ : state) {
+    // A distinct link per finding: the schema allows one open ticket per link and fabric.
+    const int64_t n = next++;
+    const uint64_t leaf_guid = 0xfc6a1c0300000000ULL + static_cast<uint64_t>(n / 32);
+    const uint64_t host_guid = 0xe41d2d0300000000ULL + static_cast<uint64_t>(n);
+    const std::string leaf = "ib-leaf-" + std::to_string(n / 32 + 1);
+    const std::string host = "gpu-node-" + std::to_string(n + 1);
+    const std::string label =
+        "1/" + std::to_string(n % 32 / 2 + 1) + "/" + std::to_string(n % 2 + 1);
+    const std::string serial = "MT2118FT" + std::to_string(10000 + n % 90000);
+    const int64_t port_number = n % 32 + 1;
+    const std::string sw_port = Hex16(leaf_guid) + "_" + std::to_string(port_number);
+    const std::string host_port = Hex16(host_guid) + "_1";
+
+    ufmr::Ticket t;
+    t.link_key = ufmr::LinkKey({sw_port, host_port});
+    t.port_a = sw_port;
+    t.port_b = host_port;
+    t.rule = "link_down";
+    t.severity = "major";
+    t.reason = "link down for 30s (event 329)";
+    t.action_port = sw_port;
+    t.method = "disable";
+    t.state = ufmr::ticket_state::kOpen;
+    t.explanation = "The link " + leaf + " " + label + " <-> " + host + " HCA-1 went down at " +
+                    "18:46:32 and stayed down for 30 s; the service disables the switch port " +
+                    label + " so the fabric routes around it.";
+    t.switch_name = leaf;
+    t.rack = "rack-" + std::to_string(n / 32 / 4 + 1);
+    t.host_name = host;
+    // Both ends as TicketPlacer fills them from the inventory, and the search text.
+    const std::string host_node = host + " HCA-1";
+    t.ends = nlohmann::json::array({{{"name", sw_port},
+                                     {"guid", Hex16(leaf_guid)},
+                                     {"system_guid", Hex16(leaf_guid)},
+                                     {"system_name", leaf},
+                                     {"node_description", leaf + ":" + label},
+                                     {"label", label},
+                                     {"number", port_number},
+                                     {"cable_serial", serial},
+                                     {"is_switch", true}},
+                                    {{"name", host_port},
+                                     {"guid", Hex16(host_guid)},
+                                     {"system_guid", Hex16(host_guid - 1)},
+                                     {"system_name", host},
+                                     {"node_description", host_node},
+                                     {"label", ""},
+                                     {"number", 1},
+                                     {"cable_serial", serial},
+                                     {"is_switch", false}}});
+    t.search_text = ufmr::AsciiLower(t.link_key + " " + Hex16(leaf_guid) + " " + Hex16(leaf_guid) +
+                                     " " + leaf + " " + leaf + ":" + label + " " + label + " " +
+                                     serial + " " + Hex16(host_guid) + " " + Hex16(host_guid - 1) +
+                                     " " + host + " " + host_node + " " + serial + " " + t.rack);
+
+    ufmr::Decision d;
+    d.time = now;
+    d.rule = t.rule;
+    d.kind = ufmr::DecisionKind::kDisable;
+    d.port = sw_port;
+    d.peer = host_port;
+    d.entity = t.link_key;
+    d.reason = t.reason + "; disable " + sw_port;
+    d.note = "disable " + sw_port;
+    d.rules_hash = "3f9a1c0e5b7d2a4f";
+    d.mode = "enforce";
+    d.severity = t.severity;
+    d.title = leaf + " " + label + " <-> " + host + " HCA-1";
+    d.repair_hint = "reseat or replace the cable " + serial;
+    nlohmann::json evidence = {
+        {"rule", t.rule},
+        {"rules_hash", d.rules_hash},
+        {"observations",
+         {{{"event_id", 100000 + n},
+           {"event_type", 329},
+           {"time", "2026-11-29T18:46:32Z"},
+           {"description", "Link went down: (Switch:" + leaf + ":" + label + ")" +
+                               Hex16(leaf_guid) + " - (Computer:" + host + " HCA-1)" +
+                               Hex16(host_guid) + ":1, cable S/N: " + serial}}}},
+        {"held_for_s", 30}};
+    evidence["decision"] = d.ToJson();
+    evidence["explanation"] = t.explanation;
+
+    try {
+      auto txr = store.Begin();
+      if (!txr.ok()) {
+        failure = txr.status().message();
+        break;
+      }
+      ufmr::Store::Tx& tx = *txr.value();
+      if (tx.OpenTicketForLink(t.link_key)) {
+        failure = "link " + t.link_key + " already has an open ticket";
+        break;
+      }
+      t.id = tx.InsertTicket(t);
+      tx.AddDecision(d.ToJson(), t.id);
+      tx.AddEvent(t.id, "opened", "service", "rule " + t.rule + ": " + t.reason, evidence);
+      ufmr::PortAction a;
+      a.ticket_id = t.id;
+      a.port = sw_port;
+      a.system_guid = Hex16(leaf_guid);
+      a.action = "disable";
+      a.state = ufmr::action_state::kPending;
+      a.reason = "rule " + t.rule + ": " + t.reason;
+      benchmark::DoNotOptimize(tx.InsertAction(a));
+      tx.Commit();
+    } catch (const std::exception& e) {
+      failure = e.what();
+      break;
+    }
+  }
+  if (!failure.empty()) state.SkipWithError(failure.c_str());
+  state.SetItemsProcessed(state.iterations());
+}
+
+void RegisterAll() {
+  const bool quick = options.quick;
+  benchmark::RegisterBenchmark("BM_EventLogParse", BM_EventLogParse)
+      ->ArgName("lines")
+      ->Arg(quick ? 20'000 : 100'000)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_EventJsonParse", BM_EventJsonParse)
+      ->ArgName("events")
+      ->Arg(1'000)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_TelemetryIngest", BM_TelemetryIngest)
+      ->ArgName("ports")
+      ->Arg(quick ? 10'000 : 100'000)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_RuleEvaluation", BM_RuleEvaluation)
+      ->ArgNames({"events", "link_pct"})
+      ->Args({50'000, 10})
+      ->Args({50'000, 100})
+      ->Unit(benchmark::kMillisecond);
+  // Wall time: most of a transaction is waiting for PostgreSQL, not this thread's CPU.
+  benchmark::RegisterBenchmark("BM_TicketStoreWrite", BM_TicketStoreWrite)
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<char*> rest;
+  for (int i = 0; i < argc; ++i) {
+    const std::string_view a(argv[i]);
+    if (i > 0 && a == "--quick") {
+      options.quick = true;
+    } else if (i > 0 && a.rfind("--rules=", 0) == 0) {
+      options.rules_dir = std::string(a.substr(8));
+    } else {
+      if (i > 0 && a == "--help") {
+        std::printf(
+            "micro_bench: Google Benchmark micro benchmarks of UFM Remediator's hot paths.\n"
+            "  --quick       smaller inputs (telemetry: 10,000 ports)\n"
+            "  --rules=DIR   the rules directory (default: rules)\n"
+            "  env UFMR_BENCH_DB_URL: a migrated PostgreSQL for BM_TicketStoreWrite\n\n");
+      }
+      rest.push_back(argv[i]);
+    }
+  }
+  int n = static_cast<int>(rest.size());
+  rest.push_back(nullptr);
+  benchmark::Initialize(&n, rest.data());
+  if (benchmark::ReportUnrecognizedArguments(n, rest.data())) return 1;
+  RegisterAll();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Summary table of the micro benchmarks (bench/micro_bench.cc) from Google Benchmark's JSON.
+
+    bench/micro_table.py [--header] [FILE]    FILE: --benchmark_out=FILE --benchmark_out_format=json
+                                              (or --benchmark_format=json on stdout); default stdin
+
+Prints one tab-separated row per benchmark: figure, value, target, ok|MISS. A benchmark that was
+skipped (an error, e.g. BM_TicketStoreWrite without UFMR_BENCH_DB_URL) is a MISS with its message
+as the value. With repetitions, the median is used. Exits 0 whatever the figures (a MISS is
+reported, not fatal); 2 when the input cannot be read. Python 3 standard library only.
+"""
+import json
+import sys
+
+# Targets, per benchmark family (the name before the first '/'). They are budgets at fabric scale
+# on one core, not regression limits: the hand-written benchmarks print stricter figures to aim at
+# (telemetry_bench: <= 150 ms per 100k-port snapshot; rules_bench: >= 1 M events/s).
+TARGETS = {
+    # One UFM Telemetry snapshot of 100,000 ports parsed and folded into the counter tracking:
+    # <= 150 ms, the per-snapshot target bench/telemetry_bench.cc has held since telemetry was
+    # built (1.5 % of a 10 s interval). Scaled linearly to the ports measured (--quick: 10,000).
+    "BM_TelemetryIngest": {"kind": "ms_per_snapshot", "limit_ms_per_100k": 150.0},
+    # The UFM event log: >= 100,000 lines/s. A fabric's log grows far slower even in a storm, and
+    # catching up on a backlog after a restart (100 MB of log is about 500,000 lines of ~200
+    # bytes) then takes seconds, not minutes.
+    "BM_EventLogParse": {"kind": "rate", "min": 100_000, "unit": "lines/s"},
+    # A GET /app/events answer: >= 100,000 events/s, i.e. a 1,000-event page in <= 10 ms, so
+    # polling UFM every few seconds through an event storm costs a small share of a core.
+    "BM_EventJsonParse": {"kind": "rate", "min": 100_000, "unit": "events/s"},
+    # Rule evaluation with the shipped rules: >= 1,000,000 events/s in both mixes (mostly events
+    # no rule names, and a storm of link events only): the target bench/rules_bench.cc has
+    # printed since the rules engine was built.
+    "BM_RuleEvaluation": {"kind": "rate", "min": 1_000_000, "unit": "events/s"},
+    # One finding's transaction (ticket, decision, timeline entry, port action) on one
+    # connection: >= 200 findings/s, 5 ms each. Real findings come a few an hour; in a storm,
+    # 20 acting findings within 5 minutes trip the circuit breaker (one storm ticket), so this
+    # leaves the pipeline thread room to record a burst of findings within one poll.
+    "BM_TicketStoreWrite": {"kind": "rate", "min": 200, "unit": "findings/s"},
+}
+
+FIGURES = {
+    "BM_EventLogParse": "event-log parsing",
+    "BM_EventJsonParse": "event JSON parsing",
+    "BM_TelemetryIngest": "telemetry ingest",
+    "BM_RuleEvaluation": "rule evaluation",
+    "BM_TicketStoreWrite": "ticket store writes",
+}
+
+TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def figure_name(run):
+    """A readable figure name: the family's words plus its arguments and label."""
+    name = run.get("run_name") or run["name"]
+    family, _, args = name.partition("/")
+    words = FIGURES.get(family, family)
+    details = []
+    for part in args.split("/") if args else []:
+        key, _, value = part.partition(":")
+        # Run options, and link_pct (the label says it in words), are not figures.
+        if part in ("real_time", "process_time") or key in ("min_time", "iterations", "link_pct"):
+            continue
+        details.append(f"{int(value):,} {key}" if value.isdigit() else
+                       f"{int(key):,}" if key.isdigit() else part)
+    if run.get("label"):
+        details.append(run["label"])
+    return words + (f" ({', '.join(details)})" if details else "")
+
+
+def first_arg(run):
+    """The benchmark's first numeric argument (e.g. ports), or None."""
+    name = run.get("run_name") or run["name"]
+    for part in name.split("/")[1:]:
+        value = part.partition(":")[2] or part
+        if value.isdigit():
+            return int(value)
+    return None
+
+
+def row(run):
+    family = (run.get("run_name") or run["name"]).split("/")[0]
+    figure = figure_name(run)
+    target = TARGETS.get(family)
+    if run.get("error_occurred"):
+        want = describe_target(target, run)
+        return figure, run.get("error_message") or "error", want, "MISS"
+    if target is None:
+        return figure, f"{run.get('real_time', 0):.3g} {run.get('time_unit', 'ns')}", "-", "ok"
+    if target["kind"] == "ms_per_snapshot":
+        ms = float(run["real_time"]) * TO_MS[run.get("time_unit", "ns")]
+        limit = limit_ms(target, run)
+        rate = run.get("items_per_second")
+        value = f"{ms:,.1f} ms per snapshot" + (f" ({rate:,.0f} ports/s)" if rate else "")
+        return figure, value, describe_target(target, run), "ok" if ms <= limit else "MISS"
+    rate = run.get("items_per_second")
+    if rate is None:
+        return figure, "no items_per_second in the output", describe_target(target, run), "MISS"
+    value = f"{rate:,.0f} {target['unit']}"
+    return figure, value, describe_target(target, run), "ok" if rate >= target["min"] else "MISS"
+
+
+def limit_ms(target, run):
+    ports = first_arg(run) or 100_000
+    return target["limit_ms_per_100k"] * ports / 100_000
+
+
+def describe_target(target, run):
+    if target is None:
+        return "-"
+    if target["kind"] == "ms_per_snapshot":
+        return f"<= {limit_ms(target, run):,.0f} ms per snapshot"
+    return f">= {target['min']:,} {target['unit']}"
+
+
+def pick_runs(benchmarks):
+    """One entry per run: the median aggregate when repetitions made one, else the run itself."""
+    chosen = {}
+    order = []
+    for b in benchmarks:
+        key = b.get("run_name") or b["name"]
+        if key not in order:
+            order.append(key)
+        is_median = b.get("run_type") == "aggregate" and b.get("aggregate_name") == "median"
+        if b.get("run_type") == "aggregate" and not is_median:
+            continue
+        if key not in chosen or is_median or chosen[key].get("run_type") != "aggregate":
+            chosen[key] = b
+    return [chosen[k] for k in order if k in chosen]
+
+
+def main(argv):
+    args = argv[1:]
+    header = "--header" in args
+    args = [a for a in args if a != "--header"]
+    if any(a in ("-h", "--help") for a in args) or len(args) > 1:
+        print(__doc__.strip())
+        return 0 if args and args[0] in ("-h", "--help") else 2
+    try:
+        if args and args[0] != "-":
+            with open(args[0], encoding="utf-8") as f:
+                text = f.read()
+        else:
+            text = sys.stdin.read()
+        data = json.loads(text)
+        benchmarks = data["benchmarks"]
+    except (OSError, ValueError, KeyError) as e:
+        print(f"micro_table: cannot read Google Benchmark JSON: {e}", file=sys.stderr)
+        return 2
+    if header:
+        print("figure\tvalue\ttarget\tok|MISS")
+    for run in pick_runs(benchmarks):
+        # One line per row, whatever an error message holds.
+        print("\t".join(" ".join(str(cell).split()) for cell in row(run)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
