@@ -12,6 +12,15 @@
       second, no faults: the service's CPU (user + system, as a share of one core) and its peak
       RSS over S seconds after a warm-up. Targets: <= 10 % of one core, <= 512 MB.
 
+  bench/macro_bench.py storm [--events N]
+      An event storm: leaf switches of the 100,000-port fabric reboot one after another over about
+      10 s (each takes its ~196 links down and, 3 s later, up: some 394 events), N events in all
+      (default 50,000), with a real link fault on a switch that stays up every second. Figures:
+      how long after the last storm event the service has read every event (ufmr_events_total),
+      with none lost; the decisions (each real fault disabled exactly once, no port of a
+      rebooting switch disabled); the service's peak RSS. Targets: drained within 10 s, RSS <=
+      512 MB.
+
 Prints one tab-separated row per figure: figure, value, target, ok|MISS (scripts/bench collects
 them). Needs the build's ufm-remediator and ufm-sim (BUILD_DIR, default build), PostgreSQL
 (scripts/pg-temp.sh) and curl-free Python 3. Logs are kept in BUILD_DIR/macro_bench/.
@@ -74,7 +83,7 @@ def iso_seconds(text):
     return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
 
 
-def wait_for(what, fn, timeout, proc=None):
+def wait_for(what, fn, timeout, proc=None, every=0.1):
     deadline = time.time() + timeout
     while time.time() < deadline:
         if proc is not None and proc.poll() is not None:
@@ -82,7 +91,7 @@ def wait_for(what, fn, timeout, proc=None):
         v = fn()
         if v:
             return v
-        time.sleep(0.1)
+        time.sleep(every)
     raise RuntimeError(f"{what}: not within {timeout} s")
 
 
@@ -189,6 +198,13 @@ remediation:
                     return float(line.split()[1])
         return 0.0
 
+    def newest_event_id(self):
+        req = urllib.request.Request(self.sim + "/ufmRest/app/events")
+        req.add_header("Authorization", "Basic YWRtaW46MTIzNDU2")  # admin:123456, the sim's
+        with urllib.request.urlopen(req, timeout=30) as r:
+            events = json.loads(r.read())
+        return max((e["id"] for e in events), default=0)
+
     def stop(self):
         for p in reversed(self.procs):
             if p.poll() is None:
@@ -290,6 +306,105 @@ def steady(args):
         rig.stop()
 
 
+def storm(args):
+    rig = Rig("storm")
+    try:
+        rig.start_postgres()
+        rig.start_sim("fat-tree:leaves=256,spines=64,hosts_per_leaf=66,hcas_per_host=2")
+        rig.start_service(rig.rules("30s"), 0.5, 10)
+        links = http_json(rig.sim + "/sim/links")
+        leaves = sorted({l["a"]["system_name"] for l in links
+                         if "HCA" in l["b"].get("node_description", "")})
+        links_per_leaf = {}
+        for l in links:
+            for end in ("a", "b"):
+                name = l[end]["system_name"]
+                if name in leaves:
+                    links_per_leaf[name] = links_per_leaf.get(name, 0) + 1
+        per_reboot = 2 + 2 * links_per_leaf[leaves[0]]  # switch down/up and each link down/up
+        reboots = max(1, round(args.events / per_reboot))
+        if reboots > len(leaves) - 16:
+            raise RuntimeError(f"{args.events} events need {reboots} of {len(leaves)} leaves")
+        rebooting = leaves[:reboots]
+        # Real faults: one host link each, one per leaf, on hosts none of whose links is on a
+        # rebooting leaf (a host that lost its other link to a reboot keeps its last one: the
+        # last_link guard, rightly).
+        leaves_of = {}
+        for l in links:
+            if "HCA" in l["b"].get("node_description", ""):
+                leaves_of.setdefault(l["b"]["system_name"], set()).add(l["a"]["system_name"])
+        down = set(rebooting)
+        real, used_leaves, used_hosts = [], set(), set()
+        for l in links:
+            a, b = l["a"], l["b"]
+            host = b["system_name"]
+            if ("HCA" not in b.get("node_description", "") or leaves_of[host] & down
+                    or a["system_name"] in used_leaves or host in used_hosts):
+                continue
+            used_leaves.add(a["system_name"])
+            used_hosts.add(host)
+            real.append((a["port"], b["port"]))
+        real = real[:10]
+        events0 = rig.metric('ufmr_events_total{source="rest"}')
+        first = rig.newest_event_id()
+        spacing = 10.0 / reboots
+        pending = list(real)
+        t0 = time.time()
+        next_fault = t0
+        for i, leaf in enumerate(rebooting):
+            http_json(rig.sim + "/sim/faults", {"kind": "switch_reboot", "switch": leaf,
+                                                "down_s": 3})
+            if pending and time.time() >= next_fault:
+                http_json(rig.sim + "/sim/faults", {"kind": "link_down", "port": pending.pop(0)[1]})
+                next_fault += 1.0
+            time.sleep(max(0.0, t0 + (i + 1) * spacing - time.time()))
+        for _, host in pending:
+            http_json(rig.sim + "/sim/faults", {"kind": "link_down", "port": host})
+        # The last reboot's links come back 3 s after it went down: that is the storm's end.
+        time.sleep(max(0.0, t0 + reboots * spacing + 3.2 - time.time()))
+        newest = rig.newest_event_id()
+        t_end = time.time()
+        read = lambda: rig.metric('ufmr_events_total{source="rest"}') - events0
+        try:
+            wait_for("the service reading every event", lambda: read() >= newest - first, 120,
+                     rig.service, every=0.25)
+            drained = time.time() - t_end
+        except RuntimeError as e:
+            note(str(e))
+            drained = float("inf")
+        events = read()
+        lost = rig.metric("ufmr_events_lost_total")
+        # The real faults are acted on (the hold is link_down's 30 s): wait for them.
+        want = {sw for sw, _ in real}
+
+        def disables():
+            return [a["port"] for a in http_json(rig.sim + "/sim/actions")
+                    if a["action"] == "disable"]
+
+        try:
+            wait_for("a disable for each real fault", lambda: want <= set(disables()), 90,
+                     rig.service, every=1.0)
+        except RuntimeError as e:
+            note(str(e))
+        acted = disables()
+        on_rebooted = [p for p in acted if p not in want]
+        twice = sorted({p for p in acted if acted.count(p) > 1})
+        peak_mb = rig.status_kib("VmHWM") / 1024.0
+        row(f"storm: events in UFM ({reboots} switch reboots, {len(want)} link faults)",
+            newest - first, f">= {args.events * 0.95:.0f}", newest - first >= args.events * 0.95)
+        row("storm: events the service read", int(events), newest - first,
+            events >= newest - first)
+        row("storm: events lost (UFM's list overflowed)", int(lost), "0", lost == 0)
+        row("storm: drained, after its last event (s)", f"{drained:.2f}", "<= 10", drained <= 10)
+        row(f"storm: real faults disabled (of {len(want)})", len(want & set(acted)), len(want),
+            want <= set(acted))
+        row("storm: ports disabled twice, or on a rebooting switch", len(twice) + len(on_rebooted),
+            "0", not twice and not on_rebooted)
+        row("storm: service peak RSS (MB)", f"{peak_mb:.0f}", "<= 512", peak_mb <= 512)
+    finally:
+        rig.stop()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="scenario", required=True)
@@ -299,10 +414,12 @@ def main():
     s = sub.add_parser("steady")
     s.add_argument("--seconds", type=int, default=60)
     s.add_argument("--warmup", type=int, default=20)
+    st = sub.add_parser("storm")
+    st.add_argument("--events", type=int, default=50000)
     args = ap.parse_args()
     os.makedirs(WORK, exist_ok=True)
     try:
-        {"detection": detection, "steady": steady}[args.scenario](args)
+        {"detection": detection, "steady": steady, "storm": storm}[args.scenario](args)
     except Exception as e:  # a rig that does not start is a MISS with the reason, not a trace
         row(f"{args.scenario}: run", f"failed: {e}", "runs", False)
         return 1
