@@ -39,6 +39,54 @@ TEST(Utf8Test, InvalidBytesAndNulsAreReplaced) {
   }
 }
 
+// The 8-bytes-at-a-time ASCII scan finds a NUL, a stray byte or a broken sequence at every
+// position and alignment, and steps over valid multi-byte text.
+TEST(Utf8Test, FirstInvalidIsFoundAtEveryAlignment) {
+  const std::string ascii(40, 'x');
+  EXPECT_EQ(FirstInvalidUtf8(ascii), std::string_view::npos);
+  EXPECT_EQ(FirstInvalidUtf8(""), std::string_view::npos);
+  for (size_t at = 0; at < 33; ++at) {
+    for (const std::string& bad : {std::string(1, '\0'), std::string("\xFF"), std::string("\xC3"),
+                                   std::string("\xE2\x82x")}) {
+      std::string s = ascii;
+      s.replace(at, bad.size(), bad);
+      EXPECT_EQ(FirstInvalidUtf8(s), at) << "at " << at << " bad " << bad.size();
+      EXPECT_EQ(FirstInvalidUtf8(s, at + bad.size()), std::string_view::npos);
+    }
+    std::string ok = ascii;
+    ok.replace(at, 4, "\xF0\x9F\x98\x80");
+    EXPECT_EQ(FirstInvalidUtf8(ok), std::string_view::npos) << at;
+  }
+}
+
+// Sanitizing by runs gives exactly what a byte-by-byte copy gives, on random bytes.
+TEST(Utf8Test, SanitizeMatchesAByteByByteCopy) {
+  auto reference = [](std::string_view s) {
+    std::string out;
+    for (size_t i = 0; i < s.size();) {
+      size_t len = Utf8SequenceLength(s, i);
+      out += len ? std::string(s.substr(i, len)) : std::string("\xEF\xBF\xBD");
+      i += len ? len : 1;
+    }
+    return out;
+  };
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1103515245u + 12345u; };
+  for (int n = 0; n < 2000; ++n) {
+    std::string s;
+    const size_t len = next() % 64;
+    for (size_t i = 0; i < len; ++i) {
+      const uint32_t r = next() >> 16;
+      s += static_cast<char>(r % 4 == 0 ? (r >> 8) & 0xFF : 'a' + r % 26);  // mostly ASCII
+    }
+    std::string out;
+    const bool replaced = SanitizeUtf8(s, &out);
+    EXPECT_EQ(out, reference(s));
+    EXPECT_EQ(replaced, out != s);
+    EXPECT_EQ(FirstInvalidUtf8(s) == std::string_view::npos, !replaced);
+  }
+}
+
 TEST(Utf8Test, OneBrokenByteDoesNotCostTheOtherEvents) {
   std::string body =
       std::string(

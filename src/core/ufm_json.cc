@@ -9,8 +9,9 @@ namespace ufmr {
 
 Result<nlohmann::json> ParseUfmList(const std::string& body, const std::string& what,
                                     const std::vector<std::string>& keep) {
-  std::string clean;
-  const bool replaced = SanitizeUtf8(body, &clean);
+  std::string clean;  // only when the body needs it: a copy of a 60 MB answer is not free
+  const bool replaced =
+      FirstInvalidUtf8(body) != std::string_view::npos && SanitizeUtf8(body, &clean);
   nlohmann::json::parser_callback_t filter = nullptr;
   if (!keep.empty()) {
     // Keys of the top level (a {"data": [...]} wrapper) stay; deeper ones only if listed.

@@ -1,5 +1,8 @@
 #include "core/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace ufmr {
 
 namespace {
@@ -32,22 +35,42 @@ size_t Utf8SequenceLength(std::string_view s, size_t i) {
   return 0;
 }
 
+size_t FirstInvalidUtf8(std::string_view s, size_t from) {
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  size_t i = from;
+  while (i < s.size()) {
+    // Runs of ASCII without NUL, 8 bytes at a time: the bulk of any UFM answer.
+    while (i + 8 <= s.size()) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, sizeof(w));
+      if ((w & kHigh) != 0 || ((w - kOnes) & ~w & kHigh) != 0) break;  // non-ASCII, or a NUL
+      i += 8;
+    }
+    if (i >= s.size()) break;
+    const size_t len = Utf8SequenceLength(s, i);
+    if (len == 0) return i;
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
 bool SanitizeUtf8(std::string_view s, std::string* out) {
   out->clear();
   out->reserve(s.size() + 16);
   bool replaced = false;
-  for (size_t i = 0; i < s.size();) {
-    size_t len = Utf8SequenceLength(s, i);
-    if (len == 0) {
-      out->append(kReplacementChar);
-      replaced = true;
-      ++i;
-    } else {
-      out->append(s.data() + i, len);
-      i += len;
+  size_t start = 0;
+  for (;;) {
+    const size_t bad = FirstInvalidUtf8(s, start);
+    if (bad == std::string_view::npos) {
+      out->append(s.substr(start));
+      return replaced;
     }
+    out->append(s.substr(start, bad - start));
+    out->append(kReplacementChar);
+    replaced = true;
+    start = bad + 1;
   }
-  return replaced;
 }
 
 }  // namespace ufmr

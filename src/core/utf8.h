@@ -12,6 +12,10 @@ namespace ufmr {
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if it is invalid (or a NUL).
 size_t Utf8SequenceLength(std::string_view s, size_t i);
 
+// The position of the first byte from `from` on that starts no valid UTF-8 sequence (or is a
+// NUL), or npos when there is none. ASCII is checked 8 bytes at a time.
+size_t FirstInvalidUtf8(std::string_view s, size_t from = 0);
+
 // Copies s into *out with every invalid byte and every NUL replaced by U+FFFD. Returns true if
 // anything was replaced.
 bool SanitizeUtf8(std::string_view s, std::string* out);
