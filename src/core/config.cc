@@ -14,25 +14,15 @@
 
 namespace ufmr {
 
-std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c) {
-  return {{"UFM_REMEDIATOR_UFM_URL", &c->ufm.url},
-          {"UFM_REMEDIATOR_UFM_USER", &c->ufm.user},
-          {"UFM_REMEDIATOR_UFM_PASSWORD", &c->ufm.password},
-          {"UFM_REMEDIATOR_UFM_TOKEN", &c->ufm.token},
-          {"UFM_REMEDIATOR_DB_URL", &c->database.url}};
+std::vector<EnvironmentOverride> EnvironmentOverrides(Config* c) {
+  return {{"UFM_REMEDIATOR_UFM_URL", "ufm.url", &c->ufm.url},
+          {"UFM_REMEDIATOR_UFM_USER", "ufm.user", &c->ufm.user},
+          {"UFM_REMEDIATOR_UFM_PASSWORD", "ufm.password", &c->ufm.password},
+          {"UFM_REMEDIATOR_UFM_TOKEN", "ufm.token", &c->ufm.token},
+          {"UFM_REMEDIATOR_DB_URL", "database.url", &c->database.url}};
 }
 
 namespace {
-
-// The config key an environment override sets.
-std::string EnvironmentKey(const std::string& var) {
-  if (var == "UFM_REMEDIATOR_UFM_URL") return "ufm.url";
-  if (var == "UFM_REMEDIATOR_UFM_USER") return "ufm.user";
-  if (var == "UFM_REMEDIATOR_UFM_PASSWORD") return "ufm.password";
-  if (var == "UFM_REMEDIATOR_UFM_TOKEN") return "ufm.token";
-  if (var == "UFM_REMEDIATOR_DB_URL") return "database.url";
-  return "";
-}
 
 // Every key the loader reads, section by section; "" holds the top level's plain keys (each
 // section's name is a top-level key too). The unknown-key check (Reader::Keys) and
@@ -410,8 +400,8 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (r.error.empty()) r.Unread(root);
   // Secrets (and per-host values) from the environment win over the file: a unit's
   // EnvironmentFile or a container's secrets keep them out of config.yaml.
-  for (const auto& [var, field] : EnvironmentOverrides(&c)) {
-    if (r.from_flags.count(EnvironmentKey(var))) continue;  // a --set of the same key wins
+  for (const auto& [var, key, field] : EnvironmentOverrides(&c)) {
+    if (r.from_flags.count(key)) continue;  // a --set of the same key wins
     if (const char* v = std::getenv(var)) *field = v;
   }
   if (r.error.empty() && c.ufm.url.empty()) r.Fail(root, "ufm.url", "is required");
@@ -433,8 +423,8 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     }
     c.ufm.token = v;
   }
-  for (const auto& [var, field] : EnvironmentOverrides(&c)) {
-    if (r.from_flags.count(EnvironmentKey(var))) continue;
+  for (const auto& [var, key, field] : EnvironmentOverrides(&c)) {
+    if (r.from_flags.count(key)) continue;
     if (const char* v = std::getenv(var)) *field = v;  // over ufm.password_env / token_env too
   }
   if (c.ufm.auth == "token" && c.ufm.token.empty()) {

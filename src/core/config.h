@@ -158,7 +158,12 @@ struct Config {
 Result<Config> LoadConfigFile(const std::string& path, const std::vector<std::string>& sets = {});
 // The environment variables that override the file (UFM_REMEDIATOR_UFM_PASSWORD,
 // UFM_REMEDIATOR_DB_URL, ...) and the fields they set; applied by LoadConfig*.
-std::vector<std::pair<const char*, std::string*>> EnvironmentOverrides(Config* c);
+struct EnvironmentOverride {
+  const char* var;     // UFM_REMEDIATOR_UFM_PASSWORD
+  const char* key;     // ufm.password: a --set of it wins over the variable
+  std::string* field;  // in the Config given
+};
+std::vector<EnvironmentOverride> EnvironmentOverrides(Config* c);
 Result<Config> LoadConfigText(const std::string& text, const std::string& name,
                               const std::vector<std::string>& sets = {});
 // Every key the loader accepts, as dotted paths ("fabric", "ufm.url", "remediation.soak_s"), in
