@@ -3,7 +3,8 @@
 // multi-line entries), then times, on one thread: the line assembler + parser alone (in memory),
 // the same plus ToObservation, the RE2-based ExtractPortNames on the same entries for reference,
 // and LogTailer + assembler + parser reading the lines from a file (page cache warm after the
-// write). Prints lines/s and MB/s; asserts nothing. Usage: event_log_bench [LINES] [DIR]
+// write). Prints lines/s and MB/s; asserts nothing. The lines are bench_inputs.h's (micro_bench.cc
+// parses the same). Usage: event_log_bench [LINES] [DIR]
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_inputs.h"
 #include "core/event_log.h"
 #include "core/log_tailer.h"
 #include "core/ufm_event.h"
@@ -25,80 +27,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-struct Rng {
-  uint64_t s = 0x9e3779b97f4a7c15ULL;
-  uint64_t Next() {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    return s;
-  }
-  unsigned Below(unsigned n) { return static_cast<unsigned>(Next() % n); }
-};
-
-std::string Guid(Rng& r) {
-  char b[17];
-  std::snprintf(b, sizeof(b), "%016llx",
-                static_cast<unsigned long long>(0xfc6a1c0300000000ULL | (r.Next() & 0xffffff)));
-  return b;
-}
-
-// Appends one entry; returns how many lines it has.
-int AppendEntry(std::string* out, Rng& r, int64_t index) {
-  char ts[64];
-  int ms = static_cast<int>(index % 1000);
-  int sec = static_cast<int>((index / 1000) % 60);
-  int min = static_cast<int>((index / 60000) % 60);
-  std::snprintf(ts, sizeof(ts), "2024-05-28 08:%02d:%02d.%03d [%lld] ", min, sec, ms,
-                static_cast<long long>(index));
-  std::string a = Guid(r), b = Guid(r);
-  int pa = 1 + static_cast<int>(r.Below(64)), pb = 1 + static_cast<int>(r.Below(64));
-  std::string la = "1/" + std::to_string((pa + 1) / 2) + "/" + std::to_string(pa % 2 ? 1 : 2);
-  std::string lb = "1/" + std::to_string((pb + 1) / 2) + "/" + std::to_string(pb % 2 ? 1 : 2);
-  std::string sa = "T3-E" + std::to_string(r.Below(90)) + "-N-U" + std::to_string(r.Below(48));
-  std::string sb = "T4-E" + std::to_string(r.Below(90)) + "-L-U" + std::to_string(r.Below(48));
-  std::string link = "Link [Source " + a + "_" + std::to_string(pa) + "  TO Dest: " + b + "_" +
-                     std::to_string(pb) + "]: ";
-  unsigned kind = r.Below(100);
-  *out += ts;
-  if (kind < 40) {
-    bool down = kind < 30;
-    *out += std::string(down ? "[329] WARNING" : "[328] INFO") + " [Fabric_Topology] " + link +
-            (down ? "Link went down: " : "Link went up: ") + a +
-            " (Switch: mellanox-SX6036) : " + std::to_string(pa) + " - " + b + " (Computer: fsgb" +
-            std::to_string(r.Below(999)) + " HCA-1) : " + std::to_string(pb) + "\n";
-    return 1;
-  }
-  if (kind < 65) {
-    *out += "[329] WARNING Site [default] [Fabric_Topology] " + link +
-            "Link went down: (Switch:" + sa + ":" + la + ")" + a + ":" + std::to_string(pa) +
-            " - (Switch:" + sb + ":" + lb + ")" + b + ":" + std::to_string(pb) +
-            ", cable S/N: MT2330FT" + std::to_string(10000 + r.Below(89999)) + "\n";
-    return 1;
-  }
-  if (kind < 75) {
-    *out += "[702] WARNING Site [default] [Fabric_Notification] Port [default / Switch: " + sa +
-            " / " + la + "] [dev_id: " + a + "]: Peer Port " + sb + ":" + lb +
-            " is considered by SM as unhealthy due to FLAPPING.\n";
-    return 1;
-  }
-  if (kind < 85) {
-    *out += "[110] MINOR [Fabric_Notification] Switch [default / Switch: " + sa + " / " + la +
-            "] [dev_id: " + a + "]: Symbol error counter rate threshold crossed: " + a + "_" +
-            std::to_string(pa) + "\n";
-    return 1;
-  }
-  if (kind < 95) {
-    *out += kind < 90 ? "[67] INFO Site [default] [Fabric_Notification] Site [default]: MCast "
-                        "Group Deleted\n"
-                      : "[352] INFO [Logical_Model] Grid [Grid]: Network Added\n";
-    return 1;
-  }
-  *out += "[394] CRITICAL [Hardware] Switch [default / Switch: " + sa + "] [dev_id: " + a +
-          "]: Module status FAULT:\n  PSU 1: failed\n  FAN 3: speed 0 rpm\n";
-  return 3;
-}
 
 struct Counts {
   size_t lines = 0, entries = 0, errors = 0, ports = 0;
@@ -147,15 +75,11 @@ void Report(const char* what, const Counts& c, size_t bytes, double s) {
 int main(int argc, char** argv) {
   long target = argc > 1 ? std::atol(argv[1]) : 2000000;
   std::string dir = argc > 2 ? argv[2] : (std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-  Rng rng;
-  std::string data;
-  data.reserve(static_cast<size_t>(target) * 230);
-  long lines = 0;
-  int64_t index = 1;
-  while (lines < target) lines += AppendEntry(&data, rng, index++);
-  std::printf("event log: %ld lines, %lld entries, %.1f MB (%.0f bytes/line)\n", lines,
-              static_cast<long long>(index - 1), data.size() / 1e6,
-              static_cast<double>(data.size()) / lines);
+  int64_t lines = 0, entries = 0;
+  const std::string data = ufmr::bench::EventLogText(target, &lines, &entries);
+  std::printf("event log: %lld lines, %lld entries, %.1f MB (%.0f bytes/line)\n",
+              static_cast<long long>(lines), static_cast<long long>(entries), data.size() / 1e6,
+              static_cast<double>(data.size()) / static_cast<double>(lines));
 
   std::printf("in memory, one thread (best of 3):\n");
   for (bool observe : {false, true}) {

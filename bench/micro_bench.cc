@@ -6,10 +6,13 @@
 //   BM_TelemetryIngest   one UFM Telemetry CSV snapshot (16 counters per port; 100,000 ports, or
 //                        10,000 with --quick) parsed and folded into the counter tracking
 //                        (TelemetryIntake, observations only for counters the shipped rules name,
-//                        as the service runs per poll); time per snapshot; items = ports.
+//                        as the service runs per poll); time per snapshot; items = ports;
+//                        counter state_mb = the counter state's size in MB (as telemetry_bench).
 //   BM_RuleEvaluation    UFM event observations through the RuleEngine with the shipped rules and
 //                        a 64-leaf x 32-host inventory (as bench/rules_bench.cc), in two mixes:
 //                        10 % link events (the rest no rule names) and a link-event storm (100 %).
+//   BM_RulesReload       a 500-rule file loaded and swapped into a running engine (as
+//                        bench/rules_bench.cc); time per reload.
 //   BM_TicketStoreWrite  what the service writes to PostgreSQL for a finding that acts, in one
 //                        transaction: the open-ticket lookup (FOR UPDATE), the ticket, the decision
 //                        record, the "opened" timeline entry, the pending port action, the commit.
@@ -23,6 +26,7 @@
 //   build-micro/micro_bench --benchmark_min_time=0.2 --benchmark_out=micro.json
 //       --benchmark_out_format=json   (one line), then: bench/micro_table.py micro.json
 // Own flags (the rest are Google Benchmark's): --quick (smaller inputs), --rules=DIR.
+// The inputs are bench/bench_inputs.h's, shared with the hand-timed benchmarks.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -36,11 +40,11 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <random>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "bench_inputs.h"
 #include "core/decision.h"
 #include "core/event_log.h"
 #include "core/finding.h"
@@ -60,24 +64,9 @@ struct Options {
 };
 Options options;
 
-struct Rng {
-  uint64_t s = 0x9e3779b97f4a7c15ULL;
-  uint64_t Next() {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    return s;
-  }
-  unsigned Below(unsigned n) { return static_cast<unsigned>(Next() % n); }
-};
-
-std::string Hex16(uint64_t v) {
-  char b[17];
-  std::snprintf(b, sizeof(b), "%016llx", static_cast<unsigned long long>(v));
-  return b;
-}
-
-std::string RandomGuid(Rng& r) { return Hex16(0xfc6a1c0300000000ULL | (r.Next() & 0xffffff)); }
+using ufmr::bench::Hex16;
+using ufmr::bench::RandomGuid;
+using ufmr::bench::Rng;
 
 // The shipped rules, loaded once; null (and *error set) when they do not load.
 std::shared_ptr<const ufmr::RuleSet> ShippedRules(std::string* error) {
@@ -94,74 +83,12 @@ std::shared_ptr<const ufmr::RuleSet> ShippedRules(std::string* error) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Event log: the line mix of bench/event_log_bench.cc (old and new link messages, peer-port,
-// counter, site/grid events, a few three-line entries).
-
-// Appends one entry; returns how many lines it has.
-int AppendLogEntry(std::string* out, Rng& r, int64_t index) {
-  char ts[64];
-  const int ms = static_cast<int>(index % 1000);
-  const int sec = static_cast<int>((index / 1000) % 60);
-  const int min = static_cast<int>((index / 60000) % 60);
-  std::snprintf(ts, sizeof(ts), "2024-05-28 08:%02d:%02d.%03d [%lld] ", min, sec, ms,
-                static_cast<long long>(index));
-  const std::string a = RandomGuid(r), b = RandomGuid(r);
-  const int pa = 1 + static_cast<int>(r.Below(64)), pb = 1 + static_cast<int>(r.Below(64));
-  const std::string la = "1/" + std::to_string((pa + 1) / 2) + "/" + std::to_string(pa % 2 ? 1 : 2);
-  const std::string lb = "1/" + std::to_string((pb + 1) / 2) + "/" + std::to_string(pb % 2 ? 1 : 2);
-  const std::string sa =
-      "T3-E" + std::to_string(r.Below(90)) + "-N-U" + std::to_string(r.Below(48));
-  const std::string sb =
-      "T4-E" + std::to_string(r.Below(90)) + "-L-U" + std::to_string(r.Below(48));
-  const std::string link = "Link [Source " + a + "_" + std::to_string(pa) + "  TO Dest: " + b +
-                           "_" + std::to_string(pb) + "]: ";
-  const unsigned kind = r.Below(100);
-  *out += ts;
-  if (kind < 40) {
-    const bool down = kind < 30;
-    *out += std::string(down ? "[329] WARNING" : "[328] INFO") + " [Fabric_Topology] " + link +
-            (down ? "Link went down: " : "Link went up: ") + a +
-            " (Switch: mellanox-SX6036) : " + std::to_string(pa) + " - " + b + " (Computer: fsgb" +
-            std::to_string(r.Below(999)) + " HCA-1) : " + std::to_string(pb) + "\n";
-    return 1;
-  }
-  if (kind < 65) {
-    *out += "[329] WARNING Site [default] [Fabric_Topology] " + link +
-            "Link went down: (Switch:" + sa + ":" + la + ")" + a + ":" + std::to_string(pa) +
-            " - (Switch:" + sb + ":" + lb + ")" + b + ":" + std::to_string(pb) +
-            ", cable S/N: MT2330FT" + std::to_string(10000 + r.Below(89999)) + "\n";
-    return 1;
-  }
-  if (kind < 75) {
-    *out += "[702] WARNING Site [default] [Fabric_Notification] Port [default / Switch: " + sa +
-            " / " + la + "] [dev_id: " + a + "]: Peer Port " + sb + ":" + lb +
-            " is considered by SM as unhealthy due to FLAPPING.\n";
-    return 1;
-  }
-  if (kind < 85) {
-    *out += "[110] MINOR [Fabric_Notification] Switch [default / Switch: " + sa + " / " + la +
-            "] [dev_id: " + a + "]: Symbol error counter rate threshold crossed: " + a + "_" +
-            std::to_string(pa) + "\n";
-    return 1;
-  }
-  if (kind < 95) {
-    *out += kind < 90 ? "[67] INFO Site [default] [Fabric_Notification] Site [default]: MCast "
-                        "Group Deleted\n"
-                      : "[352] INFO [Logical_Model] Grid [Grid]: Network Added\n";
-    return 1;
-  }
-  *out += "[394] CRITICAL [Hardware] Switch [default / Switch: " + sa + "] [dev_id: " + a +
-          "]: Module status FAULT:\n  PSU 1: failed\n  FAN 3: speed 0 rpm\n";
-  return 3;
-}
+// Event log: the line mix bench/event_log_bench.cc parses too (bench_inputs.h: old and new link
+// messages, peer-port, counter, site/grid events, a few three-line entries).
 
 void BM_EventLogParse(benchmark::State& state) {
-  const int64_t target = state.range(0);
-  Rng rng;
-  std::string data;
-  data.reserve(static_cast<size_t>(target) * 230);
-  int64_t lines = 0, index = 1;
-  while (lines < target) lines += AppendLogEntry(&data, rng, index++);
+  int64_t lines = 0, entries_made = 0;
+  const std::string data = ufmr::bench::EventLogText(state.range(0), &lines, &entries_made);
 
   ufmr::RawLogEntry raw;
   ufmr::LogEntry entry;
@@ -300,56 +227,12 @@ void BM_EventJsonParse(benchmark::State& state) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Telemetry: the snapshot of bench/telemetry_bench.cc (16 counters; data counters grow fast,
-// error counters stay small; one port in a thousand has symbol errors).
+// Telemetry: the snapshot of bench/telemetry_bench.cc (bench_inputs.h: 16 counters; data
+// counters grow fast, error counters stay small; one port in a thousand has symbol errors).
 
-constexpr const char* kCounters[] = {"PortXmitDataExtended",
-                                     "PortRcvDataExtended",
-                                     "PortXmitPktsExtended",
-                                     "PortRcvPktsExtended",
-                                     "SymbolErrorCounterExtended",
-                                     "LinkErrorRecoveryCounterExtended",
-                                     "LinkDownedCounterExtended",
-                                     "PortRcvErrorsExtended",
-                                     "PortRcvRemotePhysicalErrorsExtended",
-                                     "PortRcvSwitchRelayErrorsExtended",
-                                     "PortXmitDiscardsExtended",
-                                     "PortXmitWaitExtended",
-                                     "PortRcvConstraintErrorsExtended",
-                                     "PortXmitConstraintErrorsExtended",
-                                     "LocalLinkIntegrityErrorsExtended",
-                                     "ExcessiveBufferOverrunErrorsExtended"};
-constexpr int kNumCounters = 16;
-
-uint64_t CounterValue(int64_t i, int k, int64_t s) {
-  const uint64_t base = 1'000'000'000'000ULL * static_cast<uint64_t>(i % 7 + 1);
-  const auto us = static_cast<uint64_t>(s);
-  if (k < 4) return base + 10'000'000'000ULL * us * static_cast<uint64_t>(k + 1);
-  if (k == 4) return i % 1000 == 0 ? 500ULL * us : 0;
-  if (k == 11) return 1'000'000ULL * us * static_cast<uint64_t>(i % 3);  // XmitWait
-  return static_cast<uint64_t>(i % 4);
-}
-
-std::string TelemetryCsv(int64_t ports, int64_t s) {
-  std::string out = "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number";
-  for (const char* c : kCounters) out += std::string(",") + c;
-  out += "\n";
-  out.reserve(static_cast<size_t>(ports) * 260);
-  const long long ts = 1700000000000000LL + s * 10000000LL;  // a 10 s interval
-  char row[640];
-  for (int64_t i = 0; i < ports; ++i) {
-    const auto guid = static_cast<unsigned long long>(0xfc6a1c0300000000ULL + i / 64);
-    int n = std::snprintf(row, sizeof(row), "%lld,10.0.0.1:9001,,0x%016llx,0x%016llx,%d", ts, guid,
-                          guid, static_cast<int>(i % 64 + 1));
-    for (int k = 0; k < kNumCounters; ++k) {
-      n += std::snprintf(row + n, sizeof(row) - static_cast<size_t>(n), ",%llu",
-                         static_cast<unsigned long long>(CounterValue(i, k, s)));
-    }
-    row[n++] = '\n';
-    out.append(row, static_cast<size_t>(n));
-  }
-  return out;
-}
+// Snapshots 10 s apart (a 10 s poll interval) and no counter resets, where telemetry_bench.cc's
+// are 60 s apart with a few resets.
+constexpr ufmr::bench::SnapshotShape kSnapshotShape{.interval_s = 10, .resets = false};
 
 void BM_TelemetryIngest(benchmark::State& state) {
   const int64_t ports = state.range(0);
@@ -364,7 +247,7 @@ void BM_TelemetryIngest(benchmark::State& state) {
   // Snapshot 0 is the baseline (a port's first sample makes no deltas).
   int64_t s = 0;
   {
-    auto parsed = ufmr::ParseTelemetryCsv(TelemetryCsv(ports, s));
+    auto parsed = ufmr::ParseTelemetryCsv(ufmr::bench::TelemetryCsv(ports, s, kSnapshotShape));
     if (!parsed.ok()) {
       state.SkipWithError(parsed.status().message().c_str());
       return;
@@ -375,7 +258,7 @@ void BM_TelemetryIngest(benchmark::State& state) {
   for (auto _ : state) {
     state.PauseTiming();  // the next snapshot's text, as the HTTP fetch would hand it over
     ++s;
-    const std::string text = TelemetryCsv(ports, s);
+    const std::string text = ufmr::bench::TelemetryCsv(ports, s, kSnapshotShape);
     bytes = text.size();
     const auto now = ufmr::FromEpochSeconds(1.7e9 + static_cast<double>(s) * 10);
     state.ResumeTiming();
@@ -392,99 +275,11 @@ void BM_TelemetryIngest(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes));
   state.counters["observations"] = static_cast<double>(observations) /
                                    static_cast<double>(std::max<int64_t>(1, state.iterations()));
-  state.counters["state_MB"] = static_cast<double>(intake.primary().state_bytes()) / 1e6;
+  state.counters["state_mb"] = static_cast<double>(intake.primary().state_bytes()) / 1e6;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rules: the fabric and event stream of bench/rules_bench.cc.
-
-struct Link {
-  std::string sw_port, host_port, description_down, description_up;
-};
-
-// A fat tree's leaf-to-host links, with the inventory UFM would serve for them.
-std::vector<Link> Fabric(int leaves, int hosts_per_leaf, ufmr::Inventory* inventory) {
-  std::vector<Link> links;
-  std::vector<ufmr::PortInfo> ports;
-  for (int l = 0; l < leaves; ++l) {
-    const uint64_t leaf_guid = 0xfc6a1c0300000000ULL + static_cast<uint64_t>(l);
-    const std::string leaf = "ib-leaf-" + std::to_string(l + 1);
-    for (int h = 0; h < hosts_per_leaf; ++h) {
-      const uint64_t host_guid = 0xe41d2d0300000000ULL + static_cast<uint64_t>(l * 256 + h);
-      const std::string host = "gpu-node-" + std::to_string(l * hosts_per_leaf + h + 1);
-      const std::string label = "1/" + std::to_string(h / 2 + 1) + "/" + std::to_string(h % 2 + 1);
-      Link link;
-      link.sw_port = Hex16(leaf_guid) + "_" + std::to_string(h + 1);
-      link.host_port = Hex16(host_guid) + "_1";
-      const std::string ends = "(Switch:" + leaf + ":" + label + ")" + Hex16(leaf_guid) + ":" +
-                               std::to_string(h + 1) + " - (Computer:" + host + " HCA-1)" +
-                               Hex16(host_guid) + ":1, cable S/N: MT2118FT" +
-                               std::to_string(10000 + h);
-      link.description_down = "Link went down: " + ends;
-      link.description_up = "Link went up: " + ends;
-      ufmr::PortInfo sw;
-      sw.name = link.sw_port;
-      sw.system_guid = Hex16(leaf_guid);
-      sw.system_name = leaf;
-      sw.node_description = leaf + ":" + label;
-      sw.description = "Switch IB Port";
-      sw.label = label;
-      sw.peer = link.host_port;
-      ufmr::PortInfo hp;
-      hp.name = link.host_port;
-      hp.system_guid = Hex16(host_guid - 1);
-      hp.system_name = host;
-      hp.node_description = host + " HCA-1";
-      hp.description = "Computer IB Port";
-      hp.peer = link.sw_port;
-      ports.push_back(std::move(sw));
-      ports.push_back(std::move(hp));
-      links.push_back(std::move(link));
-    }
-  }
-  inventory->Replace(std::move(ports));
-  return links;
-}
-
-// `link_percent` of the events are link-downs and link-ups on random links; the rest are events
-// no shipped rule names (multicast groups, network added, module status, ...).
-std::vector<ufmr::Observation> EventStream(const std::vector<Link>& links, size_t n,
-                                           int link_percent) {
-  std::mt19937_64 rng(42);
-  std::uniform_int_distribution<int> percent(0, 99);
-  std::uniform_int_distribution<size_t> pick(0, links.size() - 1);
-  const int others[] = {67, 66, 352, 336, 394, 920, 1500, 1502, 64, 65};
-  std::vector<ufmr::Observation> out;
-  out.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    ufmr::Observation o;
-    o.kind = ufmr::Observation::Kind::kEvent;
-    o.source = "rest";
-    o.event_id = static_cast<int64_t>(i + 1);
-    if (percent(rng) < link_percent) {
-      const Link& l = links[pick(rng)];
-      const bool down = percent(rng) < 50;
-      o.event_type = down ? 329 : 328;
-      o.name = down ? "Link went down" : "Link went up";
-      o.severity = down ? "Warning" : "Info";
-      o.category = "Fabric Topology";
-      o.object_type = "Link";
-      o.object_name = l.sw_port + ":" + l.host_port;
-      o.description = down ? l.description_down : l.description_up;
-      o.ports = {l.sw_port, l.host_port};
-    } else {
-      o.event_type = others[i % 10];
-      o.name = "MCast Group Deleted";
-      o.severity = "Info";
-      o.category = "Fabric Notification";
-      o.object_type = "Site";
-      o.object_name = "default";
-      o.description = "MCast group with MGID ff12:401b:ffff::1 is deleted";
-    }
-    out.push_back(std::move(o));
-  }
-  return out;
-}
+// Rules: the fabric, event stream and 500-rule file of bench/rules_bench.cc (bench_inputs.h).
 
 // range(0): events per pass; range(1): percent of link events. As bench/rules_bench.cc, in
 // shorter streams: each pass runs the same events through a fresh engine (built and torn down
@@ -498,9 +293,9 @@ void BM_RuleEvaluation(benchmark::State& state) {
     return;
   }
   ufmr::Inventory inventory;
-  const auto links = Fabric(64, 32, &inventory);
-  std::vector<ufmr::Observation> stream =
-      EventStream(links, static_cast<size_t>(state.range(0)), static_cast<int>(state.range(1)));
+  const auto links = ufmr::bench::Fabric(64, 32, &inventory);
+  std::vector<ufmr::Observation> stream = ufmr::bench::EventStream(
+      links, static_cast<size_t>(state.range(0)), static_cast<int>(state.range(1)));
   // 1,000 events a second of UFM time: windows and holds move as they would.
   const ufmr::TimePoint t0 = ufmr::FromEpochSeconds(1.7e9);
   for (size_t i = 0; i < stream.size(); ++i) {
@@ -529,6 +324,33 @@ void BM_RuleEvaluation(benchmark::State& state) {
                                static_cast<double>(std::max<int64_t>(1, state.iterations()));
   state.SetLabel(state.range(1) == 100 ? "link-event storm"
                                        : std::to_string(state.range(1)) + "% link events");
+}
+
+// As bench/rules_bench.cc's reload: a 500-rule file loaded (parse, collect, compile, index) and
+// swapped into a running engine (the new engine adopts the old one's state); time per reload.
+void BM_RulesReload(benchmark::State& state) {
+  std::string error;
+  auto rules = ShippedRules(&error);
+  if (!rules) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  ufmr::Inventory inventory;
+  ufmr::bench::Fabric(64, 32, &inventory);
+  const std::string text = ufmr::bench::BigRulesFile(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    auto loaded = ufmr::LoadRulesText(text, "big.yaml");
+    if (!loaded.ok()) {
+      state.SkipWithError(loaded.Report().c_str());
+      break;
+    }
+    ufmr::RuleEngine old(rules, &inventory);
+    ufmr::RuleEngine next(loaded.rules, &inventory);
+    next.AdoptState(std::move(old));
+    benchmark::DoNotOptimize(next);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(text.size()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -687,6 +509,10 @@ void RegisterAll() {
       ->ArgNames({"events", "link_pct"})
       ->Args({50'000, 10})
       ->Args({50'000, 100})
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_RulesReload", BM_RulesReload)
+      ->ArgName("rules")
+      ->Arg(500)
       ->Unit(benchmark::kMillisecond);
   // Wall time: most of a transaction is waiting for PostgreSQL, not this thread's CPU.
   benchmark::RegisterBenchmark("BM_TicketStoreWrite", BM_TicketStoreWrite)

@@ -4,6 +4,7 @@
 // rules name, as the service runs); then the same for Prometheus text; and prints the counter
 // state's size and the process's peak RSS. Targets (one core): <= 150 ms per 100k-port CSV
 // snapshot; <= 64 MB of counter state for 100k ports. Prints figures; asserts nothing.
+// The snapshots are bench_inputs.h's (micro_bench.cc measures the same).
 // Usage: telemetry_bench [PORTS] [SNAPSHOTS] [RULES_DIR] [all|csv|prom]
 #include <sys/resource.h>
 #include <time.h>
@@ -15,84 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "bench_inputs.h"
 #include "core/rule_loader.h"
 #include "core/telemetry.h"
 
 namespace {
 
-constexpr const char* kCounters[] = {"PortXmitDataExtended",
-                                     "PortRcvDataExtended",
-                                     "PortXmitPktsExtended",
-                                     "PortRcvPktsExtended",
-                                     "SymbolErrorCounterExtended",
-                                     "LinkErrorRecoveryCounterExtended",
-                                     "LinkDownedCounterExtended",
-                                     "PortRcvErrorsExtended",
-                                     "PortRcvRemotePhysicalErrorsExtended",
-                                     "PortRcvSwitchRelayErrorsExtended",
-                                     "PortXmitDiscardsExtended",
-                                     "PortXmitWaitExtended",
-                                     "PortRcvConstraintErrorsExtended",
-                                     "PortXmitConstraintErrorsExtended",
-                                     "LocalLinkIntegrityErrorsExtended",
-                                     "ExcessiveBufferOverrunErrorsExtended"};
-constexpr int kNumCounters = 16;
-
-uint64_t Guid(int i) { return 0xfc6a1c0300000000ULL + static_cast<uint64_t>(i / 64); }
-int PortNum(int i) { return i % 64 + 1; }
-
-// Counter k of port i at snapshot s: data counters grow fast (about 2^40 after a while), error
-// counters stay small; one port in a thousand has symbol errors; one in 5,000 was reset.
-uint64_t Value(int i, int k, int s) {
-  const uint64_t base = 1'000'000'000'000ULL * static_cast<uint64_t>(i % 7 + 1);
-  if (k < 4) return base + 10'000'000'000ULL * static_cast<uint64_t>(s) * (k + 1);
-  if (k == 4) return i % 1000 == 0 ? 500ULL * static_cast<uint64_t>(s) : 0;
-  if (k == 11) return 1'000'000ULL * static_cast<uint64_t>(s) * (i % 3);  // XmitWait
-  if (i % 5000 == 0 && s == 5) return 0;
-  return static_cast<uint64_t>(i % 4);
-}
-
-std::string Csv(int ports, int s) {
-  std::string out = "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number";
-  for (const char* c : kCounters) out += std::string(",") + c;
-  out += "\n";
-  out.reserve(static_cast<size_t>(ports) * 260);
-  const long long ts = 1700000000000000LL + s * 60000000LL;
-  char row[640];
-  for (int i = 0; i < ports; ++i) {
-    int n = std::snprintf(row, sizeof(row), "%lld,10.0.0.1:9001,,0x%016llx,0x%016llx,%d", ts,
-                          static_cast<unsigned long long>(Guid(i)),
-                          static_cast<unsigned long long>(Guid(i)), PortNum(i));
-    for (int k = 0; k < kNumCounters; ++k) {
-      n += std::snprintf(row + n, sizeof(row) - static_cast<size_t>(n), ",%llu",
-                         static_cast<unsigned long long>(Value(i, k, s)));
-    }
-    row[n++] = '\n';
-    out.append(row, static_cast<size_t>(n));
-  }
-  return out;
-}
-
-std::string Prometheus(int ports, int s) {
-  std::string out;
-  out.reserve(static_cast<size_t>(ports) * kNumCounters * 150);
-  const long long ts_ms = 1700000000000LL + s * 60000LL;
-  char line[512];
-  for (int k = 0; k < kNumCounters; ++k) {
-    out += std::string("# TYPE ") + kCounters[k] + " counter\n";
-    for (int i = 0; i < ports; ++i) {
-      int n = std::snprintf(
-          line, sizeof(line),
-          "%s{device_name=\"ib-leaf-%03d\",node_guid=\"0x%016llx\",port_guid=\"0x%016llx\","
-          "port_num=\"%d\"} %llu %lld\n",
-          kCounters[k], i / 64, static_cast<unsigned long long>(Guid(i)),
-          static_cast<unsigned long long>(Guid(i)), PortNum(i),
-          static_cast<unsigned long long>(Value(i, k, s)), ts_ms);
-      out.append(line, static_cast<size_t>(n));
-    }
-  }
-  return out;
-}
+using ufmr::bench::kNumCounters;
 
 double Ms(std::chrono::steady_clock::duration d) {
   return std::chrono::duration<double, std::milli>(d).count();
@@ -161,7 +91,7 @@ int main(int argc, char** argv) {
   size_t observations = 0, rows = 0;
   size_t bytes = 0;
   for (int s = 0; s <= csv_snapshots; ++s) {
-    const std::string text = Csv(ports, s);
+    const std::string text = ufmr::bench::TelemetryCsv(ports, s);
     bytes = text.size();
     const auto now = ufmr::FromEpochSeconds(1700000000.0 + s * 60);
     Stamp t0;
@@ -196,7 +126,7 @@ int main(int argc, char** argv) {
     double worst = 0, total = 0;
     const int runs = std::min(snapshots, 3);
     for (int s = 0; s <= runs; ++s) {
-      const std::string text = Csv(ports, s);
+      const std::string text = ufmr::bench::TelemetryCsv(ports, s);
       Stamp t0;
       auto parsed = ufmr::ParseTelemetryCsv(text);
       made += all.Ingest(parsed.value(), false, ufmr::FromEpochSeconds(1700000000.0 + s * 60),
@@ -221,7 +151,7 @@ int main(int argc, char** argv) {
     const int runs = std::min(snapshots, 3);
     size_t prom_bytes = 0;
     for (int s = 0; s <= runs; ++s) {
-      const std::string text = Prometheus(ports, s);
+      const std::string text = ufmr::bench::TelemetryPrometheus(ports, s);
       prom_bytes = text.size();
       Stamp t0;
       auto parsed = ufmr::ParseTelemetryPrometheus(text);

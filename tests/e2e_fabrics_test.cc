@@ -46,15 +46,6 @@ constexpr int64_t kBetaEventIdSkip = 1000;
 // Generous: the machine running the tests may be busy.
 constexpr auto kWait = seconds(60);
 
-int FreePort() {
-  // The kernel picks; the small race before the service binds is acceptable in tests.
-  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
-  if (!probe.Start().ok()) return 0;
-  int port = probe.port();
-  probe.Stop();
-  return port;
-}
-
 // One fabric: its simulated UFM and the `ufm-remediator serve` instance that watches it.
 struct Fabric {
   std::string name;
@@ -84,17 +75,7 @@ class FabricsTest : public ::testing::Test {
     beta_.name = "beta";
 
     // The shipped rules; link_down's 30 s hold shortened so the test runs in seconds.
-    std::filesystem::create_directories(dir_ + "/rules");
-    for (const auto& entry : std::filesystem::directory_iterator(SourceDir() + "/rules")) {
-      if (entry.path().extension() != ".yaml") continue;
-      std::string rules = testing::ReadFile(entry.path().string());
-      if (entry.path().filename() == "links.yaml") {
-        size_t at = rules.find("for: 30s");
-        ASSERT_NE(at, std::string::npos);
-        rules.replace(at, 8, "for: 1s");
-      }
-      testing::WriteFile(dir_ + "/rules/" + entry.path().filename().string(), rules);
-    }
+    ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
 
     for (Fabric* f : {&alpha_, &beta_}) ASSERT_NO_FATAL_FAILURE(StartSim(*f));
     auto skipped =
@@ -106,7 +87,7 @@ class FabricsTest : public ::testing::Test {
     // fabric's own state decides.
     for (Fabric* f : {&alpha_, &beta_}) {
       f->config = dir_ + "/config-" + f->name + ".yaml";
-      const int port = FreePort();
+      const int port = testing::FreePort();
       ASSERT_NE(port, 0);
       f->api = "http://127.0.0.1:" + std::to_string(port);
       testing::WriteFile(f->config,

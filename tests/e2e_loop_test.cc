@@ -24,15 +24,6 @@ using testing::ChildProcess;
 using testing::SourceDir;
 using testing::WaitUntil;
 
-int FreePort() {
-  // The kernel picks; the small race before the service binds is acceptable in tests.
-  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
-  if (!probe.Start().ok()) return 0;
-  int port = probe.port();
-  probe.Stop();
-  return port;
-}
-
 class LoopTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -52,7 +43,7 @@ class LoopTest : public ::testing::Test {
     std::string sources;
     if (AllSources()) {
       // UFM's event log on disk and its syslog forwarding, besides REST: three sources.
-      int syslog_port = FreePort();
+      int syslog_port = testing::FreePort();
       sim_args.insert(sim_args.end(), {"--event-log", dir_ + "/event.log", "--syslog",
                                        "127.0.0.1:" + std::to_string(syslog_port)});
       sources = "event_log:\n  path: " + dir_ + "/event.log\n  poll_interval_s: 0.2\n" +
@@ -67,20 +58,10 @@ class LoopTest : public ::testing::Test {
     telemetry_url_ =
         "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
 
-    // The shipped rules, with link_down's 30 s shortened so the test runs in seconds.
-    std::filesystem::create_directories(dir_ + "/rules");
-    for (const auto& entry : std::filesystem::directory_iterator(SourceDir() + "/rules")) {
-      if (entry.path().extension() != ".yaml") continue;
-      std::string rules = testing::ReadFile(entry.path().string());
-      if (entry.path().filename() == "links.yaml") {
-        auto pos = rules.find("for: 30s");
-        ASSERT_NE(pos, std::string::npos);
-        rules.replace(pos, 8, "for: 1s");
-      }
-      testing::WriteFile(dir_ + "/rules/" + entry.path().filename().string(), rules);
-    }
+    // The shipped rules; link_down's 30 s hold shortened so the test runs in seconds.
+    ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
 
-    api_port_ = FreePort();
+    api_port_ = testing::FreePort();
     api_ = "http://127.0.0.1:" + std::to_string(api_port_);
     testing::WriteFile(
         dir_ + "/config.yaml",

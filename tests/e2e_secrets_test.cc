@@ -61,15 +61,6 @@ std::string Base64(const std::string& in) {
   return out;
 }
 
-int FreePort() {
-  // The kernel picks; the small race before the service binds is acceptable in tests.
-  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
-  if (!probe.Start().ok()) return 0;
-  int port = probe.port();
-  probe.Stop();
-  return port;
-}
-
 // The value of `key` in a libpq keyword string ("host=/tmp/x port=5432 dbname=t1 user=postgres").
 std::string Keyword(const std::string& conninfo, const std::string& key) {
   size_t at = (" " + conninfo).find(" " + key + "=");
@@ -293,7 +284,7 @@ TEST_P(SecretsTest, ServeAgainstTheSimulator) {
   bool migrated = false;
   for (const auto& mode : modes) {
     SCOPED_TRACE(mode.name);
-    int port = FreePort();
+    int port = testing::FreePort();
     std::string config = WriteConfig(std::string("serve-") + mode.name, sim_url_, mode.ufm, db_url_,
                                      telemetry_url_, port);
     if (!migrated) {
@@ -318,7 +309,7 @@ TEST_P(SecretsTest, ServeAgainstTheSimulator) {
 TEST_P(SecretsTest, ServeWhileUfmRefusesOrIsUnreachable) {
   ASSERT_NO_FATAL_FAILURE(StartSim());
   bool migrated = false;
-  const int closed = FreePort();
+  const int closed = testing::FreePort();
   const struct {
     const char* name;
     std::string url;
@@ -343,7 +334,7 @@ TEST_P(SecretsTest, ServeWhileUfmRefusesOrIsUnreachable) {
     } else {
       unsetenv("UFM_REMEDIATOR_UFM_PASSWORD");
     }
-    int port = FreePort();
+    int port = testing::FreePort();
     std::string config =
         WriteConfig(c.name, c.url, c.ufm, db_url_,
                     "http://127.0.0.1:" + std::to_string(closed) + "/csv/metrics", port);
@@ -367,7 +358,7 @@ TEST_P(SecretsTest, ServeWhileUfmRefusesOrIsUnreachable) {
 
 TEST_P(SecretsTest, ServeWithTheDatabaseUnreachable) {
   ASSERT_EQ(setenv("UFM_REMEDIATOR_UFM_PASSWORD", kEnvPassword, 1), 0);
-  const int closed = FreePort();
+  const int closed = testing::FreePort();
   const std::string url = std::string("postgresql://ufmr:") + kDbPassword +
                           "@127.0.0.1:" + std::to_string(closed) + "/ufmr?connect_timeout=2";
   const std::string keywords = std::string("host=127.0.0.1 port=") + std::to_string(closed) +
@@ -376,7 +367,7 @@ TEST_P(SecretsTest, ServeWithTheDatabaseUnreachable) {
   for (const std::string& db : {url, keywords}) {
     SCOPED_TRACE(db);
     std::string config = WriteConfig("db-down", "http://127.0.0.1:9", BasicUfm(), db,
-                                     "http://127.0.0.1:9/csv/metrics", FreePort());
+                                     "http://127.0.0.1:9/csv/metrics", testing::FreePort());
     std::string log =
         RunToEnd("serve-db-down", {"serve", "--config", config, "--log-level", "trace"});
     EXPECT_NE(log.find("startup: open database:"), std::string::npos) << log;
@@ -398,13 +389,13 @@ TEST_P(SecretsTest, ServeWithAMalformedDatabaseUrl) {
   constexpr const char* kRawPercentPassword = "DbPw%Zq8Rn2Tx";  // libpq: invalid percent-encoding
   secrets_.push_back(kRawPercentPassword);
   ASSERT_EQ(setenv("UFM_REMEDIATOR_UFM_PASSWORD", kEnvPassword, 1), 0);
-  const int closed = FreePort();
+  const int closed = testing::FreePort();
   for (const std::string& db : {std::string("postgresql://ufmr:") + kRawPercentPassword +
                                     "@127.0.0.1:" + std::to_string(closed) + "/ufmr",
                                 std::string("postgresql://ufmr:") + kDbPassword + "@[::1/ufmr"}) {
     SCOPED_TRACE(db);
     std::string config = WriteConfig("db-malformed", "http://127.0.0.1:9", BasicUfm(), db,
-                                     "http://127.0.0.1:9/csv/metrics", FreePort());
+                                     "http://127.0.0.1:9/csv/metrics", testing::FreePort());
     std::string out =
         RunToEnd("check-db-malformed", {"config", "check", config, "--log-level", "trace"});
     ExpectNoSecrets("config check, malformed database URL", out);

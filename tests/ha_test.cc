@@ -43,15 +43,6 @@ constexpr int kStormLinks = 8;
 // trouble (switch_many_links_down), not a cable's, and are not cut.
 constexpr int kPerLeaf = 2;
 
-int FreePort() {
-  // The kernel picks; the small race before the service binds is acceptable in tests.
-  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
-  if (!probe.Start().ok()) return 0;
-  int port = probe.port();
-  probe.Stop();
-  return port;
-}
-
 // One `ufm-remediator serve` instance: its config, API address and each start's log.
 struct Instance {
   std::string name;
@@ -89,17 +80,7 @@ class HaTest : public ::testing::Test {
         "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
 
     // The shipped rules; link_down's 30 s hold shortened so the test runs in seconds.
-    std::filesystem::create_directories(dir_ + "/rules");
-    for (const auto& entry : std::filesystem::directory_iterator(SourceDir() + "/rules")) {
-      if (entry.path().extension() != ".yaml") continue;
-      std::string rules = testing::ReadFile(entry.path().string());
-      if (entry.path().filename() == "links.yaml") {
-        size_t at = rules.find("for: 30s");
-        ASSERT_NE(at, std::string::npos);
-        rules.replace(at, 8, "for: 1s");
-      }
-      testing::WriteFile(dir_ + "/rules/" + entry.path().filename().string(), rules);
-    }
+    ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
 
     // Two instances: the same config but for the HTTP port. Caps and the breaker high enough
     // that the whole storm is acted on.
@@ -107,7 +88,7 @@ class HaTest : public ::testing::Test {
       Instance& in = name[0] == 'a' ? a_ : b_;
       in.name = name;
       in.config = dir_ + "/config-" + name + ".yaml";
-      const int port = FreePort();
+      const int port = testing::FreePort();
       ASSERT_NE(port, 0);
       in.api = "http://127.0.0.1:" + std::to_string(port);
       testing::WriteFile(in.config,

@@ -34,15 +34,6 @@ using testing::WaitUntil;
 constexpr const char* kTwoRails = "fat-tree:leaves=2,spines=2,hosts_per_leaf=2,hcas_per_host=2";
 constexpr const char* kOneLinkHosts = "fat-tree:leaves=2,spines=2,hosts_per_leaf=2";
 
-int FreePort() {
-  // The kernel picks; the small race before the service binds is acceptable in tests.
-  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
-  if (!probe.Start().ok()) return 0;
-  int port = probe.port();
-  probe.Stop();
-  return port;
-}
-
 struct Fabric {
   std::string topology = kTwoRails;
   std::string remediation;  // extra lines under `remediation:`, each indented by two spaces
@@ -109,7 +100,7 @@ class RemediationTest : public ::testing::Test {
       }
       testing::WriteFile(dir_ + "/rules/" + entry.path().filename().string(), rules);
     }
-    api_ = "http://127.0.0.1:" + std::to_string(FreePort());
+    api_ = "http://127.0.0.1:" + std::to_string(testing::FreePort());
     testing::WriteFile(dir_ + "/config.yaml",
                        "fabric: remediation\n"
                        "ufm:\n  url: " +

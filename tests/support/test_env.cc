@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/http_server.h"
+
 namespace ufmr::testing {
 
 std::string SourceDir() { return UFMR_SOURCE_DIR; }
@@ -169,6 +171,32 @@ bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(every);
   }
+}
+
+int FreePort() {
+  HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
+  if (!probe.Start().ok()) return 0;
+  const int port = probe.port();
+  probe.Stop();
+  return port;
+}
+
+bool ShippedRulesWithShortHold(const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  for (const auto& entry : std::filesystem::directory_iterator(SourceDir() + "/rules")) {
+    if (entry.path().extension() != ".yaml") continue;
+    std::string rules = ReadFile(entry.path().string());
+    if (entry.path().filename() == "links.yaml") {
+      const size_t at = rules.find("for: 30s");
+      if (at == std::string::npos) {
+        ADD_FAILURE() << "rules/links.yaml: link_down's \"for: 30s\" is gone";
+        return false;
+      }
+      rules.replace(at, 8, "for: 1s");
+    }
+    WriteFile(dir + "/" + entry.path().filename().string(), rules);
+  }
+  return true;
 }
 
 }  // namespace ufmr::testing

@@ -69,4 +69,12 @@ std::string CreateApiToken(const std::string& config_path, const std::string& na
 bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
                std::chrono::milliseconds every = std::chrono::milliseconds(100));
 
+// A free TCP port on 127.0.0.1, picked by the kernel (the small race before the caller binds it
+// is acceptable in tests); 0 if none could be had.
+int FreePort();
+
+// Copies the shipped rules (rules/*.yaml) into `dir` with link_down's 30 s hold made 1 s, so a
+// test of the service runs in seconds. False (with a test failure) if the hold is not found.
+bool ShippedRulesWithShortHold(const std::string& dir);
+
 }  // namespace ufmr::testing
