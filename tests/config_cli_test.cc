@@ -14,25 +14,13 @@
 namespace ufmr {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
+using CliRun = testing::CommandResult;
 
 // Runs `ufm-remediator config check ARGS...` with `env` ("NAME=value" words) in front.
 CliRun ConfigCheck(const std::vector<std::string>& args, const std::string& env = "") {
-  std::string dir = testing::MakeTempDir("config-cli");
-  std::string cmd = env.empty() ? "" : "env " + env + " ";
-  cmd += "'" + testing::BinaryDir() + "/ufm-remediator' config check";
-  for (const auto& a : args) cmd += " '" + a + "'";
-  cmd += " >'" + dir + "/out' 2>'" + dir + "/err'";
-  CliRun r;
-  int status = std::system(cmd.c_str());
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = testing::ReadFile(dir + "/out");
-  r.err = testing::ReadFile(dir + "/err");
-  testing::RemoveTree(dir);
-  return r;
+  std::vector<std::string> argv = {testing::BinaryDir() + "/ufm-remediator", "config", "check"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return testing::RunCommand(argv, env);
 }
 
 std::string WriteConfig(const std::string& text) {

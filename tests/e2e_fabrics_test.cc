@@ -90,30 +90,9 @@ class FabricsTest : public ::testing::Test {
       const int port = testing::FreePort();
       ASSERT_NE(port, 0);
       f->api = "http://127.0.0.1:" + std::to_string(port);
-      testing::WriteFile(f->config,
-                         "fabric: " + f->name +
-                             "\n"
-                             "ufm:\n  url: " +
-                             f->sim_url +
-                             "\n  user: admin\n  password: \"123456\"\n"
-                             "telemetry:\n  url: " +
-                             telemetry_url_[f->name] +
-                             "\n  interval_s: 0.5\n"
-                             "database:\n  url: \"" +
-                             db_url_ + "\"\n  schema_dir: " + SourceDir() +
-                             "/schema\n"
-                             "rules:\n  dir: " +
-                             dir_ +
-                             "/rules\n"
-                             "events:\n  poll_interval_s: 0.3\n"
-                             "http:\n  listen: 127.0.0.1\n  port: " +
-                             std::to_string(port) +
-                             "\n"
-                             "remediation:\n  soak_s: 3\n  job_poll_interval_s: 0.1\n"
-                             "  reconcile_interval_s: 1\n  action_retry_s: 0.5\n"
-                             "  max_disabled_ports: 50\n  max_disabled_percent: 50\n"
-                             "  max_disabled_per_switch: 20\n  max_actions_per_hour: 1000\n"
-                             "  breaker_findings: 100\n");
+      testing::WriteFile(f->config, testing::ServiceConfigYaml(
+                                        {f->name, f->sim_url, telemetry_url_[f->name], db_url_,
+                                         dir_ + "/rules", port, testing::kHighCaps}));
     }
     // One database: migrated once; users and tokens are shared by every fabric's service.
     ChildProcess migrate(

@@ -92,28 +92,8 @@ class HaTest : public ::testing::Test {
       ASSERT_NE(port, 0);
       in.api = "http://127.0.0.1:" + std::to_string(port);
       testing::WriteFile(in.config,
-                         "fabric: ha\n"
-                         "ufm:\n  url: " +
-                             sim_url_ +
-                             "\n  user: admin\n  password: \"123456\"\n"
-                             "telemetry:\n  url: " +
-                             telemetry +
-                             "\n  interval_s: 0.5\n"
-                             "database:\n  url: \"" +
-                             db_url_ + "\"\n  schema_dir: " + SourceDir() +
-                             "/schema\n"
-                             "rules:\n  dir: " +
-                             dir_ +
-                             "/rules\n"
-                             "events:\n  poll_interval_s: 0.3\n"
-                             "http:\n  listen: 127.0.0.1\n  port: " +
-                             std::to_string(port) +
-                             "\n"
-                             "remediation:\n  soak_s: 3\n  job_poll_interval_s: 0.1\n"
-                             "  reconcile_interval_s: 1\n  action_retry_s: 0.5\n"
-                             "  max_disabled_ports: 50\n  max_disabled_percent: 50\n"
-                             "  max_disabled_per_switch: 20\n  max_actions_per_hour: 1000\n"
-                             "  breaker_findings: 100\n");
+                         testing::ServiceConfigYaml({"ha", sim_url_, telemetry, db_url_,
+                                                     dir_ + "/rules", port, testing::kHighCaps}));
     }
     ChildProcess migrate({BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", a_.config},
                          dir_ + "/migrate.log");

@@ -100,28 +100,11 @@ class RemediationTest : public ::testing::Test {
       }
       testing::WriteFile(dir_ + "/rules/" + entry.path().filename().string(), rules);
     }
-    api_ = "http://127.0.0.1:" + std::to_string(testing::FreePort());
+    const int port = testing::FreePort();
+    api_ = "http://127.0.0.1:" + std::to_string(port);
     testing::WriteFile(dir_ + "/config.yaml",
-                       "fabric: remediation\n"
-                       "ufm:\n  url: " +
-                           sim_url_ +
-                           "\n  user: admin\n  password: \"123456\"\n"
-                           "telemetry:\n  url: " +
-                           telemetry +
-                           "\n  interval_s: 0.5\n"
-                           "database:\n  url: \"" +
-                           db_url_ + "\"\n  schema_dir: " + SourceDir() +
-                           "/schema\n"
-                           "rules:\n  dir: " +
-                           dir_ +
-                           "/rules\n"
-                           "events:\n  poll_interval_s: 0.3\n"
-                           "http:\n  listen: 127.0.0.1\n  port: " +
-                           api_.substr(api_.rfind(':') + 1) +
-                           "\n"
-                           "remediation:\n  soak_s: 3\n  job_poll_interval_s: 0.1\n"
-                           "  reconcile_interval_s: 1\n  action_retry_s: 0.5\n" +
-                           setup.remediation);
+                       testing::ServiceConfigYaml({"remediation", sim_url_, telemetry, db_url_,
+                                                   dir_ + "/rules", port, setup.remediation}));
     ChildProcess migrate(
         {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", dir_ + "/config.yaml"},
         dir_ + "/migrate.log");

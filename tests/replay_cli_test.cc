@@ -22,25 +22,12 @@ namespace {
 using nlohmann::json;
 using std::chrono::seconds;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
+using CliRun = testing::CommandResult;
 
 CliRun Replay(const std::vector<std::string>& args) {
-  std::string dir = testing::MakeTempDir("replay-cli");
   std::vector<std::string> argv = {testing::BinaryDir() + "/ufm-remediator", "replay"};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::string cmd;
-  for (const auto& a : argv) cmd += "'" + a + "' ";
-  cmd += ">'" + dir + "/out' 2>'" + dir + "/err'";
-  CliRun r;
-  int status = std::system(cmd.c_str());
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = testing::ReadFile(dir + "/out");
-  r.err = testing::ReadFile(dir + "/err");
-  testing::RemoveTree(dir);
-  return r;
+  return testing::RunCommand(argv);
 }
 
 std::vector<std::string> RecordedFabric() {

@@ -18,10 +18,7 @@
 namespace ufmr {
 namespace {
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
+using CliRun = testing::CommandResult;
 
 class UserCliTest : public ::testing::Test {
  protected:
@@ -47,16 +44,7 @@ class UserCliTest : public ::testing::Test {
       argv.push_back("--config");
       argv.push_back(config_);
     }
-    testing::WriteFile(dir_ + "/in", input);
-    std::string cmd;
-    for (const auto& a : argv) cmd += "'" + a + "' ";
-    cmd += "<'" + dir_ + "/in' >'" + dir_ + "/out' 2>'" + dir_ + "/err'";
-    CliRun r;
-    int status = std::system(cmd.c_str());
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = testing::ReadFile(dir_ + "/out");
-    r.err = testing::ReadFile(dir_ + "/err");
-    return r;
+    return testing::RunCommand(argv, "", input);
   }
 
   std::unique_ptr<Store> OpenStore() {

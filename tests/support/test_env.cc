@@ -173,6 +173,34 @@ bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds
   }
 }
 
+CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& env,
+                         const std::string& input) {
+  const std::string dir = MakeTempDir("command");
+  WriteFile(dir + "/in", input);
+  std::string cmd = env.empty() ? "" : "env " + env + " ";
+  for (const auto& a : argv) cmd += "'" + a + "' ";
+  cmd += "<'" + dir + "/in' >'" + dir + "/out' 2>'" + dir + "/err'";
+  CommandResult r;
+  const int status = std::system(cmd.c_str());
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = ReadFile(dir + "/out");
+  r.err = ReadFile(dir + "/err");
+  RemoveTree(dir);
+  return r;
+}
+
+std::string ServiceConfigYaml(const ServiceConfig& c) {
+  return "fabric: " + c.fabric + "\nufm:\n  url: " + c.ufm_url +
+         "\n  user: admin\n  password: \"123456\"\ntelemetry:\n  url: " + c.telemetry_url +
+         "\n  interval_s: 0.5\ndatabase:\n  url: \"" + c.db_url +
+         "\"\n  schema_dir: " + SourceDir() + "/schema\nrules:\n  dir: " + c.rules_dir +
+         "\nevents:\n  poll_interval_s: 0.3\nhttp:\n  listen: 127.0.0.1\n  port: " +
+         std::to_string(c.http_port) +
+         "\nremediation:\n  soak_s: 3\n  job_poll_interval_s: 0.1\n  reconcile_interval_s: 1\n"
+         "  action_retry_s: 0.5\n" +
+         c.remediation_extra;
+}
+
 int FreePort() {
   HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
   if (!probe.Start().ok()) return 0;

@@ -69,6 +69,35 @@ std::string CreateApiToken(const std::string& config_path, const std::string& na
 bool WaitUntil(const std::function<bool()>& condition, std::chrono::milliseconds timeout,
                std::chrono::milliseconds every = std::chrono::milliseconds(100));
 
+// What a command printed and how it ended.
+struct CommandResult {
+  int exit_code = -1;  // -1 when it did not exit normally
+  std::string out, err;
+};
+// Runs argv through the shell (each word quoted), with `env` ("NAME=value ..." words) in front
+// and `input` on stdin; captures stdout and stderr.
+CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& env = "",
+                         const std::string& input = "");
+
+// The config the end-to-end tests run `ufm-remediator serve` with: fast polls, holds, soaks and
+// retries, the simulator's credentials; `remediation_extra` (YAML lines indented by two) adds to
+// the remediation section, e.g. caps high enough that no guard but the one under test decides.
+struct ServiceConfig {
+  std::string fabric;
+  std::string ufm_url;
+  std::string telemetry_url;
+  std::string db_url;
+  std::string rules_dir;
+  int http_port = 0;
+  std::string remediation_extra;
+};
+std::string ServiceConfigYaml(const ServiceConfig& c);
+// Caps and a breaker high enough that only the fabric's own state decides.
+inline constexpr const char* kHighCaps =
+    "  max_disabled_ports: 50\n  max_disabled_percent: 50\n"
+    "  max_disabled_per_switch: 20\n  max_actions_per_hour: 1000\n"
+    "  breaker_findings: 100\n";
+
 // A free TCP port on 127.0.0.1, picked by the kernel (the small race before the caller binds it
 // is acceptable in tests); 0 if none could be had.
 int FreePort();
