@@ -43,6 +43,8 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(os.environ.get("BUILD_DIR", os.path.join(SRC, "build")))
 WORK = os.path.join(BUILD, "macro_bench")
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+# 256 leaves x 66 hosts x 2 HCAs + 256 x 64 uplinks: 100,352 ports.
+BIG_FABRIC = "fat-tree:leaves=256,spines=64,hosts_per_leaf=66,hcas_per_host=2"
 
 
 def row(figure, value, target, ok):
@@ -198,6 +200,11 @@ remediation:
                     return float(line.split()[1])
         return 0.0
 
+    def disables(self):
+        """The simulator's disable requests, oldest first: (port, epoch seconds)."""
+        return [(a["port"], iso_seconds(a["time"])) for a in http_json(self.sim + "/sim/actions")
+                if a["action"] == "disable"]
+
     def newest_event_id(self):
         req = urllib.request.Request(self.sim + "/ufmRest/app/events")
         req.add_header("Authorization", "Basic YWRtaW46MTIzNDU2")  # admin:123456, the sim's
@@ -252,16 +259,13 @@ def detection(args):
             created[sw] = iso_seconds(f["created"])
             time.sleep(rng.uniform(1.0, 2.0))  # lands anywhere in the poll cycle
 
-        def disables():
-            return {a["port"]: iso_seconds(a["time"]) for a in http_json(rig.sim + "/sim/actions")
-                    if a["action"] == "disable"}
-
         try:
-            wait_for("a disable for every fault", lambda: len(set(disables()) & set(created))
+            wait_for("a disable for every fault",
+                     lambda: len(set(dict(rig.disables())) & set(created))
                      == len(created), 60, rig.service)
         except RuntimeError as e:
             note(str(e))
-        acted = disables()
+        acted = dict(rig.disables())
         lat = [acted[sw] - created[sw] for sw in created if sw in acted]
         target = args.poll + 1.0
         if len(lat) < len(created):
@@ -283,8 +287,7 @@ def steady(args):
     rig = Rig("steady")
     try:
         rig.start_postgres()
-        # 256 leaves x 66 hosts x 2 HCAs + 256 x 64 uplinks: 100,352 ports.
-        rig.start_sim("fat-tree:leaves=256,spines=64,hosts_per_leaf=66,hcas_per_host=2")
+        rig.start_sim(BIG_FABRIC)
         rig.start_service(rig.rules("30s"), 0.5, 10)
         time.sleep(args.warmup)
         ports = rig.metric("ufmr_inventory_ports")
@@ -310,7 +313,7 @@ def storm(args):
     rig = Rig("storm")
     try:
         rig.start_postgres()
-        rig.start_sim("fat-tree:leaves=256,spines=64,hosts_per_leaf=66,hcas_per_host=2")
+        rig.start_sim(BIG_FABRIC)
         rig.start_service(rig.rules("30s"), 0.5, 10)
         links = http_json(rig.sim + "/sim/links")
         leaves = sorted({l["a"]["system_name"] for l in links
@@ -378,8 +381,7 @@ def storm(args):
         want = {sw for sw, _ in real}
 
         def disables():
-            return [a["port"] for a in http_json(rig.sim + "/sim/actions")
-                    if a["action"] == "disable"]
+            return [port for port, _ in rig.disables()]
 
         try:
             wait_for("a disable for each real fault", lambda: want <= set(disables()), 90,
