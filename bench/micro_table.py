@@ -24,10 +24,10 @@ TARGETS = {
     # target bench/telemetry_bench.cc prints; scaled likewise to the ports measured.
     "BM_TelemetryIngest": {"kind": "ms_per_snapshot", "limit_ms_per_100k": 150.0,
                            "state_mb_per_100k": 64.0},
-    # The UFM event log: >= 100,000 lines/s. A fabric's log grows far slower even in a storm, and
-    # catching up on a backlog after a restart (100 MB of log is about 500,000 lines of ~200
-    # bytes) then takes seconds, not minutes.
-    "BM_EventLogParse": {"kind": "rate", "min": 100_000, "unit": "lines/s"},
+    # The UFM event log: >= 1,000,000 lines/s, the target of the telemetry and event-log issue
+    # (bench/event_log_bench.cc prints it too). Catching up on a backlog after a restart (100 MB
+    # of log is about 500,000 lines of ~200 bytes) then takes half a second.
+    "BM_EventLogParse": {"kind": "rate", "min": 1_000_000, "unit": "lines/s"},
     # A GET /app/events answer: >= 100,000 events/s, i.e. a 1,000-event page in <= 10 ms, so
     # polling UFM every few seconds through an event storm costs a small share of a core.
     "BM_EventJsonParse": {"kind": "rate", "min": 100_000, "unit": "events/s"},

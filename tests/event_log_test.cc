@@ -632,5 +632,29 @@ TEST(ToObservationTest, SourceEventLogAndTheEntryPorts) {
   EXPECT_EQ(o.ports, ToObservation(ToUfmEvent(parsed.ok[1]), t).ports);
 }
 
+// The event log's ToObservation fills the fields itself (the hot path): each entry reads as the
+// REST path reads the same event.
+TEST(ToObservationTest, SameFieldsAsTheRestPath) {
+  auto parsed = ParseAll(Assemble(Fixture("reference_samples.log")));
+  ASSERT_EQ(parsed.ok.size(), 5u);
+  TimePoint t = FromEpochSeconds(1700000000);
+  for (const LogEntry& e : parsed.ok) {
+    Observation direct = ToObservation(e, t);
+    Observation via_rest = ToObservation(ToUfmEvent(e), t);
+    EXPECT_EQ(direct.event_id, via_rest.event_id);
+    EXPECT_EQ(direct.event_type, via_rest.event_type);
+    EXPECT_EQ(direct.name, via_rest.name);
+    EXPECT_EQ(direct.severity, via_rest.severity);
+    EXPECT_EQ(direct.category, via_rest.category);
+    EXPECT_EQ(direct.object_type, via_rest.object_type);
+    EXPECT_EQ(direct.object_name, via_rest.object_name);
+    EXPECT_EQ(direct.description, via_rest.description);
+    EXPECT_EQ(direct.ufm_timestamp, via_rest.ufm_timestamp);
+    EXPECT_EQ(direct.dev_id, e.dev_id);
+    EXPECT_EQ(direct.cable_serial, e.cable_serial);
+    EXPECT_EQ(direct.port_refs, e.port_descriptions);
+  }
+}
+
 }  // namespace
 }  // namespace ufmr

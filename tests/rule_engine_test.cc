@@ -271,6 +271,36 @@ TEST(RuleEngineTest, ForHoldsUntilTickFiresIt) {
   EXPECT_TRUE(f[0].inhibited_by.empty());
 }
 
+// Tick skips its scan of held findings until the earliest is due; a cleared hold leaves that
+// mark early, and the holds after it still fire on time, in the order they fell due.
+TEST(RuleEngineTest, HoldsFireInOrderAfterAnEarlierHoldWasCleared) {
+  Harness h(kLinkDown);
+  h.Observe(Event(329, 0, {kL33, kS8}, 1));   // due at 30, cleared below
+  h.Observe(Event(329, 5, {kL33, kS8}, 2));   // joins that hold as evidence
+  h.Observe(Event(328, 6, {kS8, kL33}, 3));   // clears it
+  h.Observe(Event(329, 10, {kL1, kH1}, 4));   // due at 40
+  h.Observe(Event(329, 20, {kL33, kS8}, 5));  // a new hold, due at 50
+  EXPECT_EQ(h.engine.pending(), 2u);
+  EXPECT_TRUE(h.Tick(31).empty());
+  EXPECT_TRUE(h.Tick(39.9).empty());
+  auto first = h.Tick(40);
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(first[0].link_key, LinkKey({kL1, kH1}));
+  EXPECT_EQ(first[0].time, At(40));
+  h.Observe(Event(329, 45, {kL2, kH2}, 6));  // due at 75
+  EXPECT_TRUE(h.Tick(49).empty());
+  // Both due by one late tick: in the order they fell due.
+  auto later = h.Tick(80);
+  ASSERT_EQ(later.size(), 2u);
+  EXPECT_EQ(later[0].link_key, kUplink);
+  EXPECT_EQ(later[0].time, At(50));
+  ASSERT_EQ(later[0].evidence["observations"].size(), 1u);
+  EXPECT_EQ(later[0].evidence["observations"][0]["event_id"], 5);
+  EXPECT_EQ(later[1].link_key, LinkKey({kL2, kH2}));
+  EXPECT_EQ(later[1].time, At(75));
+  EXPECT_EQ(h.engine.pending(), 0u);
+}
+
 TEST(RuleEngineTest, ClearCancelsAHeldFinding) {
   struct Case {
     std::string what;

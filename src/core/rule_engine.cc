@@ -61,20 +61,29 @@ std::string LinkKey(const std::vector<std::string>& ports) {
 }
 
 nlohmann::json ObservationToJson(const Observation& o) {
-  nlohmann::json j{{"time", FormatIsoTime(o.time)}, {"source", o.source}, {"ports", o.ports}};
+  // Built in place (a braced list would copy every member twice): evidence is made for every
+  // finding, and a finding can hold fifty observations.
+  nlohmann::json j(nlohmann::json::value_t::object);
+  auto& m = j.get_ref<nlohmann::json::object_t&>();
+  m.emplace("time", FormatIsoTime(o.time));
+  m.emplace("source", o.source);
+  auto& ports = m.emplace("ports", nlohmann::json::value_t::array).first->second;
+  auto& list = ports.get_ref<nlohmann::json::array_t&>();
+  list.reserve(o.ports.size());
+  for (const auto& p : o.ports) list.emplace_back(p);
   if (o.kind == Observation::Kind::kEvent) {
-    j["event_id"] = o.event_id;
-    j["event_type"] = o.event_type;
-    j["name"] = o.name;
-    j["severity"] = o.severity;
-    j["description"] = o.description;
-    j["ufm_timestamp"] = o.ufm_timestamp;
-    if (!o.object_name.empty()) j["object"] = o.object_name;
+    m.emplace("event_id", o.event_id);
+    m.emplace("event_type", o.event_type);
+    m.emplace("name", o.name);
+    m.emplace("severity", o.severity);
+    m.emplace("description", o.description);
+    m.emplace("ufm_timestamp", o.ufm_timestamp);
+    if (!o.object_name.empty()) m.emplace("object", o.object_name);
   } else {
-    j["counter"] = o.counter;
-    j["delta"] = o.delta;
-    j["interval_s"] = o.interval_s;
-    j["value"] = o.value;
+    m.emplace("counter", o.counter);
+    m.emplace("delta", o.delta);
+    m.emplace("interval_s", o.interval_s);
+    m.emplace("value", o.value);
   }
   return j;
 }
@@ -224,7 +233,8 @@ std::vector<std::string> RuleEngine::PortsOf(const Observation& o) const {
   return ports;
 }
 
-std::shared_ptr<const RuleEngine::Subjects> RuleEngine::ResolveCached(const Observation& o) {
+std::shared_ptr<const RuleEngine::Subjects> RuleEngine::ResolveCached(const Observation& o,
+                                                                      bool inventory_only) const {
   uint64_t generation = inventory_ ? inventory_->generation() : 0;
   if (generation != resolved_generation_ || resolved_.size() > 100'000) {
     resolved_.clear();
@@ -234,8 +244,14 @@ std::shared_ptr<const RuleEngine::Subjects> RuleEngine::ResolveCached(const Obse
   if (o.ports.empty() || o.kind != Observation::Kind::kEvent) {
     return std::make_shared<const Subjects>(Resolve(o));
   }
+  // An event's own text may place ports the inventory does not know; a resolution from the
+  // inventory alone is kept apart from those.
+  size_t length = 1;
+  for (const auto& p : o.ports) length += p.size() + 1;
   std::string key;
-  for (const auto& p : o.ports) key += p + "|";
+  key.reserve(length);
+  if (inventory_only) key.push_back('\x1f');
+  for (const auto& p : o.ports) key.append(p).push_back('|');
   auto it = resolved_.find(key);
   if (it != resolved_.end()) return it->second;
   auto s = std::make_shared<const Subjects>(Resolve(o));
@@ -307,48 +323,27 @@ void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Find
     return;
   }
   const Subjects& s = view.subjects();
-  struct Target {
-    const std::string& entity;
-    const std::string& name;
-    const std::string& port;
-  };
-  std::vector<Target> targets;
-  switch (r.scope) {
-    case RuleScope::kPort:
-      for (const auto& p : o.ports) targets.push_back({p, p, p});
-      break;
-    case RuleScope::kLink:
-      if (!s.link_key.empty()) targets.push_back({s.link_key, s.link_key, s.link_key});
-      break;
-    case RuleScope::kSwitch:
-      for (const auto& e : s.switch_entities) targets.push_back({e.key, e.name, e.port});
-      break;
-    case RuleScope::kNode:
-      for (const auto& e : s.host_entities) targets.push_back({e.key, e.name, e.port});
-      break;
-  }
-  for (const auto& t : targets) {
-    auto& states = events_[r.index];
-    auto& held = pending_[r.index];
-    auto slot = states.find(t.entity);
-    if (slot == states.end()) slot = states.emplace(t.entity, EventState{}).first;
+  auto& states = events_[r.index];
+  auto& held = pending_[r.index];
+  // One scope entity: its name as written, and the port it counts for.
+  auto match = [&](const std::string& entity, const std::string& name, const std::string& port) {
+    auto slot = states.find(entity);
+    if (slot == states.end()) slot = states.emplace(entity, EventState{}).first;
     EventState& st = slot->second;
     st.rule = &r;
     if (st.active) {
       // Already fired for this episode: a reboot keeps inhibiting while its events go on.
       st.last_match = o.time;
-      if (!r.inhibits.empty()) ExtendInhibitor(r, t.entity, t.name, o.time);
-      continue;
+      if (!r.inhibits.empty()) ExtendInhibitor(r, entity, name, o.time);
+      return;
     }
-    if (auto p = held.find(t.entity); p != held.end()) {
+    if (auto p = held.find(entity); p != held.end()) {
       if (p->second.seen.size() < kMaxEvidence) {
-        p->second.seen.push_back(
-            {o.time, std::hash<std::string>{}(t.port), o.event_id, o.source, view.shared()});
+        p->second.seen.push_back({o.time, std::hash<std::string>{}(port), view.shared()});
       }
-      continue;
+      return;
     }
-    st.window.push_back(
-        {o.time, std::hash<std::string>{}(t.port), o.event_id, o.source, view.shared()});
+    st.window.push_back({o.time, std::hash<std::string>{}(port), view.shared()});
     st.last_match = o.time;
     while (!st.window.empty() && Between(st.window.front().time, o.time) > r.window_s) {
       st.window.pop_front();
@@ -361,7 +356,7 @@ void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Find
       std::sort(ports.begin(), ports.end());
       have = static_cast<int>(std::unique(ports.begin(), ports.end()) - ports.begin());
     }
-    if (have < r.count) continue;
+    if (have < r.count) return;
 
     std::string reason;
     if (r.count > 1) {
@@ -377,22 +372,38 @@ void RuleEngine::MatchEventRule(const Rule& r, EventView& view, std::vector<Find
     st.window.clear();
     // Rules with a clear event, and switch/node rules, stay active until cleared (or quiet).
     st.active = r.clear.has_value() || r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode;
-    if (!r.inhibits.empty()) ExtendInhibitor(r, t.entity, t.name, o.time);
+    if (!r.inhibits.empty()) ExtendInhibitor(r, entity, name, o.time);
     if (r.for_s > 0) {
       // Held: the finding is built only if the hold runs out (most holds end in a clear).
-      held[t.entity] = Pending{&r,
-                               view.shared_subjects(),
-                               t.entity,
-                               t.name,
-                               reason + ", not cleared within " + FormatDuration(r.for_s),
-                               After(o.time, r.for_s),
-                               std::move(seen)};
+      const TimePoint fire_at = After(o.time, r.for_s);
+      held[entity] = Pending{&r,
+                             view.shared_subjects(),
+                             entity,
+                             name,
+                             reason + ", not cleared within " + FormatDuration(r.for_s),
+                             fire_at,
+                             std::move(seen)};
+      if (!next_due_ || fire_at < *next_due_) next_due_ = fire_at;
       st.active = false;  // a held finding is not active until it fires
-      continue;
+      return;
     }
-    Finding f = EventFinding(r, s, t.entity, t.name, std::move(reason), o.time, seen);
-    if (!st.active) states.erase(t.entity);
+    Finding f = EventFinding(r, s, entity, name, std::move(reason), o.time, seen);
+    if (!st.active) states.erase(entity);
     Emit(r, std::move(f), out);
+  };
+  switch (r.scope) {
+    case RuleScope::kPort:
+      for (const auto& p : o.ports) match(p, p, p);
+      break;
+    case RuleScope::kLink:
+      if (!s.link_key.empty()) match(s.link_key, s.link_key, s.link_key);
+      break;
+    case RuleScope::kSwitch:
+      for (const auto& e : s.switch_entities) match(e.key, e.name, e.port);
+      break;
+    case RuleScope::kNode:
+      for (const auto& e : s.host_entities) match(e.key, e.name, e.port);
+      break;
   }
 }
 
@@ -421,8 +432,7 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
     // the newest as evidence.
     st.down_times.push_back(o.time);
     if (st.events.size() >= kMaxEvidence) st.events.pop_front();
-    st.events.push_back({o.time, 0, o.event_id, o.source,
-                         shared ? shared : std::make_shared<const Observation>(o)});
+    st.events.push_back({o.time, 0, shared ? shared : std::make_shared<const Observation>(o)});
   } else {
     st.counter_downs[o.ports.front()].emplace_back(o.time, o.delta);
   }
@@ -440,10 +450,12 @@ void RuleEngine::CountDown(const Rule& r, const Observation& o, const Subjects& 
   Finding f = MakeFinding(r, s, o.time);
   f.reason = std::to_string(static_cast<long long>(downs)) + " link-down transitions within " +
              FormatDuration(r.window_s);
-  for (const auto& e : st.events) f.evidence["observations"].push_back(ObservationToJson(*e.obs));
+  auto& observations = f.evidence["observations"].get_ref<nlohmann::json::array_t&>();
+  observations.reserve(st.events.size() + 1);
+  for (const auto& e : st.events) observations.push_back(ObservationToJson(*e.obs));
   if (from_counters > 0) {
     f.evidence["counter_downs"] = from_counters;
-    f.evidence["observations"].push_back(ObservationToJson(o));
+    observations.push_back(ObservationToJson(o));
   }
   st.events.clear();
   st.down_times.clear();
@@ -567,9 +579,11 @@ Finding RuleEngine::EventFinding(const Rule& r, const Subjects& s, const std::st
   for (auto it = seen.rbegin(); it != seen.rend() && f.cable_serial.empty(); ++it) {
     f.cable_serial = it->obs->cable_serial;  // the newest event that names it
   }
+  auto& observations = f.evidence["observations"].get_ref<nlohmann::json::array_t&>();
+  observations.reserve(std::min(seen.size(), kMaxEvidence));
   for (const auto& w : seen) {
-    if (f.evidence["observations"].size() >= kMaxEvidence) break;
-    f.evidence["observations"].push_back(ObservationToJson(*w.obs));
+    if (observations.size() >= kMaxEvidence) break;
+    observations.push_back(ObservationToJson(*w.obs));
   }
   return f;
 }
@@ -589,10 +603,17 @@ Finding RuleEngine::MakeFinding(const Rule& r, const Subjects& s, TimePoint t) c
   f.hosts = s.hosts;
   f.time = t;
   f.rules_hash = rules_->hash;
-  f.evidence = {{"observations", nlohmann::json::array()},
-                {"rule", {{"name", r.name}, {"file", r.file}, {"line", r.line}}},
-                {"rules_hash", rules_->hash}};
-  nlohmann::json threshold{{"scope", RuleScopeName(r.scope)}};
+  f.evidence = nlohmann::json(nlohmann::json::value_t::object);
+  auto& evidence = f.evidence.get_ref<nlohmann::json::object_t&>();
+  evidence.emplace("observations", nlohmann::json::value_t::array);
+  nlohmann::json rule(nlohmann::json::value_t::object);
+  rule["name"] = r.name;
+  rule["file"] = r.file;
+  rule["line"] = r.line;
+  evidence.emplace("rule", std::move(rule));
+  evidence.emplace("rules_hash", rules_->hash);
+  nlohmann::json threshold(nlohmann::json::value_t::object);
+  threshold["scope"] = RuleScopeName(r.scope);
   if (r.kind == Rule::Kind::kCounter) {
     threshold["counter"] = r.counter;
     threshold["measure"] = CounterMeasureName(r.condition.measure);
@@ -634,17 +655,6 @@ void RuleEngine::ExtendInhibitor(const Rule& r, const std::string& entity, const
 
 std::string RuleEngine::InhibitedBy(const std::string& rule, const Finding& f, TimePoint t) const {
   if (inhibitors_.empty()) return "";
-  // The switches and hosts the finding's observations named, and what the inventory says now.
-  Subjects s;
-  s.switches = f.switches;
-  s.hosts = f.hosts;
-  if (!f.ports.empty()) {
-    Observation probe;
-    probe.ports = f.ports;
-    Subjects now = Resolve(probe);
-    s.switches.insert(now.switches.begin(), now.switches.end());
-    s.hosts.insert(now.hosts.begin(), now.hosts.end());
-  }
   auto check = [&](const std::string& entity, const char* what) -> std::string {
     auto it = inhibitors_.find(entity);
     if (it == inhibitors_.end()) return "";
@@ -656,11 +666,34 @@ std::string RuleEngine::InhibitedBy(const std::string& rule, const Finding& f, T
     }
     return "";
   };
-  for (const auto& [k, n] : s.switches) {
-    if (auto why = check("switch:" + k, "switch"); !why.empty()) return why;
+  // The switches and hosts the finding's observations named, then what the inventory says now.
+  std::shared_ptr<const Subjects> now;
+  if (!f.ports.empty()) {
+    Observation probe;
+    probe.ports = f.ports;
+    now = ResolveCached(probe, /*inventory_only=*/true);
   }
-  for (const auto& [k, n] : s.hosts) {
-    if (auto why = check("node:" + k, "node"); !why.empty()) return why;
+  // Each name once, in key order, as a merged map would give them.
+  static const std::map<std::string, std::string> kNone;
+  std::string entity;
+  for (bool sw : {true, false}) {
+    const char* what = sw ? "switch" : "node";
+    const auto& a = sw ? f.switches : f.hosts;
+    const auto& b = now ? (sw ? now->switches : now->hosts) : kNone;
+    auto i = a.begin(), j = b.begin();
+    while (i != a.end() || j != b.end()) {
+      const std::string* key;
+      if (j == b.end() || (i != a.end() && i->first <= j->first)) {
+        key = &i->first;
+        if (j != b.end() && j->first == i->first) ++j;
+        ++i;
+      } else {
+        key = &j->first;
+        ++j;
+      }
+      entity.assign(sw ? "switch:" : "node:").append(*key);
+      if (auto why = check(entity, what); !why.empty()) return why;
+    }
   }
   return "";
 }
@@ -734,29 +767,47 @@ void RuleEngine::Sweep(TimePoint now) {
 }
 
 void RuleEngine::FireHeld(TimePoint now, std::vector<Finding>* out) {
-  // Held findings that are due, in the order they fell due (then by key: deterministic).
-  std::vector<std::tuple<TimePoint, int, std::string>> due;
-  for (size_t i = 0; i < pending_.size(); ++i) {
-    for (const auto& [entity, p] : pending_[i]) {
-      if (p.fire_at <= now) due.emplace_back(p.fire_at, static_cast<int>(i), entity);
+  // next_due_ is never later than the earliest hold (a hold cleared since leaves it early, which
+  // costs one scan), so nothing is due before it.
+  if (next_due_ && *next_due_ <= now) {
+    // Held findings that are due, in the order they fell due (then by key: deterministic).
+    struct Due {
+      TimePoint when;
+      size_t index;
+      const std::string* entity;  // the map's key: stays valid while other entries are erased
+    };
+    std::vector<Due> due;
+    next_due_.reset();
+    for (size_t i = 0; i < pending_.size(); ++i) {
+      for (const auto& [entity, p] : pending_[i]) {
+        if (p.fire_at <= now) {
+          due.push_back({p.fire_at, i, &entity});
+        } else if (!next_due_ || p.fire_at < *next_due_) {
+          next_due_ = p.fire_at;
+        }
+      }
     }
-  }
-  std::sort(due.begin(), due.end());
-  for (const auto& [when, index, entity] : due) {
-    auto& held = pending_[index];
-    auto it = held.find(entity);
-    Pending& p = it->second;
-    // `seen` holds the window that started the hold, then every match since: the evidence.
-    Finding f = EventFinding(*p.rule, *p.subjects, p.entity, p.name, std::move(p.reason), p.fire_at,
-                             p.seen);
-    // It fired: active until its clear event, so the episode is one finding.
-    EventState& st = events_[index][entity];
-    st.rule = p.rule;
-    st.active = true;
-    st.last_match = f.time;
-    const Rule& rule = *p.rule;
-    held.erase(it);
-    Emit(rule, std::move(f), out);
+    std::sort(due.begin(), due.end(), [](const Due& a, const Due& b) {
+      if (a.when != b.when) return a.when < b.when;
+      if (a.index != b.index) return a.index < b.index;
+      return *a.entity < *b.entity;
+    });
+    for (const Due& d : due) {
+      auto& held = pending_[d.index];
+      auto it = held.find(*d.entity);
+      Pending& p = it->second;
+      // `seen` holds the window that started the hold, then every match since: the evidence.
+      Finding f = EventFinding(*p.rule, *p.subjects, p.entity, p.name, std::move(p.reason),
+                               p.fire_at, p.seen);
+      // It fired: active until its clear event, so the episode is one finding.
+      EventState& st = events_[d.index][p.entity];
+      st.rule = p.rule;
+      st.active = true;
+      st.last_match = f.time;
+      const Rule& rule = *p.rule;
+      held.erase(it);
+      Emit(rule, std::move(f), out);
+    }
   }
   // Last: a held finding that fired above is judged against the inhibitors of its own time.
   for (auto it = inhibitors_.begin(); it != inhibitors_.end();) {
@@ -845,8 +896,9 @@ void RuleEngine::Forget(const std::string& link_key) {
 std::optional<int64_t> RuleEngine::OldestEventInUse(const std::string& source) const {
   std::optional<int64_t> oldest;
   auto consider = [&](const Seen& s) {
-    if (s.event_id <= 0 || s.source != source) return;
-    if (!oldest || s.event_id < *oldest) oldest = s.event_id;
+    const int64_t id = s.obs ? s.obs->event_id : 0;
+    if (id <= 0 || s.obs->source != source) return;
+    if (!oldest || id < *oldest) oldest = id;
   };
   // Only short windows hold the cursor back: a day-long window (repeated_link_downs) would keep
   // it a day behind, and replaying a day of events after a restart would re-judge old faults.
@@ -892,6 +944,9 @@ void RuleEngine::AdoptState(RuleEngine&& old) {
   };
   take(old.events_, events_);
   take(old.pending_, pending_);
+  if (old.next_due_ && (!next_due_ || *old.next_due_ < *next_due_)) {
+    next_due_ = old.next_due_;  // as early as any hold taken over
+  }
   take(old.counters_, counters_);
   take(old.flaps_, flaps_);
   for (auto& [entity, list] : old.inhibitors_) {

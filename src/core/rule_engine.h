@@ -8,7 +8,6 @@
 // observations and Tick, so replay drives it with recorded timestamps.
 #pragma once
 
-#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -18,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/fifo.h"
 #include "core/finding.h"
 #include "core/observation.h"
 #include "core/rules.h"
@@ -77,8 +77,10 @@ class RuleEngine {
   };
   Subjects Resolve(const Observation& o) const;
   // Resolve, remembered per set of ports until the inventory changes (the hot path: a storm
-  // names the same links again and again).
-  std::shared_ptr<const Subjects> ResolveCached(const Observation& o);
+  // names the same links again and again). `inventory_only`: for an observation without text
+  // (a probe of a finding's ports), remembered apart from events'.
+  std::shared_ptr<const Subjects> ResolveCached(const Observation& o,
+                                                bool inventory_only = false) const;
   // The observation's ports, with "<node>:<label>" references resolved through the inventory.
   std::vector<std::string> PortsOf(const Observation& o) const;
 
@@ -86,14 +88,12 @@ class RuleEngine {
   struct Seen {  // one matching observation held in a window
     TimePoint time;
     size_t port = 0;  // hash of the port it counts for (switch/node scopes count distinct ports)
-    int64_t event_id = 0;
-    std::string source;
     // Shared by every window the observation sits in; made JSON only when a finding fires.
     std::shared_ptr<const Observation> obs;
   };
   struct EventState {
     const Rule* rule = nullptr;
-    std::deque<Seen> window;
+    Fifo<Seen> window;
     bool active = false;  // fired, not yet cleared
     TimePoint last_match;
   };
@@ -108,15 +108,15 @@ class RuleEngine {
   };
   struct CounterState {
     const Rule* rule = nullptr;
-    std::deque<std::pair<TimePoint, Observation>> samples;
+    Fifo<std::pair<TimePoint, Observation>> samples;
     bool active = false;
     std::optional<TimePoint> above_since;
   };
   struct FlapState {
     const Rule* rule = nullptr;
-    std::deque<TimePoint> down_times;  // every down event in the window: what is counted
-    std::deque<Seen> events;           // the newest of them (kMaxEvidence), as evidence
-    std::map<std::string, std::deque<std::pair<TimePoint, double>>> counter_downs;
+    Fifo<TimePoint> down_times;  // every down event in the window: what is counted
+    Fifo<Seen> events;           // the newest of them (kMaxEvidence), as evidence
+    std::map<std::string, Fifo<std::pair<TimePoint, double>>> counter_downs;
     bool active = false;
     TimePoint last_down;
   };
@@ -163,9 +163,11 @@ class RuleEngine {
   std::vector<ByEntity<FlapState>> flaps_;
   std::map<std::string, std::vector<Inhibitor>> inhibitors_;  // "switch:<key>" / "node:<key>"
   std::unordered_map<std::string, TimePoint> last_down_;      // port -> last link-down seen
-  std::unordered_map<std::string, std::shared_ptr<const Subjects>> resolved_;
-  uint64_t resolved_generation_ = 0;
+  mutable std::unordered_map<std::string, std::shared_ptr<const Subjects>> resolved_;
+  mutable uint64_t resolved_generation_ = 0;
   TimePoint next_sweep_{};
+  // No held finding is due before this (none when empty): FireHeld skips its scan until then.
+  std::optional<TimePoint> next_due_;
 };
 
 nlohmann::json ObservationToJson(const Observation& o);
