@@ -1,6 +1,7 @@
 #include "core/json_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -61,7 +62,9 @@ JsonWriter& JsonWriter::String(std::string_view s) {
 
 JsonWriter& JsonWriter::Int(int64_t v) {
   BeforeValue();
-  out_ += std::to_string(v);
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out_.append(buf, static_cast<size_t>(r.ptr - buf));
   return *this;
 }
 
@@ -101,6 +104,18 @@ void JsonWriter::AppendQuoted(std::string_view s, std::string* out) {
   *out += '"';
   size_t i = 0;
   while (i < s.size()) {
+    // A run of characters written as they are (nearly all of a ticket's text) in one append.
+    size_t plain = i;
+    while (plain < s.size()) {
+      unsigned char p = static_cast<unsigned char>(s[plain]);
+      if (p < 0x20 || p >= 0x80 || p == '"' || p == '\\') break;
+      ++plain;
+    }
+    if (plain > i) {
+      out->append(s.data() + i, plain - i);
+      i = plain;
+      continue;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80 || c == 0) {
       size_t len = Utf8SequenceLength(s, i);
