@@ -71,15 +71,18 @@ using ufmr::bench::Hex16;
 using ufmr::bench::RandomGuid;
 using ufmr::bench::Rng;
 
-// The shipped rules, loaded once; null (and *error set) when they do not load.
-std::shared_ptr<const ufmr::RuleSet> ShippedRules(std::string* error) {
+// The shipped rules, loaded once; null when they do not load, and the benchmark is then skipped
+// with the loader's report.
+std::shared_ptr<const ufmr::RuleSet> ShippedRules(benchmark::State& state) {
   static ufmr::RuleLoadResult loaded = ufmr::LoadRulesDir(options.rules_dir);
   if (!loaded.ok()) {
     std::string report = loaded.Report();  // one line: it ends up in a table row
     for (char& c : report) c = c == '\n' || c == '\t' ? ' ' : c;
     while (!report.empty() && report.back() == ' ') report.pop_back();
-    *error = "rules in '" + options.rules_dir + "' do not load (run from the source tree or pass " +
-             "--rules=DIR): " + report;
+    const std::string error =
+        "rules in '" + options.rules_dir +
+        "' do not load (run from the source tree or pass --rules=DIR): " + report;
+    state.SkipWithError(error.c_str());
     return nullptr;
   }
   return loaded.rules;
@@ -242,12 +245,8 @@ constexpr ufmr::bench::SnapshotShape kSnapshotShape{.interval_s = 10, .resets = 
 
 void BM_TelemetryIngest(benchmark::State& state) {
   const int64_t ports = state.range(0);
-  std::string error;
-  auto rules = ShippedRules(&error);
-  if (!rules) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
+  auto rules = ShippedRules(state);
+  if (!rules) return;
   ufmr::TelemetryIntake intake(ufmr::Config::Telemetry{}, nullptr);
   intake.SetInterest(ufmr::TelemetryIntake::CountersUsedBy(*rules));
   // Snapshot 0 is the baseline (a port's first sample makes no deltas).
@@ -292,12 +291,8 @@ void BM_TelemetryIngest(benchmark::State& state) {
 // the last (a fresh engine per pass measured mostly its first minute: every link resolved and
 // every window made anew). Findings go to the decision stage, which here only counts them.
 void BM_RuleEvaluation(benchmark::State& state) {
-  std::string error;
-  auto rules = ShippedRules(&error);
-  if (!rules) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
+  auto rules = ShippedRules(state);
+  if (!rules) return;
   ufmr::Inventory inventory;
   const auto links = ufmr::bench::Fabric(64, 32, &inventory);
   std::vector<ufmr::Observation> stream = ufmr::bench::EventStream(
@@ -345,12 +340,8 @@ void BM_RuleEvaluation(benchmark::State& state) {
 // As bench/rules_bench.cc's reload: a 500-rule file loaded (parse, collect, compile, index) and
 // swapped into a running engine (the new engine adopts the old one's state); time per reload.
 void BM_RulesReload(benchmark::State& state) {
-  std::string error;
-  auto rules = ShippedRules(&error);
-  if (!rules) {
-    state.SkipWithError(error.c_str());
-    return;
-  }
+  auto rules = ShippedRules(state);
+  if (!rules) return;
   ufmr::Inventory inventory;
   ufmr::bench::Fabric(64, 32, &inventory);
   const std::string text = ufmr::bench::BigRulesFile(static_cast<int>(state.range(0)));

@@ -673,26 +673,21 @@ std::string RuleEngine::InhibitedBy(const std::string& rule, const Finding& f, T
     probe.ports = f.ports;
     now = ResolveCached(probe, /*inventory_only=*/true);
   }
-  // Each name once, in key order, as a merged map would give them.
-  static const std::map<std::string, std::string> kNone;
+  // Each name once, in key order (as the two maps merged would give them).
+  std::vector<const std::string*> keys;
   std::string entity;
   for (bool sw : {true, false}) {
-    const char* what = sw ? "switch" : "node";
-    const auto& a = sw ? f.switches : f.hosts;
-    const auto& b = now ? (sw ? now->switches : now->hosts) : kNone;
-    auto i = a.begin(), j = b.begin();
-    while (i != a.end() || j != b.end()) {
-      const std::string* key;
-      if (j == b.end() || (i != a.end() && i->first <= j->first)) {
-        key = &i->first;
-        if (j != b.end() && j->first == i->first) ++j;
-        ++i;
-      } else {
-        key = &j->first;
-        ++j;
-      }
+    keys.clear();
+    for (const auto& [k, n] : sw ? f.switches : f.hosts) keys.push_back(&k);
+    if (now) {
+      for (const auto& [k, n] : sw ? now->switches : now->hosts) keys.push_back(&k);
+    }
+    std::sort(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a < *b; });
+    keys.erase(std::unique(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a == *b; }),
+               keys.end());
+    for (const std::string* key : keys) {
       entity.assign(sw ? "switch:" : "node:").append(*key);
-      if (auto why = check(entity, what); !why.empty()) return why;
+      if (auto why = check(entity, sw ? "switch" : "node"); !why.empty()) return why;
     }
   }
   return "";
