@@ -201,6 +201,15 @@ class LoopTest : public ::testing::Test {
     bool has_label = false;
     for (const auto& p : ports) has_label = has_label || !p.value("label", "").empty();
     EXPECT_TRUE(has_label) << ports.dump();
+    // Each end as the inventory knows it, in the list as on the ticket's page.
+    json listed = OpenTickets()[0]["ports"];
+    EXPECT_EQ(listed, ports);
+    for (const auto& p : ports) {
+      EXPECT_TRUE(p.value("known", false)) << p.dump();
+      EXPECT_FALSE(p.value("guid", "").empty()) << p.dump();
+      EXPECT_GT(p.value("number", 0), 0) << p.dump();
+      EXPECT_EQ(p.value("is_switch", false), p["name"] == *switch_port) << p.dump();
+    }
   }
 
   std::string dir_, db_url_, sim_url_, telemetry_url_, api_;

@@ -250,6 +250,17 @@ TEST(InventoryTest, ReplaceUpsertGetSize) {
   EXPECT_TRUE(inv.Get("z_9").has_value());
 }
 
+TEST(InventoryTest, WithReadsAKnownPortInPlace) {
+  Inventory inv;
+  inv.Replace({Port("a_1", "b_1", "sw1")});
+  std::string seen;
+  EXPECT_TRUE(inv.With("a_1", [&](const PortInfo& p) { seen = p.system_name + " " + p.peer; }));
+  EXPECT_EQ(seen, "sw1 b_1");
+  bool called = false;
+  EXPECT_FALSE(inv.With("x_9", [&](const PortInfo&) { called = true; }));
+  EXPECT_FALSE(called);
+}
+
 TEST(InventoryTest, ReplaceWithParsedPorts) {
   auto ports = ParsePorts(kPorts, nullptr);
   ASSERT_TRUE(ports.ok());

@@ -76,6 +76,17 @@ class Inventory {
   std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
   void Upsert(const PortInfo& port);
   std::optional<PortInfo> Get(const std::string& name) const;
+  // Calls f(const PortInfo&) for the port, under the inventory's lock and without copying it (a
+  // ticket list reads two ports per ticket); false when the port is unknown. f must be short and
+  // must not call back into the inventory.
+  template <typename F>
+  bool With(const std::string& name, F&& f) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = ports_.find(name);
+    if (it == ports_.end()) return false;
+    f(it->second);
+    return true;
+  }
   // Which switch or host a port sits on (its system name, else its node description), without
   // copying the port: the rules engine's hot path. False when the port is unknown or unnamed.
   bool Placement(const std::string& name, bool* is_switch, std::string* node) const;

@@ -93,7 +93,7 @@ Ticket ReadTicket(const pqxx::row& r) {
   t.switch_name = r[26].as<std::string>();
   t.rack = r[27].as<std::string>();
   t.host_name = r[28].as<std::string>();
-  t.ends = nlohmann::json::parse(r[29].as<std::string>(), nullptr, false);
+  t.ends = nlohmann::json::parse(r[29].c_str(), nullptr, false);  // no copy of the text first
   if (!t.ends.is_array()) t.ends = nlohmann::json::array();
   t.search_text = r[30].as<std::string>();
   return t;
@@ -213,6 +213,23 @@ std::unique_ptr<pqxx::connection> Store::Acquire() {
     // libpq may quote the URL, password and all: callers log what is thrown.
     throw std::runtime_error(RedactDatabasePassword(e.what(), url_));
   }
+}
+
+std::string Store::Prepared(pqxx::connection& conn, const std::string& sql) {
+  // The ticket list's statements differ only by which filters are set: a few dozen in practice.
+  constexpr size_t kMaxPrepared = 256;
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = prepared_.find(sql);
+    if (it == prepared_.end()) {
+      if (prepared_.size() >= kMaxPrepared) return "";
+      it = prepared_.emplace(sql, "ufmr_list_" + std::to_string(prepared_.size() + 1)).first;
+    }
+    name = it->second;
+  }
+  conn.prepare(name, sql);  // a no-op when this connection has it already
+  return name;
 }
 
 void Store::Release(std::unique_ptr<pqxx::connection> conn) {
@@ -717,14 +734,16 @@ Result<TicketPage> Store::ListTickets(const TicketQuery& q) {
       // page's end; the total, counted apart (a window over every match would read and sort
       // them all); the wide columns, and the repeat count's subquery, only for the page.
       const std::string order = TicketOrder(q.sort);
-      auto r = w.exec_params("WITH page AS (SELECT id FROM tickets WHERE " + where + " ORDER BY " +
-                                 order + " LIMIT " + lim + " OFFSET " + off +
-                                 "), total AS (SELECT count(*) AS n FROM tickets WHERE " + where +
-                                 ") SELECT " + ticket_columns_ +
-                                 ", total.n FROM tickets JOIN page USING (id) CROSS JOIN total "
-                                 "ORDER BY " +
-                                 order,
-                             pqxx::prepare::make_dynamic_params(p));
+      const std::string sql = "WITH page AS (SELECT id FROM tickets WHERE " + where + " ORDER BY " +
+                              order + " LIMIT " + lim + " OFFSET " + off +
+                              "), total AS (SELECT count(*) AS n FROM tickets WHERE " + where +
+                              ") SELECT " + ticket_columns_ +
+                              ", total.n FROM tickets JOIN page USING (id) CROSS JOIN total "
+                              "ORDER BY " +
+                              order;
+      const std::string name = Prepared(*conn, sql);
+      auto r = name.empty() ? w.exec_params(sql, pqxx::prepare::make_dynamic_params(p))
+                            : w.exec_prepared(name, pqxx::prepare::make_dynamic_params(p));
       for (const auto& row : r) {
         page.tickets.push_back(ReadTicket(row));
         page.total = row[row.size() - 1].as<int64_t>();

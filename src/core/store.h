@@ -208,6 +208,9 @@ class Store {
   Store(std::string url, std::string fabric);
   std::unique_ptr<pqxx::connection> Acquire();
   void Release(std::unique_ptr<pqxx::connection> conn);
+  // A name under which `conn` has `sql` prepared (PostgreSQL then plans it once per connection,
+  // not per request), or "" past kMaxPrepared distinct statements: run it unprepared then.
+  std::string Prepared(pqxx::connection& conn, const std::string& sql);
 
   std::string url_;
   std::string fabric_;
@@ -215,6 +218,7 @@ class Store {
   std::string ticket_columns_;
   std::mutex mu_;
   std::vector<std::unique_ptr<pqxx::connection>> idle_;
+  std::map<std::string, std::string> prepared_;  // statement text -> its name (with mu_)
 };
 
 }  // namespace ufmr
