@@ -1,10 +1,14 @@
 // Covers src/core/clock.h's UFM time helpers: ParseUtcOffset (the forms `ufm.utc_offset` and
 // `replay --utc-offset` take, and the junk they refuse), FormatUtcOffset (read back by
-// ParseUtcOffset), and ParseUfmTimestamp (UFM's zone-less local times, moved to UTC by the offset).
+// ParseUtcOffset), ParseUfmTimestamp (UFM's zone-less local times, moved to UTC by the offset), and
+// FormatIsoTime's own digit writer against the C library's calendar.
 #include "core/clock.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <ctime>
+#include <random>
 #include <string>
 
 namespace ufmr {
@@ -65,6 +69,37 @@ TEST(ParseUfmTimestampTest, LocalTimeMovedToUtcByTheOffset) {
   EXPECT_EQ(FormatIsoTime(t), "2026-11-30T01:30:00.500Z");
   ASSERT_TRUE(ParseUfmTimestamp("2026-11-29T18:46:32,123456", 0, &t));
   EXPECT_EQ(FormatIsoTime(t), "2026-11-29T18:46:32.123Z");
+}
+
+// What FormatIsoTime wrote before it had its own digit writer: gmtime_r and snprintf.
+std::string IsoTimeByLibc(int64_t ms) {
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                static_cast<int>(ms % 1000));
+  return buf;
+}
+
+TEST(FormatIsoTimeTest, SameTextAsTheCLibrary) {
+  auto at = [](int64_t ms) { return TimePoint(std::chrono::milliseconds(ms)); };
+  // Edges: the epoch, leap days (2000 has one, 2100 not), the ends of days, months and years.
+  for (int64_t ms : {int64_t{0}, int64_t{999}, int64_t{951782399999}, int64_t{951782400000},
+                     int64_t{951868800000}, int64_t{4107542399999}, int64_t{4107542400000},
+                     int64_t{1798761599999}}) {
+    char buf[24];
+    EXPECT_EQ(FormatIsoTime(at(ms), buf), IsoTimeByLibc(ms)) << ms;
+    EXPECT_EQ(FormatIsoTime(at(ms)), IsoTimeByLibc(ms)) << ms;
+  }
+  std::mt19937_64 rng(7);
+  // Anywhere from 1970 to 2255 (a TimePoint's nanoseconds reach 2262).
+  std::uniform_int_distribution<int64_t> any_ms(0, 9'000'000'000'000);
+  for (int i = 0; i < 100000; ++i) {
+    int64_t ms = any_ms(rng);
+    ASSERT_EQ(FormatIsoTime(at(ms)), IsoTimeByLibc(ms)) << ms;
+  }
 }
 
 TEST(ParseUfmTimestampTest, RejectsOtherShapes) {

@@ -12,6 +12,7 @@
 
 #include "core/http_client.h"
 #include "core/http_server.h"
+#include "core/store.h"
 #include "support/test_env.h"
 
 namespace ufmr {
@@ -442,6 +443,54 @@ TEST_F(LoopTest, ApiAnswersBadRequestsWithMessages) {
   ASSERT_TRUE(r.ok());
   EXPECT_NE(r->body.find("ufmr_inventory_ports"), std::string::npos) << r->body;
   EXPECT_EQ(http_.Get(api_ + "/healthz")->status, 200);
+}
+
+// A ticket on ports the fabric no longer has: the list (which parses a ticket's filed ends only
+// when it needs them) shows each end as it was filed, the same as the ticket's page does.
+TEST_F(LoopTest, ListShowsPortsTheInventoryDoesNotKnowAsTheyWereFiled) {
+  auto store = Store::Open(db_url_, "e2e");
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  ufmr::Ticket t;  // (Ticket alone names the fixture's getter here)
+  t.link_key = "0000aa0000000001_9|0000aa0000000002_1";
+  t.port_a = "0000aa0000000001_9";
+  t.port_b = "0000aa0000000002_1";
+  t.state = ticket_state::kClosed;
+  t.rule = "link_down";
+  t.reason = "filed before the switch was removed";
+  t.search_text = "0000aa0000000001_9 0000aa0000000002_1";
+  // Only the first end was known when the ticket was filed.
+  t.ends = json::array({{{"name", t.port_a},
+                         {"label", "1/5/1"},
+                         {"system_name", "old-leaf-9"},
+                         {"guid", "0000aa0000000001"},
+                         {"cable_serial", "MT0000FT00001"},
+                         {"number", 9},
+                         {"is_switch", true}},
+                        {{"name", t.port_b}}});
+  auto tx = store.value()->Begin();
+  ASSERT_TRUE(tx.ok()) << tx.status().ToString();
+  const int64_t id = tx.value()->InsertTicket(t);
+  tx.value()->Commit();
+
+  json page = Get(api_ + "/api/tickets?state=all&q=0000aa0000000001");
+  ASSERT_EQ(page["tickets"].size(), 1u) << page.dump(2);
+  json ports = page["tickets"][0]["ports"];
+  ASSERT_EQ(ports.size(), 2u) << ports.dump(2);
+  EXPECT_EQ(ports[0]["name"], t.port_a);
+  EXPECT_FALSE(ports[0]["known"].get<bool>());
+  EXPECT_EQ(ports[0]["label"], "1/5/1");
+  EXPECT_EQ(ports[0]["system_name"], "old-leaf-9");
+  EXPECT_EQ(ports[0]["guid"], "0000aa0000000001");
+  EXPECT_EQ(ports[0]["cable_serial"], "MT0000FT00001");
+  EXPECT_EQ(ports[0]["number"], 9);
+  EXPECT_TRUE(ports[0]["is_switch"].get<bool>());
+  // Nothing filed about the second end but its name: empty fields, number 0, not a switch.
+  EXPECT_EQ(ports[1]["name"], t.port_b);
+  EXPECT_FALSE(ports[1]["known"].get<bool>());
+  EXPECT_EQ(ports[1]["label"], "");
+  EXPECT_EQ(ports[1]["number"], 0);
+  EXPECT_FALSE(ports[1]["is_switch"].get<bool>());
+  EXPECT_EQ(Ticket(id)["ports"], ports);
 }
 
 TEST_F(LoopTest, ReadyWhileTheDatabaseAndUfmAnswerAndNotWhenUfmIsGone) {

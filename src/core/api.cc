@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <string_view>
 
 #include "core/duration.h"
@@ -229,10 +230,11 @@ constexpr std::pair<const char*, std::string PortInfo::*> kPortTextFields[] = {
 
 void Api::WriteTicket(JsonWriter& w, const Ticket& t, bool full) const {
   const double end = t.closed_at ? *t.closed_at : ToEpochSeconds(clock_.Now());
+  char buf[24];
   auto time = [&](const char* key, const std::optional<double>& v) {
     w.Key(key);
     if (v) {
-      w.String(FormatIsoTime(FromEpochSeconds(*v)));
+      w.String(FormatIsoTime(FromEpochSeconds(*v), buf));
     } else {
       w.Null();
     }
@@ -269,21 +271,42 @@ void Api::WriteTicket(JsonWriter& w, const Ticket& t, bool full) const {
   w.Key("rack").String(t.rack).Key("switch").String(t.switch_name).Key("host").String(t.host_name);
   w.EndObject();
   // Each end as UFM knows it now; what it does not know (or no longer) as it was when the ticket
-  // was filed.
+  // was filed. A list leaves the filed ends as text: parsed here only if a port falls back on them.
+  std::optional<nlohmann::json> parsed;
+  auto filed_ends = [&]() -> const nlohmann::json& {
+    if (t.ends_text.empty()) return t.ends;
+    if (!parsed) {
+      parsed = nlohmann::json::parse(t.ends_text, nullptr, false);
+      if (!parsed->is_array()) parsed = nlohmann::json::array();
+    }
+    return *parsed;
+  };
   w.Key("ports").BeginArray();
   for (const std::string* p : {&t.port_a, &t.port_b}) {
     if (p->empty()) continue;
     const nlohmann::json* filed = nullptr;
-    for (const auto& e : t.ends) {
-      if (e.is_object() && e.contains("name") && e["name"] == *p) filed = &e;
-    }
+    bool looked = false;
+    auto find_filed = [&]() {
+      if (!looked) {
+        looked = true;
+        for (const auto& e : filed_ends()) {
+          if (e.is_object() && e.contains("name") && e["name"] == *p) filed = &e;
+        }
+      }
+      return filed;
+    };
     auto was = [&](const char* key) -> std::string {
-      if (!filed) return "";
-      auto it = filed->find(key);
-      return it != filed->end() && it->is_string() ? it->get<std::string>() : "";
+      const nlohmann::json* f = find_filed();
+      if (!f) return "";
+      auto it = f->find(key);
+      return it != f->end() && it->is_string() ? it->get<std::string>() : "";
     };
     auto field = [&](const char* key, const std::string* now) {
-      w.Key(key).String(now && !now->empty() ? *now : was(key));
+      if (now && !now->empty()) {
+        w.Key(key).String(*now);
+      } else {
+        w.Key(key).String(was(key));
+      }
     };
     w.BeginObject();
     w.Key("name").String(*p);
@@ -295,11 +318,11 @@ void Api::WriteTicket(JsonWriter& w, const Ticket& t, bool full) const {
     });
     if (!known) {
       for (const auto& [key, member] : kPortTextFields) field(key, nullptr);
-      if (filed) {
-        auto n = filed->find("number");
-        auto sw = filed->find("is_switch");
-        w.Key("number").Int(n != filed->end() && n->is_number_integer() ? n->get<int64_t>() : 0);
-        w.Key("is_switch").Bool(sw != filed->end() && sw->is_boolean() && sw->get<bool>());
+      if (const nlohmann::json* f = find_filed()) {
+        auto n = f->find("number");
+        auto sw = f->find("is_switch");
+        w.Key("number").Int(n != f->end() && n->is_number_integer() ? n->get<int64_t>() : 0);
+        w.Key("is_switch").Bool(sw != f->end() && sw->is_boolean() && sw->get<bool>());
       }
     }
     w.Key("known").Bool(known);
@@ -479,10 +502,12 @@ void Api::Register(HttpRouter& router) {
 HttpResponse Api::ListTickets(const HttpRequest& req) {
   auto q = ParseTicketQuery(req.query);
   if (!q.ok()) return HttpResponse::FromStatus(q.status());
+  q->unparsed_ends = true;  // WriteTicket parses a ticket's filed ends only if it needs them
   auto page = store_.ListTickets(q.value());
   if (!page.ok()) return HttpResponse::FromStatus(page.status());
   // Written straight to text: a page of tickets as a JSON tree cost more than the query.
   JsonWriter w;
+  w.Reserve(page->tickets.size() * 1536 + 128);  // a ticket is about 1.4 KB
   w.BeginObject().Key("tickets").BeginArray();
   for (const auto& t : page->tickets) WriteTicket(w, t, false);
   w.EndArray();

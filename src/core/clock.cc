@@ -5,16 +5,47 @@
 
 namespace ufmr {
 
+namespace {
+
+// Two digits of v (0..99) at p.
+void Put2(char* p, int v) {
+  p[0] = static_cast<char>('0' + v / 10);
+  p[1] = static_cast<char>('0' + v % 10);
+}
+
+}  // namespace
+
+std::string_view FormatIsoTime(TimePoint t, char (&buf)[24]) {
+  using namespace std::chrono;
+  const auto ms = duration_cast<milliseconds>(t.time_since_epoch());
+  const auto day = floor<days>(ms);
+  const year_month_day ymd{sys_days{day}};
+  const int y = static_cast<int>(ymd.year());
+  const int64_t in_day = (ms - day).count();  // 0 .. 86,399,999
+  // A TimePoint (nanoseconds in 64 bits) spans the years 1677 to 2262: always four digits.
+  Put2(buf, y / 100);
+  Put2(buf + 2, y % 100);
+  buf[4] = '-';
+  Put2(buf + 5, static_cast<int>(static_cast<unsigned>(ymd.month())));
+  buf[7] = '-';
+  Put2(buf + 8, static_cast<int>(static_cast<unsigned>(ymd.day())));
+  buf[10] = 'T';
+  Put2(buf + 11, static_cast<int>(in_day / 3600000));
+  buf[13] = ':';
+  Put2(buf + 14, static_cast<int>(in_day / 60000 % 60));
+  buf[16] = ':';
+  Put2(buf + 17, static_cast<int>(in_day / 1000 % 60));
+  buf[19] = '.';
+  const int milli = static_cast<int>(in_day % 1000);
+  buf[20] = static_cast<char>('0' + milli / 100);
+  Put2(buf + 21, milli % 100);
+  buf[23] = 'Z';
+  return {buf, 24};
+}
+
 std::string FormatIsoTime(TimePoint t) {
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                static_cast<int>(ms % 1000));
-  return buf;
+  char buf[24];
+  return std::string(FormatIsoTime(t, buf));
 }
 
 double ToEpochSeconds(TimePoint t) {

@@ -38,6 +38,9 @@ class FakeClock final : public Clock {
 
 // ISO-8601 UTC with milliseconds, e.g. 2026-11-29T18:46:32.123Z.
 std::string FormatIsoTime(TimePoint t);
+// The same text written into buf, without a string of its own (the ticket list writes four per
+// ticket); the view points into buf.
+std::string_view FormatIsoTime(TimePoint t, char (&buf)[24]);
 // Seconds since the epoch as a double, for JSON and arithmetic.
 double ToEpochSeconds(TimePoint t);
 TimePoint FromEpochSeconds(double s);

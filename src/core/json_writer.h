@@ -29,6 +29,9 @@ class JsonWriter {
   // A string, or null when it is empty.
   JsonWriter& StringOrNull(std::string_view s) { return s.empty() ? Null() : String(s); }
 
+  // Room for n more characters, so a large answer does not grow its text step by step.
+  void Reserve(size_t n) { out_.reserve(out_.size() + n); }
+
   const std::string& str() const { return out_; }
   std::string Take() { return std::move(out_); }
 

@@ -58,7 +58,10 @@ struct Ticket {
   std::string rack;
   std::string host_name;
   nlohmann::json ends = nlohmann::json::array();  // both ends: names, labels, GUIDs, cable serial
-  std::string search_text;                        // what a search matches, lower-case
+  // The ends as stored (JSON text), instead of `ends`, when the ticket was read for a list that
+  // asked not to parse them (TicketQuery::unparsed_ends).
+  std::string ends_text;
+  std::string search_text;  // what a search matches, lower-case
 };
 
 // How a ticket ended.
