@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/event_log.h"  // AppendPortNames
 #include "core/ufm_json.h"
 
 namespace ufmr {
@@ -74,8 +75,12 @@ Result<ParsedEvents> ParseUfmEvents(const std::string& body) {
       out.errors.push_back(e.status().message());
     }
   }
-  std::stable_sort(out.events.begin(), out.events.end(),
-                   [](const UfmEvent& a, const UfmEvent& b) { return a.id < b.id; });
+  auto by_id = [](const UfmEvent& a, const UfmEvent& b) { return a.id < b.id; };
+  // UFM answers in id order (either way round): moving a thousand events to sort them again was
+  // a twentieth of the intake.
+  if (!std::is_sorted(out.events.begin(), out.events.end(), by_id)) {
+    std::stable_sort(out.events.begin(), out.events.end(), by_id);
+  }
   return out;
 }
 
@@ -116,8 +121,12 @@ Observation ToObservation(const UfmEvent& e, TimePoint received) {
   o.ufm_timestamp = e.timestamp;
   o.category = e.category;
   static const RE2 serial(R"(cable S/N:\s*([^\s,;]+))");
-  RE2::PartialMatch(e.description, serial, &o.cable_serial);
-  o.ports = ExtractPortNames(e.object_name + " " + e.object_path + " " + e.description);
+  if (e.description.find("cable S/N:") != std::string::npos) {  // the pattern's own literal
+    RE2::PartialMatch(e.description, serial, &o.cable_serial);
+  }
+  // The hand-written scan that finds exactly what ExtractPortNames finds (event_log_test checks
+  // it), at a tenth of the cost: the RE2 version was a third of the REST intake.
+  AppendPortNames(e.object_name + " " + e.object_path + " " + e.description, &o.ports);
   return o;
 }
 
