@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "core/db_url.h"
+#include "core/json_writer.h"
 #include "core/ufm_json.h"
 
 namespace ufmr {
@@ -236,7 +237,8 @@ std::unique_ptr<pqxx::connection> Store::Acquire() {
 }
 
 std::string Store::Prepared(pqxx::connection& conn, const std::string& sql) {
-  // The ticket list's statements differ only by which filters are set: a few dozen in practice.
+  // The ticket list's statements differ only by which filters are set (a few dozen in practice);
+  // the pipeline's per-finding statements are a handful more.
   constexpr size_t kMaxPrepared = 256;
   std::string name;
   {
@@ -244,7 +246,7 @@ std::string Store::Prepared(pqxx::connection& conn, const std::string& sql) {
     auto it = prepared_.find(sql);
     if (it == prepared_.end()) {
       if (prepared_.size() >= kMaxPrepared) return "";
-      it = prepared_.emplace(sql, "ufmr_list_" + std::to_string(prepared_.size() + 1)).first;
+      it = prepared_.emplace(sql, "ufmr_stmt_" + std::to_string(prepared_.size() + 1)).first;
     }
     name = it->second;
   }
@@ -286,15 +288,24 @@ Store::Tx::~Tx() {
 }
 
 void Store::Tx::Commit() {
+  WriteDecisions();
   work_->commit();
   committed_ = true;
 }
 
+template <typename... Args>
+pqxx::result Store::Tx::ExecPrepared(const std::string& sql, Args&&... args) {
+  const std::string name = store_->Prepared(*conn_, sql);
+  if (name.empty()) return work_->exec_params(sql, std::forward<Args>(args)...);
+  return work_->exec_prepared(name, std::forward<Args>(args)...);
+}
+
 std::optional<Ticket> Store::Tx::OpenTicketForLink(const std::string& link_key) {
-  auto r = work_->exec_params("SELECT " + store_->ticket_columns_ +
-                                  " FROM tickets WHERE fabric = $1 AND link_key = $2 AND state "
-                                  "<> 'closed' FOR UPDATE",
-                              store_->fabric_, link_key);
+  // Every finding asks (a storm: thousands a minute), so it is prepared.
+  auto r = ExecPrepared("SELECT " + store_->ticket_columns_ +
+                            " FROM tickets WHERE fabric = $1 AND link_key = $2 AND state "
+                            "<> 'closed' FOR UPDATE",
+                        store_->fabric_, link_key);
   if (r.empty()) return std::nullopt;
   return ReadTicket(r[0]);
 }
@@ -577,16 +588,31 @@ int Store::Tx::ClearAlertsOfKind(const std::string& kind, const std::string& by)
   return static_cast<int>(r.affected_rows());
 }
 
-int64_t Store::Tx::AddDecision(const nlohmann::json& d, std::optional<int64_t> ticket_id) {
+void Store::Tx::AddDecision(const nlohmann::json& d, std::optional<int64_t> ticket_id) {
   auto text = [&](const char* k) { return d.contains(k) ? d[k].get<std::string>() : ""; };
-  auto r = work_->exec_params(
+  JsonWriter w;
+  w.BeginObject();
+  for (const char* k :
+       {"time", "rule", "decision", "guard", "entity", "port", "peer", "reason", "rules_hash"}) {
+    w.Key(k).String(text(k));
+  }
+  w.Key("ticket_id").Int(ticket_id.value_or(0));
+  w.Key("details").String(d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  w.EndObject();
+  if (!decisions_.empty()) decisions_ += ',';
+  decisions_ += w.str();
+}
+
+void Store::Tx::WriteDecisions() {
+  if (decisions_.empty()) return;
+  ExecPrepared(
       "INSERT INTO decisions (fabric, finding_at, rule, decision, guard, entity, port, peer, "
-      "reason, rules_hash, ticket_id, details) VALUES ($1, $2::timestamptz, $3, $4, $5, $6, $7, "
-      "$8, $9, $10, NULLIF($11, 0), $12::jsonb) RETURNING id",
-      store_->fabric_, text("time"), text("rule"), text("decision"), text("guard"), text("entity"),
-      text("port"), text("peer"), text("reason"), text("rules_hash"), ticket_id.value_or(0),
-      d.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-  return r[0][0].as<int64_t>();
+      "reason, rules_hash, ticket_id, details) SELECT $1, (e->>'time')::timestamptz, e->>'rule', "
+      "e->>'decision', e->>'guard', e->>'entity', e->>'port', e->>'peer', e->>'reason', "
+      "e->>'rules_hash', NULLIF((e->>'ticket_id')::bigint, 0), (e->>'details')::jsonb FROM "
+      "jsonb_array_elements($2::jsonb) WITH ORDINALITY AS d(e, n) ORDER BY n",
+      store_->fabric_, "[" + decisions_ + "]");
+  decisions_.clear();
 }
 
 namespace {

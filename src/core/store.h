@@ -128,13 +128,21 @@ class Store {
     std::vector<Ticket> UnplacedTickets(int limit);
     void SetPlace(const Ticket& t);  // switch_name, rack, host_name, ends, search_text
     // Records a decision (decision.h's Decision, as JSON) and the ticket it opened or touched.
-    int64_t AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id);
+    // The transaction's decisions are written together, in order, when it commits: a storm's
+    // pass records thousands, and one statement each kept the pipeline waiting on PostgreSQL.
+    void AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id);
     void Commit();
 
    private:
     friend class Store;
     Tx(Store* store, std::unique_ptr<pqxx::connection> conn);
+    // Runs a statement the pipeline runs for every finding, prepared once per pooled connection
+    // (PostgreSQL plans it once, not every time). Defined in store.cc, its only user.
+    template <typename... Args>
+    pqxx::result ExecPrepared(const std::string& sql, Args&&... args);
+    void WriteDecisions();
     Store* store_;
+    std::string decisions_;  // AddDecision's rows not yet written: JSON objects, comma-separated
     std::unique_ptr<pqxx::connection> conn_;
     std::unique_ptr<pqxx::dbtransaction> work_;
     std::chrono::steady_clock::time_point began_;

@@ -1,0 +1,49 @@
+// libFuzzer target: UFM event-log text (any bytes) through the tailer's path: lines into
+// EventLogAssembler, each entry through ParseEventLogEntry and ToObservation. Also the whole
+// input as one entry. Never a crash; an entry's ports must be what ExtractPortNames (RE2) finds
+// in its object and message.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "core/clock.h"
+#include "core/event_log.h"
+#include "core/ufm_event.h"
+
+namespace {
+
+void Check(const ufmr::LogEntry& entry) {
+  const ufmr::TimePoint received = ufmr::FromEpochSeconds(1.7e9);
+  ufmr::Observation o = ufmr::ToObservation(entry, received);
+  if (o.ports != entry.ports) std::abort();
+  if (entry.ports != ufmr::ExtractPortNames(entry.object + " " + entry.message)) std::abort();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  ufmr::LogEntry entry;
+  if (ufmr::ParseEventLogEntry(text, &entry).ok()) Check(entry);
+
+  // A small cap, so the fuzzer reaches the assembler's truncation with small inputs.
+  ufmr::EventLogAssembler assembler(512);
+  ufmr::RawLogEntry raw;
+  uint64_t offset = 0;
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t nl = text.find('\n', at);
+    if (nl == std::string_view::npos) nl = text.size();
+    if (assembler.Add(text.substr(at, nl - at), offset, &raw) &&
+        ufmr::ParseEventLogEntry(raw, &entry).ok()) {
+      Check(entry);
+    }
+    offset += nl - at + 1;
+    at = nl + 1;
+  }
+  if (assembler.Flush(&raw) && ufmr::ParseEventLogEntry(raw, &entry).ok()) Check(entry);
+  return 0;
+}

@@ -1,0 +1,13 @@
+// libFuzzer target: a UFM Telemetry CSV answer (any bytes) through ParseTelemetryCsv. Never a
+// crash: a snapshot or an error.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "core/telemetry_csv.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto snapshot = ufmr::ParseTelemetryCsv(std::string_view(reinterpret_cast<const char*>(data), size));
+  (void)snapshot;
+  return 0;
+}
