@@ -536,5 +536,64 @@ TEST_F(TicketListStoreTest, UnplacedTicketsAndSetPlace) {
   EXPECT_EQ(ids, (std::vector<int64_t>{u2, u3}));
 }
 
+// A transaction's decisions are written together when it commits: all of them, in the order they
+// were made, with their fields and ticket; none when it rolls back. Text that is not UTF-8 is
+// recorded with U+FFFD rather than failing the pass.
+TEST_F(TicketListStoreTest, DecisionsAreWrittenInOrderAtCommitAndNotOnRollback) {
+  auto decision = [](const std::string& rule, const std::string& reason) {
+    return nlohmann::json{{"time", "2026-11-30T10:00:00.000Z"},
+                          {"rule", rule},
+                          {"decision", "finding"},
+                          {"guard", "log_only"},
+                          {"entity", "node:gpu-1"},
+                          {"port", ""},
+                          {"peer", ""},
+                          {"reason", reason},
+                          {"rules_hash", "abc"}};
+  };
+  {
+    auto tx = a_->Begin();
+    ASSERT_TRUE(tx.ok()) << tx.status().ToString();
+    tx.value()->AddDecision(decision("rolled_back", "never written"), std::nullopt);
+  }  // no commit
+  const int64_t ticket =
+      File(*a_, Spec{"dec1", "open", "major", "link_down", "", "", "", "", "", "", ""});
+  {
+    auto tx = a_->Begin();
+    ASSERT_TRUE(tx.ok()) << tx.status().ToString();
+    for (int i = 0; i < 300; ++i) {
+      tx.value()->AddDecision(decision("node_many_links_down", "n" + std::to_string(i)),
+                              i == 7 ? std::optional<int64_t>(ticket) : std::nullopt);
+    }
+    tx.value()->AddDecision(decision("bad_text", std::string("caf\xe9 \"quoted\"")), std::nullopt);
+    tx.value()->Commit();
+  }
+  auto recent = a_->RecentDecisions(1000, "");
+  ASSERT_TRUE(recent.ok()) << recent.status().ToString();
+  const nlohmann::json& got = recent.value();
+  ASSERT_EQ(got.size(), 301u) << recent->dump();
+  // Newest first: the last one made, then the 300 in reverse.
+  EXPECT_EQ(got[0]["rule"], "bad_text");
+  EXPECT_EQ(got[0]["reason"], "caf\ufffd \"quoted\"") << got[0].dump();
+  for (int i = 0; i < 300; ++i) {
+    const auto& d = got[static_cast<size_t>(300 - i)];
+    ASSERT_EQ(d["reason"], "n" + std::to_string(i)) << d.dump();
+    EXPECT_EQ(d["rule"], "node_many_links_down");
+    EXPECT_EQ(d["guard"], "log_only");
+    EXPECT_EQ(d["entity"], "node:gpu-1");
+    if (i == 7) {
+      EXPECT_EQ(d["ticket_id"], ticket);
+    } else {
+      EXPECT_TRUE(d["ticket_id"].is_null()) << d.dump();
+    }
+    if (i > 0) {  // later decisions have later ids
+      EXPECT_GT(d["id"].get<int64_t>(), got[static_cast<size_t>(301 - i)]["id"].get<int64_t>());
+    }
+  }
+  auto rolled_back = a_->RecentDecisions(10, "rolled_back");
+  ASSERT_TRUE(rolled_back.ok());
+  EXPECT_TRUE(rolled_back.value().empty());
+}
+
 }  // namespace
 }  // namespace ufmr
