@@ -10,7 +10,6 @@ namespace ufmr {
 
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 constexpr size_t kExcerptBytes = 120;
 constexpr size_t kMaxNameBytes = 200;
 

@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& e : parsed->events) {
     ufmr::Observation o = ufmr::ToObservation(e, received);
     // The hand-written scan the intake uses must agree with the RE2 definition.
-    if (o.ports != ufmr::ExtractPortNames(e.object_name + " " + e.object_path + " " +
-                                          e.description)) {
+    if (o.ports !=
+        ufmr::ExtractPortNames(e.object_name + " " + e.object_path + " " + e.description)) {
       std::abort();
     }
   }

@@ -7,7 +7,8 @@
 #include "core/telemetry_csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto snapshot = ufmr::ParseTelemetryCsv(std::string_view(reinterpret_cast<const char*>(data), size));
+  auto snapshot =
+      ufmr::ParseTelemetryCsv(std::string_view(reinterpret_cast<const char*>(data), size));
   (void)snapshot;
   return 0;
 }
