@@ -100,6 +100,36 @@ TEST(IsEventLogEntryStartTest, TimestampAtStartOfLine) {
   EXPECT_FALSE(IsEventLogEntryStart("  PSU 1: failed"));
 }
 
+// The check reads the timestamp eight bytes at a time; every single-byte change of a valid one is
+// judged as a byte-by-byte reading of the shape would judge it.
+TEST(IsEventLogEntryStartTest, EveryByteOfTheShapeIsChecked) {
+  const std::string valid = "2023-12-20 07:46:24.442";
+  const std::string shape = "####-##-## ##:##:##.###";
+  auto fits = [&](const std::string& t) {
+    for (size_t k = 0; k < shape.size(); ++k) {
+      bool digit = t[k] >= '0' && t[k] <= '9';
+      if (shape[k] == '#' ? !digit : t[k] != shape[k]) return false;
+    }
+    return true;
+  };
+  int checked = 0;
+  for (size_t k = 0; k < valid.size(); ++k) {
+    for (int b = 0; b < 256; ++b) {
+      std::string t = valid;
+      t[k] = static_cast<char>(b);
+      // Digits that stay in range (the year, the minutes' and seconds' last digits, ...) or push a
+      // field out of it: only the shape is compared here, so keep the fields' ranges valid.
+      if (fits(t) &&
+          (k == 5 || k == 6 || k == 8 || k == 9 || k == 11 || k == 12 || k == 14 || k == 17)) {
+        continue;
+      }
+      EXPECT_EQ(IsEventLogEntryStart(t + " [1] [2] INFO"), fits(t)) << "byte " << k << " = " << b;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 4000);
+}
+
 // --- Assembler -----------------------------------------------------------------------------
 
 TEST(EventLogAssemblerTest, ContinuationLinesJoinTheEntryBefore) {
@@ -313,6 +343,34 @@ TEST(ParseEventLogEntryTest, EveryObjectShape) {
   EXPECT_EQ(e[8].site, "default");  // "[Site [default]]"
   EXPECT_EQ(e[8].category, "Fabric_Notification");
   EXPECT_EQ(e[8].object_type, "Port");
+}
+
+// The parser looks for brackets, separators and anchors sixteen bytes at a time: the same entry
+// shifted by every offset, and with its fields padded to every length, parses the same.
+TEST(ParseEventLogEntryTest, FieldsAreFoundAtEveryOffset) {
+  for (int pad = 0; pad < 40; ++pad) {
+    const std::string site(static_cast<size_t>(pad) + 1, 's');
+    const std::string node = "T3-E21-N-U47" + std::string(static_cast<size_t>(pad), 'x');
+    const std::string text =
+        "2023-12-20 07:46:24.442 [97214] [329] WARNING Site [" + site +
+        "] [Fabric_Topology] Link [Source 9c0591030090e000_33  TO Dest: " +
+        "fc6a1c0300244e00_8] [dev_id: 9C0591030090E000]: Link went down: " + "(Switch:" + node +
+        ":1/17/1)9c0591030090e000:33 - " + "(Computer: h1 HCA-1), Peer Port " + node +
+        ":1/4/2 is down, cable S/N: MT2330FT09118";
+    SCOPED_TRACE("pad " + std::to_string(pad));
+    auto e = ParseEventLogEntry(text);
+    ASSERT_TRUE(e.ok()) << e.status().message();
+    EXPECT_EQ(e->site, site);
+    EXPECT_EQ(e->category, "Fabric_Topology");
+    EXPECT_EQ(e->object_type, "Link");
+    EXPECT_EQ(e->object, "Source 9c0591030090e000_33  TO Dest: fc6a1c0300244e00_8");
+    EXPECT_EQ(e->dev_id, "9c0591030090e000");
+    EXPECT_EQ(e->ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
+    EXPECT_EQ(e->node_names, (Names{node, "h1 HCA-1"}));
+    EXPECT_EQ(e->peers, (Names{node + ":1/4/2"}));
+    EXPECT_EQ(e->port_descriptions, (Names{node + ":1/17/1", node + ":1/4/2"}));
+    EXPECT_EQ(e->cable_serial, "MT2330FT09118");
+  }
 }
 
 // --- Parser: bad input ---------------------------------------------------------------------
