@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL in a folder of its own, for the demo and the tests.
 #   scripts/pg-temp.sh start DIR   initdb + start; prints the libpq connection string on stdout
+#   scripts/pg-temp.sh restart DIR stop the server at once (as a crash would) and start it again
 #   scripts/pg-temp.sh stop DIR    stop the server and remove DIR
 # Listens only on a Unix socket (no TCP port to collide on). The cluster lives in a short folder
 # under /tmp (socket paths are limited to ~100 bytes) whose name is kept in DIR/pgdir. As root,
@@ -9,7 +10,7 @@ set -euo pipefail
 
 cmd=${1:-}; dir=${2:-}
 if [[ -z "$cmd" || -z "$dir" ]]; then
-  echo "usage: $0 start|stop DIR" >&2; exit 2
+  echo "usage: $0 start|restart|stop DIR" >&2; exit 2
 fi
 bindir=$(pg_config --bindir 2>/dev/null || true)
 if [[ -z "$bindir" || ! -x "$bindir/initdb" ]]; then
@@ -39,6 +40,11 @@ case "$cmd" in
       start >/dev/null || { cat "$pg/server.log" >&2; exit 1; }
     echo "host=$pg port=$port dbname=postgres user=postgres"
     ;;
+  restart)
+    pg=$(cat "$dir/pgdir")
+    as_pg "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -m immediate -w -t 60 restart \
+      >/dev/null || { cat "$pg/server.log" >&2; exit 1; }
+    ;;
   stop)
     pg=$(cat "$dir/pgdir" 2>/dev/null || true)
     if [[ -n "$pg" && -d "$pg/data" ]]; then
@@ -48,6 +54,6 @@ case "$cmd" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: $0 start|stop DIR" >&2; exit 2
+    echo "usage: $0 start|restart|stop DIR" >&2; exit 2
     ;;
 esac

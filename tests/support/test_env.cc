@@ -97,6 +97,11 @@ TestPostgres::~TestPostgres() {
   RemoveTree(dir_);
 }
 
+void TestPostgres::Restart() {
+  std::string cmd = SourceDir() + "/scripts/pg-temp.sh restart " + dir_ + "/pg";
+  if (std::system(cmd.c_str()) != 0) throw std::runtime_error("pg-temp restart failed");
+}
+
 std::string TestPostgres::CreateDatabase() {
   std::string name = "t" + std::to_string(getpid()) + "_" + std::to_string(next_++);
   pqxx::connection c(admin_url_);

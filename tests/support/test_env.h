@@ -31,6 +31,8 @@ class TestPostgres {
   // A new, empty database; returns its libpq connection string.
   std::string CreateDatabase();
   const std::string& admin_url() const { return admin_url_; }
+  // Stops the server at once, as a crash would, and starts it again (every connection drops).
+  void Restart();
 
  private:
   TestPostgres();
