@@ -573,3 +573,30 @@ TEST_F(AuthGateTest, AChangeThatCannotBeAuditedIsNotMade) {
 
 }  // namespace
 }  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+// A body of a million '[' then a million ']' (2 MB, under the body limit) once crashed the audit
+// log's scrubbing, which walks a JSON value recursively. It is now audited by its length only,
+// and the login refuses it as any other bad body.
+TEST_F(AuthGateTest, ADeeplyNestedBodyIsAuditedByItsLengthAndNothingCrashes) {
+  Start();
+  const std::string deep = std::string(1'000'000, '[') + std::string(1'000'000, ']');
+  EXPECT_EQ(Call("POST", "/api/things/7/poke", deep).status, 401);
+  EXPECT_EQ(Call("POST", "/api/login", deep).status, 400);
+  Login tom = LogIn("tom");
+  EXPECT_EQ(Call("POST", "/api/things/7/poke", deep, tom.session, tom.csrf).status, 200);
+  int by_length = 0;
+  for (const auto& e : Audit()) {
+    if (e.details.is_object() && e.details.value("body_bytes", size_t{0}) == deep.size()) {
+      ++by_length;
+    }
+  }
+  EXPECT_EQ(by_length, 3) << "the anonymous poke, the login and tom's poke";
+  // Still serving.
+  EXPECT_EQ(Call("GET", "/api/me").status, 200);
+}
+
+}  // namespace
+}  // namespace ufmr

@@ -5,12 +5,11 @@
 #include <optional>
 #include <string_view>
 
-#include "core/duration.h"
 #include "core/json_writer.h"
+#include "core/request_body.h"
 #include "core/silence.h"
 #include "core/ticket_query.h"
 #include "core/ticket_view.h"
-#include "core/utf8.h"
 
 namespace ufmr {
 
@@ -34,101 +33,6 @@ Result<int64_t> PathId(const HttpRequest& req) {
   return std::stoll(s);
 }
 
-// A silence lasts at most this long, so a forgotten one ends by itself.
-constexpr double kMaxSilenceSeconds = 30 * 86400;
-
-// Reads a JSON object body in which only `allowed` keys may appear ("" counts as {}).
-Result<nlohmann::json> ReadObject(const HttpRequest& req,
-                                  std::initializer_list<std::string_view> allowed,
-                                  const std::string& example) {
-  auto body = nlohmann::json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
-  if (body.is_discarded() || !body.is_object()) {
-    return Status::InvalidArgument("body must be a JSON object like " + example);
-  }
-  for (const auto& [key, value] : body.items()) {
-    std::string clean;
-    if (value.is_string() && SanitizeUtf8(value.get_ref<const std::string&>(), &clean)) {
-      // The database would cut the text at a NUL byte (or refuse it): say so instead.
-      return Status::InvalidArgument("\"" + key + "\" must be text without NUL characters");
-    }
-    bool known = false;
-    std::string expected;
-    for (std::string_view a : allowed) {
-      known = known || key == a;
-      expected += (expected.empty() ? "" : ", ") + std::string(a);
-    }
-    if (!known) {
-      return Status::InvalidArgument("unknown field \"" + key + "\" (expected " + expected + ")");
-    }
-  }
-  return body;
-}
-
-// body[key] as a string; "" if absent.
-Status StringField(const nlohmann::json& body, const char* key, std::string* out) {
-  if (!body.contains(key)) return Status::Ok();
-  if (!body[key].is_string()) {
-    return Status::InvalidArgument("\"" + std::string(key) + "\" must be a string");
-  }
-  *out = body[key].get<std::string>();
-  return Status::Ok();
-}
-
-// The body of POST /api/silences as a Silence created at `now`.
-Result<Silence> ReadNewSilence(const HttpRequest& req, TimePoint now) {
-  auto parsed = ReadObject(
-      req, {"port", "switch", "host", "reason", "duration", "expires_at", "by"},
-      R"({"host": "gpu-node-0[0-9]+", "reason": "...", "duration": "2h", "by": "name"})");
-  if (!parsed.ok()) return parsed.status();
-  const nlohmann::json& body = parsed.value();
-  Silence s;
-  std::string duration, expires_at;
-  for (auto [key, out] : {std::pair<const char*, std::string*>{"port", &s.port},
-                          {"switch", &s.switch_},
-                          {"host", &s.host},
-                          {"reason", &s.reason},
-                          {"by", &s.created_by},
-                          {"duration", &duration},
-                          {"expires_at", &expires_at}}) {
-    Status st = StringField(body, key, out);
-    if (!st.ok()) return st;
-  }
-  s.created_at = now;
-  if (!duration.empty() && !expires_at.empty()) {
-    return Status::InvalidArgument("give \"duration\" or \"expires_at\", not both");
-  }
-  double seconds = 0;
-  if (!duration.empty()) {
-    auto d = ParseDuration(duration);
-    if (!d.ok()) return Status::InvalidArgument("\"duration\": " + d.status().message());
-    seconds = d.value();
-    if (seconds <= 0) return Status::InvalidArgument("\"duration\" must be more than 0");
-    if (seconds > kMaxSilenceSeconds) {
-      return Status::InvalidArgument("\"duration\" " + duration + " is longer than " +
-                                     FormatDuration(kMaxSilenceSeconds));
-    }
-    s.expires_at = now + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
-  } else if (!expires_at.empty()) {
-    auto t = ParseIsoTime(expires_at);
-    if (!t.ok()) return Status::InvalidArgument("\"expires_at\": " + t.status().message());
-    s.expires_at = t.value();
-    seconds = Seconds(s.expires_at - now).count();
-    if (seconds <= 0) {
-      return Status::InvalidArgument("\"expires_at\" " + expires_at + " is not in the future");
-    }
-    if (seconds > kMaxSilenceSeconds) {
-      return Status::InvalidArgument("\"expires_at\" " + expires_at + " is more than " +
-                                     FormatDuration(kMaxSilenceSeconds) + " from now");
-    }
-  } else {
-    return Status::InvalidArgument(
-        "\"duration\" (e.g. \"2h\") or \"expires_at\" (ISO 8601) is required");
-  }
-  Status valid = ValidateSilence(s);
-  if (!valid.ok()) return valid;
-  return s;
-}
-
 }  // namespace
 
 void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& clock_ref,
@@ -145,7 +49,7 @@ void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& cl
   auto mutate = [gate](const char* action, Mut h) -> HttpHandler {
     if (!gate) {
       return [h](const HttpRequest& r) {
-        auto body = nlohmann::json::parse(r.body.empty() ? "{}" : r.body, nullptr, false);
+        auto body = ParseBodyJson(r.body.empty() ? "{}" : r.body);
         std::string by;
         if (body.is_object() && body.contains("by") && body["by"].is_string()) by = body["by"];
         return h(r, by);
@@ -168,7 +72,7 @@ void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& cl
              }));
   router.Add("POST", "/api/silences",
              mutate("silence.create", [store, clock](const HttpRequest& r, const std::string& by) {
-               auto s = ReadNewSilence(r, clock->Now());
+               auto s = ReadNewSilence(r.body, clock->Now());
                if (!s.ok()) return HttpResponse::FromStatus(s.status());
                if (!by.empty()) s->created_by = by;
                auto added = store->AddSilence(s.value());
@@ -182,7 +86,7 @@ void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& cl
              mutate("silence.expire", [store, clock](const HttpRequest& r, const std::string& who) {
                auto id = PathId(r);
                if (!id.ok()) return HttpResponse::FromStatus(id.status());
-               auto body = ReadObject(r, {"by"}, R"({})");
+               auto body = ReadObject(r.body, {"by"}, R"({})");
                if (!body.ok()) return HttpResponse::FromStatus(body.status());
                std::string by = who, given;
                Status typed = StringField(body.value(), "by", &given);
@@ -415,7 +319,7 @@ void Api::Register(HttpRouter& router) {
                    [this](const HttpRequest& r, const Principal& who) {
                      auto id = PathId(r);
                      if (!id.ok()) return HttpResponse::FromStatus(id.status());
-                     auto body = ReadObject(r, {"by", "note"}, R"({})");
+                     auto body = ReadObject(r.body, {"by", "note"}, R"({})");
                      if (!body.ok()) return HttpResponse::FromStatus(body.status());
                      Status s = store_.ClearAlert(id.value(), who.name);
                      if (!s.ok()) return HttpResponse::FromStatus(s);
@@ -430,7 +334,7 @@ void Api::Register(HttpRouter& router) {
   router.Add("POST", "/api/breaker/rearm",
              gate_.Mutate(Role::kEngineer, "breaker.rearm",
                           [this](const HttpRequest& r, const Principal& who) {
-                            auto body = ReadObject(r, {"by", "note"}, R"({"note": "why"})");
+                            auto body = ReadObject(r.body, {"by", "note"}, R"({"note": "why"})");
                             if (!body.ok()) return HttpResponse::FromStatus(body.status());
                             std::string note;
                             Status s = StringField(body.value(), "note", &note);
@@ -652,7 +556,7 @@ Result<TicketAction> ReadTicketAction(const HttpRequest& req,
                                       const std::string& example) {
   auto id = PathId(req);
   if (!id.ok()) return id.status();
-  auto body = ReadObject(req, allowed, example);
+  auto body = ReadObject(req.body, allowed, example);
   if (!body.ok()) return body.status();
   return TicketAction{id.value(), body.value()};
 }

@@ -12,6 +12,7 @@
 
 #include "core/auth_store.h"
 #include "core/password.h"
+#include "core/request_body.h"
 #include "core/utf8.h"
 
 namespace ufmr {
@@ -89,10 +90,10 @@ Json Scrub(const Json& j) {
 }
 
 // The request body as the audit log keeps it: JSON without secrets, at most kMaxAuditBody bytes;
-// anything else by its length only.
+// anything else (and JSON nested deeper than kMaxBodyDepth) by its length only.
 Json AuditDetails(const std::string& body) {
   if (body.empty()) return Json::object();
-  Json j = Json::parse(body, nullptr, false);
+  Json j = ParseBodyJson(body);  // nested at most kMaxBodyDepth deep: Scrub recurses
   if (j.is_discarded()) return {{"body_bytes", body.size()}};
   j = Scrub(j);
   std::string dumped = j.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -296,7 +297,7 @@ struct AuthGate::Impl {
       Audit(req, who, "login", 403);
       return HttpResponse::Error(403, "a login from another site is refused");
     }
-    Json body = Json::parse(req.body, nullptr, false);
+    Json body = ParseBodyJson(req.body);
     if (!body.is_object() || !body.contains("name") || !body["name"].is_string() ||
         !body.contains("password") || !body["password"].is_string()) {
       Audit(req, who, "login", 400);
