@@ -208,7 +208,10 @@ INSTANTIATE_TEST_SUITE_P(Rejected, ParseIsoTimeInvalidTest,
                                            "2027-01-15T08:60:00Z", "2027-01-15T08:00:60Z",
                                            "2027-01-15T08:00:00.Z", "2027-01-15T08:00:00+1",
                                            "2027-01-15T08:00:00Z ", "tomorrow", "2h",
-                                           "27-01-15T08:00:00Z"));
+                                           "27-01-15T08:00:00Z",
+                                           // past what a TimePoint holds (fuzzing found it)
+                                           "6022-11-15T15:00:00Z", "9999-12-31T23:59:59Z",
+                                           "1969-12-31T23:59:59Z", "0000-01-01T00:00:00Z"));
 
 // ---- SilenceSet ----
 

@@ -170,6 +170,8 @@ Result<TimePoint> ParseIsoTime(const std::string& text) {
                                   std::chrono::month(static_cast<unsigned>(mo)),
                                   std::chrono::day(static_cast<unsigned>(d))};
   if (!ymd.ok()) return bad("no such date");
+  // TimePoint counts nanoseconds in 64 bits: it ends in 2262.
+  if (y < 1970 || y > 2200) return bad("the year must be 1970 to 2200");
   if (h > 23 || mi > 59 || sec > 59) return bad("no such time of day");
   auto t = std::chrono::sys_days(ymd) + std::chrono::hours(h) + std::chrono::minutes(mi) +
            std::chrono::seconds(sec) - std::chrono::minutes(offset_minutes);
