@@ -4,14 +4,23 @@
 #
 #   scripts/test.sh                  install missing packages (as root), build, run all tests
 #   scripts/test.sh -R REGEX ...     extra arguments go to ctest (e.g. -L unit, -R Rules)
+#   scripts/test.sh --sanitize ...   the same suite built with ASan (and LeakSanitizer) and UBSan
+#                                    in build-asan; every report, from a test or from a service or
+#                                    simulator a test started, is written to
+#                                    build-asan/sanitizer/ and fails the run
 #
-# Environment: BUILD_DIR (default build), BUILD_TYPE (default RelWithDebInfo), UFMR_WERROR=ON to
-# make warnings errors, TEST_JOBS (default 2: the tests start their own servers on free ports and
-# private sockets, so they do not collide).
+# Environment: BUILD_DIR (default build, or build-asan), BUILD_TYPE (default RelWithDebInfo),
+# UFMR_WERROR=ON to make warnings errors, TEST_JOBS (default 2: the tests start their own servers
+# on free ports and private sockets, so they do not collide).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-build_dir=${BUILD_DIR:-build}
+sanitize=OFF
+if [[ "${1:-}" == "--sanitize" ]]; then
+  sanitize=ON
+  shift
+fi
+build_dir=${BUILD_DIR:-$([[ $sanitize == ON ]] && echo build-asan || echo build)}
 jobs=${TEST_JOBS:-2}
 cores=$(nproc 2>/dev/null || echo 2)
 
@@ -20,7 +29,7 @@ scripts/install-deps.sh
 
 echo "== configure and build ($build_dir)"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
-  -DUFMR_WERROR="${UFMR_WERROR:-OFF}"
+  -DUFMR_WERROR="${UFMR_WERROR:-OFF}" -DUFMR_SANITIZE="$sanitize"
 cmake --build "$build_dir" -j"$cores"
 
 echo "== dashboard test packages"
@@ -29,5 +38,26 @@ if [[ ! -f tests/dashboard/node_modules/playwright-core/package.json ||
   (cd tests/dashboard && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+reports=""
+if [[ $sanitize == ON ]]; then
+  # Every process the tests start inherits these: a report goes to a file of its own (the
+  # services' own logs are not read by every test), and the run fails on any.
+  reports="$(pwd)/$build_dir/sanitizer"
+  rm -rf "$reports" && mkdir -p "$reports"
+  export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0:strict_string_checks=1"
+  export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1"
+  export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
+fi
+
 echo "== tests"
-ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$jobs" "$@"
+status=0
+ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$jobs" "$@" || status=$?
+if [[ -n "$reports" ]] && compgen -G "$reports/*" >/dev/null; then
+  echo "== sanitizer reports ($reports)"
+  for f in "$reports"/*; do
+    echo "---- $f"
+    cat "$f"
+  done
+  status=1
+fi
+exit "$status"
