@@ -389,6 +389,30 @@ TEST_F(AuthGateTest, MutationsAreAuditedWithoutSecrets) {
   EXPECT_EQ(all.find(tom.csrf), std::string::npos);
 }
 
+// A name that holds a newline would write a line of its own into a text log (a forged "login:
+// admin" entry); it is logged escaped, on the line that refused it.
+TEST_F(AuthGateTest, ALoginNameCannotForgeALogLine) {
+  std::ostringstream log;
+  auto logger = std::make_shared<spdlog::logger>(
+      "capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(log));
+  logger->set_pattern("%l %v");
+  spdlog::set_default_logger(logger);
+  config_.login_max_failures = 2;
+  Start();
+  const std::string forged = "x\ninfo login: admin (admin)";
+  for (int i = 0; i < 3; ++i) {
+    Call("POST", "/api/login", Json{{"name", forged}, {"password", "wrong-one"}}.dump());
+  }
+  logger->flush();
+  std::istringstream lines(log.str());
+  int refused = 0;
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_NE(line.rfind("info login: admin", 0), 0u) << "a forged line:\n" << log.str();
+    refused += line.find("x\\x0ainfo login: admin (admin)") != std::string::npos;
+  }
+  EXPECT_GE(refused, 2) << log.str();
+}
+
 TEST_F(AuthGateTest, SecretsAreNeverLogged) {
   std::ostringstream log;
   auto logger = std::make_shared<spdlog::logger>(

@@ -1,5 +1,6 @@
 // UTF-8 hygiene: invalid sequences and NULs become U+FFFD, valid text passes untouched, and a UFM
-// answer with one broken byte still yields all its events and ports.
+// answer with one broken byte still yields all its events and ports; ForLog escapes control
+// characters so request text cannot forge a log line.
 #include "core/utf8.h"
 
 #include <gtest/gtest.h>
@@ -107,6 +108,21 @@ TEST(Utf8Test, OneBrokenByteDoesNotCostThePorts) {
   ASSERT_TRUE(ports.ok()) << ports.status().ToString();
   EXPECT_EQ(ports->size(), 2u);
   EXPECT_EQ(skipped, 0);
+}
+
+TEST(ForLogTest, NoLineCanBeForged) {
+  EXPECT_EQ(ForLog("ann"), "ann");
+  EXPECT_EQ(ForLog("Jos\xc3\xa9"), "Jos\xc3\xa9");  // valid UTF-8 stays as it is
+  EXPECT_EQ(ForLog("x\n2026-11-30 info login: admin (admin)"),
+            "x\\x0a2026-11-30 info login: admin (admin)");
+  EXPECT_EQ(ForLog("a\r\tb\\c\x7f"), "a\\x0d\\x09b\\x5cc\\x7f");
+  EXPECT_EQ(ForLog(std::string("a\0b", 3)),
+            "a\xef\xbf\xbd"
+            "b");  // NUL as U+FFFD
+  EXPECT_EQ(ForLog("\xff"), "\xef\xbf\xbd");
+  EXPECT_EQ(ForLog(std::string(100, 'n')), std::string(64, 'n') + "...");
+  // Cut on a character boundary: 63 bytes, then a 2-byte character that would cross 64.
+  EXPECT_EQ(ForLog(std::string(63, 'n') + "\xc3\xa9z"), std::string(63, 'n') + "...");
 }
 
 }  // namespace

@@ -226,7 +226,7 @@ struct AuthGate::Impl {
     Status s = store.FinishAudit(id, status);
     if (!s.ok()) {
       spdlog::error("audit: could not record the answer {} to {} {} ({}, audit row {}): {}", status,
-                    Clean(req.method, 16), Clean(req.path, 512), action, id, s.ToString());
+                    ForLog(req.method, 16), ForLog(req.path, 512), action, id, s.ToString());
     }
   }
 
@@ -251,8 +251,8 @@ struct AuthGate::Impl {
     AuditEntry e = Entry(req, who, action, status);
     Status s = store.AddAudit(e);
     if (!s.ok()) {
-      spdlog::error("audit: could not record {} {} by '{}' ({}): {}", e.method, e.path, e.actor,
-                    action, s.ToString());
+      spdlog::error("audit: could not record {} {} by '{}' ({}): {}", ForLog(e.method, 16),
+                    ForLog(e.path, 512), ForLog(e.actor), action, s.ToString());
     }
   }
 
@@ -273,7 +273,7 @@ struct AuthGate::Impl {
     }
     if (++f.count >= config.login_max_failures) {
       f.locked_until = now + config.login_lockout_s;
-      spdlog::warn("login: '{}' locked out for {:.0f} s after {} login attempts", name,
+      spdlog::warn("login: '{}' locked out for {:.0f} s after {} login attempts", ForLog(name),
                    config.login_lockout_s, f.count);
     }
     return 0;
@@ -342,7 +342,7 @@ struct AuthGate::Impl {
       VerifyPassword(dummy_hash, password);  // the same work as for a real user
     }
     if (!good) {
-      spdlog::warn("login: refused for '{}'", key);
+      spdlog::warn("login: refused for '{}'", ForLog(key));
       Audit(req, who, "login", 401);
       return HttpResponse::Error(401, "wrong name or password");
     }
@@ -491,8 +491,8 @@ HttpHandler AuthGate::Mutate(Role min, std::string action, Handler handler) cons
       // Who, when and what is on record before anything changes; without it, nothing does.
       auto audit = impl->BeginAudit(req, who, action);
       if (!audit.ok()) {
-        spdlog::error("audit: cannot record {} {} by '{}': {}; refused", Clean(req.method, 16),
-                      Clean(req.path, 512), who.name, audit.status().ToString());
+        spdlog::error("audit: cannot record {} {} by '{}': {}; refused", ForLog(req.method, 16),
+                      ForLog(req.path, 512), ForLog(who.name), audit.status().ToString());
         return HttpResponse::Error(503, "cannot record the change in the audit log: not made");
       }
       try {

@@ -220,8 +220,9 @@ class Session : public std::enable_shared_from_this<Session> {
     try {
       out = handler_(in);
     } catch (const std::exception& e) {
+      // The exception's text stays in the log: it can name tables, files or addresses.
       spdlog::error("http handler for {} {} failed: {}", in.method, in.path, e.what());
-      out = HttpResponse::Error(500, std::string("internal error: ") + e.what());
+      out = HttpResponse::Error(500, "internal error (the service's log has the details)");
     }
     if (in.method == "HEAD") out.body.clear();
     Respond(std::move(out), req.keep_alive());
@@ -233,6 +234,10 @@ class Session : public std::enable_shared_from_this<Session> {
     res->result(static_cast<unsigned>(out.status));
     res->set(http::field::server, "ufm-remediator");
     res->set(http::field::content_type, out.content_type);
+    // Unless the handler says otherwise: no content-type sniffing, and no copies of answers
+    // (tickets, users' names) kept by browsers or proxies.
+    res->set("X-Content-Type-Options", "nosniff");
+    res->set(http::field::cache_control, "no-store");
     for (const auto& [k, v] : out.headers) res->set(k, v);
     res->body() = std::move(out.body);
     res->keep_alive(keep_alive);

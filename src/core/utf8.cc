@@ -73,4 +73,31 @@ bool SanitizeUtf8(std::string_view s, std::string* out) {
   }
 }
 
+std::string ForLog(std::string_view s, size_t max) {
+  bool cut = false;
+  if (s.size() > max) {
+    size_t at = max;
+    while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
+    s = s.substr(0, at);
+    cut = true;
+  }
+  std::string clean;
+  if (SanitizeUtf8(s, &clean)) s = clean;
+  std::string out;
+  out.reserve(s.size() + (cut ? 3 : 0));
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c == 0x7f || c == '\\') {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 0xF]);
+    } else {
+      out.push_back(ch);
+    }
+  }
+  if (cut) out += "...";
+  return out;
+}
+
 }  // namespace ufmr

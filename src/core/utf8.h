@@ -20,4 +20,9 @@ size_t FirstInvalidUtf8(std::string_view s, size_t from = 0);
 // anything was replaced.
 bool SanitizeUtf8(std::string_view s, std::string* out);
 
+// Text from a request, made safe to write into a log line: valid UTF-8 (as SanitizeUtf8), every
+// control character (a newline would forge a line) and backslash written as \xNN, at most `max`
+// bytes of the input (cut on a character boundary, then "...").
+std::string ForLog(std::string_view s, size_t max = 64);
+
 }  // namespace ufmr
