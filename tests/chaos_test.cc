@@ -1,4 +1,5 @@
-// Chaos, end to end: a mixed fault scenario on a simulated UFM (ufm-sim) while the real service
+// Chaos, end to end: a mixed fault scenario on a simulated UFM (ufm-sim: a spine's reboot, then
+// link-downs and symbol errors) while the real service
 // (`ufm-remediator serve`) is killed with SIGKILL at random moments, again and again (20 times by
 // default; UFMR_CHAOS_KILLS sets it, UFMR_CHAOS_SEED replays a run). Between kills UFM fails:
 // it answers 500, answers slowly (past the service's UFM timeout), and stops answering at all (the
@@ -46,7 +47,8 @@ constexpr const char* kTopology = "fat-tree:leaves=4,spines=2,hosts_per_leaf=4,h
 constexpr const char* kFabric = "chaos";
 constexpr int kLinkDowns = 6;
 constexpr int kSymbolErrors = 2;
-constexpr int kRepaired = 3;  // of the link-downs
+constexpr int kRepaired = 3;                   // of the link-downs
+constexpr const char* kSpine = "ib-spine-01";  // reboots
 // At most two faults per leaf: three bad links on one switch look like the switch's trouble
 // (switch_many_links_down) and are not cut.
 constexpr int kPerLeaf = 2;
@@ -263,18 +265,32 @@ TEST_F(ChaosTest, KilledAgainAndAgainWhileUfmAndPostgresFailTheFabricAndTicketsS
       seconds(30)))
       << service_->Log();
 
-  // The faults: link-downs and symbol errors, on distinct hosts, at most two per leaf.
-  std::vector<Link> links = FaultLinks(kLinkDowns + kSymbolErrors);
-  ASSERT_EQ(links.size(), static_cast<size_t>(kLinkDowns + kSymbolErrors));
-  for (int i = 0; i < kLinkDowns + kSymbolErrors; ++i) {
-    json fault = i < kLinkDowns
-                     ? json{{"kind", "link_down"}, {"port", links[i].host}}
-                     : json{{"kind", "symbol_errors"}, {"port", links[i].host}, {"rate", 200}};
-    auto r = http_.Post(sim_url_ + "/sim/faults", fault.dump());
+  // First a spine reboots: all its links go down and come back (one switch ticket, nothing cut).
+  {
+    auto r = http_.Post(sim_url_ + "/sim/faults",
+                        json{{"kind", "switch_reboot"}, {"switch", kSpine}, {"down_s", 4}}.dump());
     ASSERT_TRUE(r.ok());
     ASSERT_EQ(r->status, 201) << r->body;
   }
+  const auto rebooted_at = std::chrono::steady_clock::now();
+  // Then, from the third kill on, the link faults: link-downs and symbol errors, on distinct
+  // hosts, at most two per leaf. Not within 20 s of the reboot: with it, each leaf would lose
+  // three links at once, which is the leaf's trouble (switch_many_links_down), not a cable's.
+  constexpr int kFaultRound = 3;
+  std::vector<Link> links = FaultLinks(kLinkDowns + kSymbolErrors);
+  ASSERT_EQ(links.size(), static_cast<size_t>(kLinkDowns + kSymbolErrors));
   for (int i = 0; i < kRepaired; ++i) links[i].repaired = true;
+  auto inject_faults = [&] {
+    std::this_thread::sleep_until(rebooted_at + seconds(25));
+    for (int i = 0; i < kLinkDowns + kSymbolErrors; ++i) {
+      json fault = i < kLinkDowns
+                       ? json{{"kind", "link_down"}, {"port", links[i].host}}
+                       : json{{"kind", "symbol_errors"}, {"port", links[i].host}, {"rate", 200}};
+      auto r = http_.Post(sim_url_ + "/sim/faults", fault.dump());
+      ASSERT_TRUE(r.ok());
+      ASSERT_EQ(r->status, 201) << r->body;
+    }
+  };
 
   std::map<std::string, int64_t> cursors = Cursors();
   int pg_restarts = 0, freezes = 0, errors_5xx = 0, slow = 0;
@@ -282,8 +298,10 @@ TEST_F(ChaosTest, KilledAgainAndAgainWhileUfmAndPostgresFailTheFabricAndTicketsS
   int repaired_at = 0;
   for (int round = 1; round <= kills; ++round) {
     if (round > 1) Start();
-    const auto started = std::chrono::steady_clock::now();
-    const auto kill_at = started + milliseconds(between(300, 2500));
+    if (round == kFaultRound) {
+      ASSERT_NO_FATAL_FAILURE(inject_faults());
+    }
+    const auto kill_at = std::chrono::steady_clock::now() + milliseconds(between(300, 2500));
     bool postgres_restarted = false;
 
     // From half-way on: the repairs, once the links to repair are ticketed and cut (a technician
@@ -395,12 +413,16 @@ TEST_F(ChaosTest, KilledAgainAndAgainWhileUfmAndPostgresFailTheFabricAndTicketsS
   std::set<std::string> faulted;
   for (const Link& l : links) faulted.insert(l.sw);
 
-  // Every fault has exactly one ticket, and nothing else is ticketed.
+  // Every fault has exactly one ticket (the spine's reboot one for the switch), and nothing else
+  // is ticketed.
   ASSERT_TRUE(tickets.is_array());
   for (const Link& l : links) {
     EXPECT_EQ(TicketsFor(tickets, l.sw).size(), 1u) << l.sw << ": " << tickets.dump(2);
   }
-  EXPECT_EQ(tickets.size(), links.size()) << tickets.dump(2);
+  int spine_tickets = 0;
+  for (const auto& t : tickets) spine_tickets += t["link"] == std::string("switch:") + kSpine;
+  EXPECT_EQ(spine_tickets, 1) << tickets.dump(2);
+  EXPECT_EQ(tickets.size(), links.size() + 1) << tickets.dump(2);
 
   // No action was duplicated; only faulted ports were touched.
   std::map<std::string, std::vector<std::string>> by_port;

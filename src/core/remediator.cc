@@ -188,14 +188,25 @@ void Remediator::RunOnce() {
     if (Reconcile()) reconciled_ = true;
   }
   LoadVerifyingLinks();
-  if (Due(next_events_, config_.events.poll_interval_s)) PollEvents();
-  if (!config_.telemetry.url.empty() && Due(next_telemetry_, config_.telemetry.interval_s)) {
-    PollTelemetry();
+  // What an event is about (a link's two ends, the switch a GUID names) comes from the
+  // inventory: read without it, the same event would name another subject after a restart (and
+  // file a second ticket). So inputs wait, where they are, until UFM's ports have been read.
+  if (inventory_loaded_) {
+    if (Due(next_events_, config_.events.poll_interval_s)) PollEvents();
+    if (!config_.telemetry.url.empty() && Due(next_telemetry_, config_.telemetry.interval_s)) {
+      PollTelemetry();
+    }
+    if (!config_.event_log.path.empty() &&
+        Due(next_event_log_, config_.event_log.poll_interval_s)) {
+      PollEventLog();
+    }
+    if (syslog_) DrainSyslog();
+  } else if (!waiting_for_inventory_logged_) {
+    spdlog::warn(
+        "inputs wait until UFM's ports have been read (the inventory names what events "
+        "are about)");
+    waiting_for_inventory_logged_ = true;
   }
-  if (!config_.event_log.path.empty() && Due(next_event_log_, config_.event_log.poll_interval_s)) {
-    PollEventLog();
-  }
-  if (syslog_) DrainSyslog();
   engine_.Tick(clock_.Now(), &queue_);
   ApplyQueue();
   executor_.RunOpen();
@@ -252,7 +263,8 @@ void Remediator::MaybeCountTickets() {
 }
 
 void Remediator::MaybeRefreshInventory() {
-  if (Due(next_inventory_, config_.inventory.refresh_interval_s) || inventory_.size() == 0) {
+  if (Due(next_inventory_, config_.inventory.refresh_interval_s) || !inventory_loaded_ ||
+      inventory_.size() == 0) {
     RefreshInventory();
   }
 }
@@ -282,6 +294,7 @@ void Remediator::RefreshInventory() {
     metrics_.Add("ufmr_inventory_peer_changes_total");
   }
   inputs_.Ok("inventory", clock_.Now(), std::to_string(inventory_.size()) + " ports");
+  inventory_loaded_ = true;
   if (!standby_) PlaceTickets();
 #if defined(__GLIBC__)
   // The answers' text and trees (tens of MB at 100,000 ports) are freed by now; glibc keeps freed
@@ -424,6 +437,17 @@ void Remediator::PollEvents() {
     if (!not_after.empty() && e.timestamp <= not_after) continue;  // an old event, not replayed
     Observation o = ToObservation(e, now);
     o.reread = e.id <= reread_until_;
+    if (o.reread) {
+      // Read again after a restart, with everything since the cursor: taken as received now,
+      // events minutes apart would arrive as one burst, and a count rule (three links of a
+      // switch within 20 s) would see one that never was. Its time is when UFM stamped it
+      // (never later than now).
+      TimePoint stamped;
+      if (ParseUfmTimestamp(o.ufm_timestamp, config_.ufm.utc_offset_s, &stamped) &&
+          stamped < now) {
+        o.time = stamped;
+      }
+    }
     ConsiderEvent(o);
     if (e.timestamp > newest_event_time_) newest_event_time_ = e.timestamp;
   }

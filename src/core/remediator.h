@@ -145,7 +145,9 @@ class Remediator {
   std::map<std::string, std::string> persons_isolated_;
   std::set<std::string> our_isolations_;  // ports this service holds isolated
   TimePoint next_reconcile_{};
-  bool reconciled_ = false;                // a reconciliation has succeeded since start
+  bool reconciled_ = false;        // a reconciliation has succeeded since start
+  bool inventory_loaded_ = false;  // UFM's ports have been read since start
+  bool waiting_for_inventory_logged_ = false;
   std::deque<TimePoint> acting_findings_;  // findings that reached the breaker, in its window
   std::atomic<bool> breaker_rearmed_{false};
   ActionExecutor executor_;
