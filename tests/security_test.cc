@@ -856,6 +856,11 @@ void SecurityTest::CheckSqlInjectionIsInert() {
   // Sent as is: the server decodes it to ' OR '1'='1.
   payloads.emplace_back("%27%20OR%20%271%27=%271 (decoded by the server)",
                         "%27%20OR%20%271%27=%271");
+  // Bytes the database refuses (its error text once came back in a 503) or cuts a value at (a
+  // NUL once emptied the decisions' rule filter, which then matched every row).
+  payloads.emplace_back("invalid UTF-8 0xff", "%FF");
+  payloads.emplace_back("invalid UTF-8 0xc3 0x28", "%C3%28");
+  payloads.emplace_back("a NUL, then text", "%00nope");
 
   struct Endpoint {
     std::string path;

@@ -10,6 +10,7 @@
 #include "core/silence.h"
 #include "core/ticket_query.h"
 #include "core/ticket_view.h"
+#include "core/utf8.h"
 
 namespace ufmr {
 
@@ -354,7 +355,16 @@ void Api::Register(HttpRouter& router) {
       }
       limit = std::min(std::stoi(l), 5000);
     }
-    auto decisions = store_.RecentDecisions(limit, r.Query("rule"));
+    const std::string rule = r.Query("rule");
+    std::string clean;
+    if (rule.size() > 200 || SanitizeUtf8(rule, &clean)) {
+      // A NUL would cut the filter short in the database (and match everything), and invalid
+      // UTF-8 makes it refuse the query.
+      return HttpResponse::Error(400,
+                                 "rule must be a rule's name: UTF-8 text without NUL, at "
+                                 "most 200 bytes");
+    }
+    auto decisions = store_.RecentDecisions(limit, rule);
     if (!decisions.ok()) return HttpResponse::FromStatus(decisions.status());
     return HttpResponse::Json(200, {{"decisions", decisions.value()}});
   }));
