@@ -20,6 +20,7 @@
 //   threads) are cut at its 30 s read timeout, unanswered, while other clients are served.
 // - JSON nested 100,000 deep (arrays, and objects) as the body of the login and of every
 //   mutation, with and without credentials: a 4xx, and the service lives on.
+// - The dashboard has no HTML or script sinks, so text from UFM in any field stays text.
 // Each test starts its own PostgreSQL, simulator and service (ctest runs each test in a process
 // of its own), so the checks are grouped into two tests; the hostile requests are all sent while
 // the slow clients hold their connections, whose 30 s timeout sets the file's pace (~45 s).
@@ -568,6 +569,22 @@ class SecurityTest : public ::testing::Test {
 // The table above is every route that changes something: each non-GET route the service's source
 // registers (`.Add("POST", "/api/...")` in src/core and src/app) and each non-GET operation of
 // schema/openapi.yaml is in it, and each row is both registered and documented.
+// Text from UFM (node descriptions, event messages, cable serials, names) reaches the dashboard
+// in every field of a ticket. The page never turns a string into markup or code: no HTML sinks
+// at all, and attributes are never given a URL from data (the browser test checks a hostile node
+// description end to end; this holds it for every field).
+TEST(SecurityDashboard, NoHtmlOrScriptSinksSoTextFromUfmStaysText) {
+  const std::string page = testing::ReadFile(testing::SourceDir() + "/src/web/dashboard.html");
+  ASSERT_GT(page.size(), 10000u);
+  for (const char* sink :
+       {".innerHTML", ".outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
+        "srcdoc", "javascript:", "setTimeout(\"", "setInterval(\"", "href:", "src:"}) {
+    EXPECT_EQ(page.find(sink), std::string::npos) << "dashboard.html uses " << sink;
+  }
+  // Where text is shown: createTextNode, through the one helper that builds elements.
+  EXPECT_NE(page.find("document.createTextNode(String(c))"), std::string::npos);
+}
+
 TEST(SecurityRoutes, TheMutatingRouteTableListsEveryRouteThatChangesSomething) {
   std::set<std::string> registered;
   const std::regex add(R"re(\.Add(?:Prefix)?\(\s*"([A-Z]+)"\s*,\s*"([^"]*)")re");
