@@ -343,10 +343,11 @@ TEST_P(SecretsTest, ServeWhileUfmRefusesOrIsUnreachable) {
                 std::string::npos);
       migrated = true;
     }
-    // Until the failures are logged: the inventory, and (as leader) the event poll.
+    // Until the failures are logged: the inventory, and (as leader) that the inputs wait for it
+    // (events are read only once UFM's ports are known).
     ServeRun run = Serve(c.name, config, port, [](HttpClient&, const std::string& log) {
       return log.find("inventory refresh failed") != std::string::npos &&
-             log.find("event poll failed") != std::string::npos;
+             log.find("inputs wait until UFM's ports have been read") != std::string::npos;
     });
     EXPECT_TRUE(run.condition_met) << "the UFM failures were never logged\n" << run.log;
     ExpectFormat(c.name, run.log);
