@@ -443,8 +443,7 @@ void Remediator::PollEvents() {
       // switch within 20 s) would see one that never was. Its time is when UFM stamped it
       // (never later than now).
       TimePoint stamped;
-      if (ParseUfmTimestamp(o.ufm_timestamp, config_.ufm.utc_offset_s, &stamped) &&
-          stamped < now) {
+      if (ParseUfmTimestamp(o.ufm_timestamp, config_.ufm.utc_offset_s, &stamped) && stamped < now) {
         o.time = stamped;
       }
     }
