@@ -44,7 +44,7 @@ if [[ $sanitize == ON ]]; then
   # services' own logs are not read by every test), and the run fails on any.
   reports="$(pwd)/$build_dir/sanitizer"
   rm -rf "$reports" && mkdir -p "$reports"
-  export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:abort_on_error=0:strict_string_checks=1"
+  export ASAN_OPTIONS="log_path=$reports/asan:log_exe_name=1:detect_leaks=1:abort_on_error=0:strict_string_checks=1"
   export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1"
   export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 fi

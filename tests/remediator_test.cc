@@ -56,11 +56,16 @@ class FakeUfm : public UfmClient {
 
   void LinkDown(const std::string& a, const std::string& b,
                 const std::string& timestamp = "2026-11-29 10:00:00") {
+    LinkEvent(a, b, 329, "Link went down", timestamp);
+  }
+
+  void LinkEvent(const std::string& a, const std::string& b, int type, const std::string& name,
+                 const std::string& timestamp = "2026-11-29 10:00:00") {
     UfmEvent e;
     e.id = ++last_id;
     e.timestamp = timestamp;
-    e.event_type = 329;
-    e.name = "Link went down";
+    e.event_type = type;
+    e.name = name;
     e.object_type = "Link";
     e.object_name = a + ":" + b;
     e.description = "Link went down: (Switch:ib-leaf-01:1/1/1)" + a.substr(0, 16) + ":" +
@@ -103,6 +108,8 @@ class FakeUfm : public UfmClient {
     submitted.push_back(action + " " + port.name);
     if (!apply_actions) return std::to_string(submitted.size());
     auto& p = ports[port.name];
+    // As UFM does: a link that was up and is cut reads as "Link went down".
+    if (action == "disable" && p.physical_state == "Link Up") LinkDown(port.name, p.peer);
     p.logical_state = action == "disable" ? "Disabled" : "Active";
     p.physical_state = action == "disable" || link_broken ? "Link Down" : "Link Up";
     if (action == "enable" && link_broken) p.logical_state = "Inactive";
@@ -484,6 +491,69 @@ TEST_F(RemediatorTest, EventsWaitForTheInventory) {
   auto t = Tickets();
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0].link_key, "switch:ib-leaf-01");
+}
+
+// UFM reports this service's own cut of a link that was up as "Link went down". Cuts on three
+// links of one switch are not the switch losing three links: the count of its link-downs leaves
+// them out, before and after a restart, while a link that really goes down still counts.
+TEST_F(RemediatorTest, OwnDisablesAreNotCountedAsTheSwitchLosingLinks) {
+  auto rules = LoadRulesText(R"(rules:
+  - name: symbol_errors
+    match: {event_id: 113}
+    scope: link
+    action: disable_port
+  - name: switch_many_links_down
+    match: {event_id: 329}
+    scope: switch
+    count: 3
+    window: 20s
+    action: ticket_only
+)",
+                             "test.yaml");
+  ASSERT_TRUE(rules.ok()) << rules.Report();
+  rules_ = std::move(rules.rules);
+  config_.remediation.max_disabled_percent = 100;
+  auto sw = [](int i) { return "fc6a1c0300000001_" + std::to_string(i); };
+  auto host = [](int i) { return "e41d2d030000000" + std::to_string(i) + "_1"; };
+  for (int i = 3; i <= 6; ++i) ufm_.AddLink(sw(i), host(i), "gpu-node-00" + std::to_string(i));
+  ufm_.link_broken = false;
+  auto r = Make();
+  Run(*r, 1);  // first start: takes the cursor
+  ufm_.LinkEvent(sw(1), host(1), 113, "Symbol error counter rose");
+  ufm_.LinkEvent(sw(2), host(2), 113, "Symbol error counter rose");
+  Run(*r, 1, seconds(0));  // both links cut; their link-downs are not read yet
+  ASSERT_EQ(ufm_.submitted.size(), 2u);
+  // A restart: what the service holds disabled comes from the database.
+  r = Make();
+  ufm_.LinkEvent(sw(3), host(3), 113, "Symbol error counter rose");
+  Run(*r, 3, seconds(1));
+  ASSERT_EQ(ufm_.submitted.size(), 3u);
+  ASSERT_EQ(std::count_if(ufm_.events.begin(), ufm_.events.end(),
+                          [](const UfmEvent& e) { return e.event_type == 329; }),
+            3);
+  Run(*r, 3, seconds(1));
+  auto tickets = Tickets();
+  ASSERT_EQ(tickets.size(), 3u);
+  for (const auto& t : tickets) {
+    EXPECT_EQ(t.rule, "symbol_errors") << t.link_key;
+    EXPECT_EQ(t.state, "port_disabled") << Timeline(t.id);
+  }
+  EXPECT_EQ(metrics_.Get("ufmr_events_on_held_links_total{source=\"rest\"}"), 3);
+
+  // Links that really go down, within the switch rule's 20 s: two are not three, nor is a
+  // "Link went down" about a held link; a third real one is.
+  ufm_.LinkDown(sw(4), host(4));
+  ufm_.LinkDown(sw(5), host(5));
+  ufm_.LinkDown(sw(2), host(2));
+  Run(*r, 2, seconds(1));
+  EXPECT_EQ(Tickets().size(), 3u) << "two real link-downs and a held link's";
+  ufm_.LinkDown(sw(6), host(6));
+  Run(*r, 2, seconds(1));
+  tickets = Tickets();
+  EXPECT_EQ(tickets.size(), 4u);
+  EXPECT_EQ(std::count_if(tickets.begin(), tickets.end(),
+                          [](const Ticket& t) { return t.link_key == "switch:ib-leaf-01"; }),
+            1);
 }
 
 TEST_F(RemediatorTest, RestartDuringAHoldDoesNotLoseTheEvent) {

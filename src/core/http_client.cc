@@ -50,6 +50,13 @@ std::string HttpResult::Header(const std::string& lower_name) const {
 HttpClient::HttpClient(HttpClientOptions options) : options_(std::move(options)) {
   GlobalInitOnce();
   curl_ = curl_easy_init();
+  if (curl_) {
+    // The in-memory cookie jar (a UFM session), kept across curl_easy_reset. It is switched on by
+    // adding a cookie and clearing the jar: CURLOPT_COOKIEFILE "" would also do it, but
+    // curl_easy_reset drops that setting's list without freeing it (a leak per request).
+    curl_easy_setopt(curl_, CURLOPT_COOKIELIST, "Set-Cookie: ufmr_jar=on");
+    curl_easy_setopt(curl_, CURLOPT_COOKIELIST, "ALL");
+  }
 }
 
 HttpClient::~HttpClient() {
@@ -85,7 +92,6 @@ Result<HttpResult> HttpClient::Perform(const std::string& method, const std::str
   HttpResult result;
   curl_easy_setopt(c, CURLOPT_URL, url.c_str());
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_COOKIEFILE, "");  // the in-memory cookie jar (kept across resets)
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                    static_cast<long>(options_.connect_timeout.count()));
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.timeout.count()));

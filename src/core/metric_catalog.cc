@@ -45,6 +45,9 @@ std::vector<MetricInfo> Build() {
         "Events taken in (first sightings), by source (rest, event_log, syslog)."),
       M("ufmr_duplicate_events_total", "counter", "source",
         "Events seen again (the same event from a second source or a re-read), by source."),
+      M("ufmr_events_on_held_links_total", "counter", "source",
+        "Events about a link this service holds disabled (its own cut reads as \"Link went "
+        "down\"), kept from the rules, by source."),
       M("ufmr_event_lag_seconds", "histogram", "source",
         "From an event's UFM timestamp to its intake, by source (UFM stamps whole seconds; "
         "ufm.utc_offset gives UFM's zone).",

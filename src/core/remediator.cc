@@ -81,6 +81,14 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
           config, store, ufm, inventory, metrics, clock,
           [this](const Ticket& t) { return SoakFor(t); },
           [this](const PortAction& a, ActionExecutor::Outcome outcome) {
+            // Failed, or done by a person first: not this service's cut. Back up (by us or by a
+            // person): what the link says is judged again.
+            if (a.action == "disable" && outcome != ActionExecutor::Outcome::kConfirmed) {
+              our_disables_.erase(a.port);
+            }
+            if (a.action == "enable" && outcome != ActionExecutor::Outcome::kFailed) {
+              our_disables_.erase(a.port);
+            }
             if (outcome != ActionExecutor::Outcome::kConfirmed) return;
             if (a.action == "isolate") our_isolations_.insert(a.port);
             if (a.action == "unisolate") our_isolations_.erase(a.port);
@@ -174,6 +182,7 @@ void Remediator::RunOnce() {
   metrics_.Set("ufmr_leader", standby_ ? 0 : 1);
   if (standby_) {
     // Another instance acts: keep the inventory fresh for this one's dashboard, nothing else.
+    our_disables_loaded_ = false;  // what it holds disabled is read again on taking over
     MaybeRefreshInventory();
     MaybeCountTickets();
     metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
@@ -186,6 +195,9 @@ void Remediator::RunOnce() {
   // Until one reconciliation has succeeded, findings wait (ApplyQueue).
   if (!reconciled_ || Due(next_reconcile_, config_.remediation.reconcile_interval_s)) {
     if (Reconcile()) reconciled_ = true;
+    if (LoadOurDisables()) our_disables_loaded_ = true;
+  } else if (!our_disables_loaded_ && LoadOurDisables()) {
+    our_disables_loaded_ = true;
   }
   LoadVerifyingLinks();
   // What an event is about (a link's two ends, the switch a GUID names) comes from the
@@ -472,7 +484,37 @@ void Remediator::ConsiderEvent(const Observation& o) {
     }
     if (!ports.empty()) manual_marks_.Observe(o, ports);
   }
+  if (AboutOurDisable(o)) {
+    metrics_.Add(MetricName("ufmr_events_on_held_links_total", {{"source", o.source}}));
+    spdlog::debug("event {} ({}) is about a link this service holds disabled: not for the rules",
+                  o.event_id, o.name);
+    return;
+  }
   Consider(o);
+}
+
+bool Remediator::AboutOurDisable(const Observation& o) const {
+  if (our_disables_.empty() || o.ports.empty()) return false;
+  std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
+  if (verifying_links_.count(LinkKey(ends))) return false;
+  return std::any_of(ends.begin(), ends.end(),
+                     [this](const std::string& p) { return our_disables_.count(p) > 0; });
+}
+
+bool Remediator::LoadOurDisables() {
+  auto txr = store_.Begin();
+  if (!txr.ok()) return false;
+  try {
+    std::set<std::string> ports;
+    for (const auto& t : txr.value()->HeldTickets()) {
+      if (t.method == "disable") ports.insert(t.action_port);
+    }
+    our_disables_ = std::move(ports);
+    return true;
+  } catch (const std::exception& e) {
+    spdlog::warn("cannot read the ports this service holds disabled: {}", e.what());
+    return false;
+  }
 }
 
 void Remediator::PollEventLog() {
@@ -663,6 +705,7 @@ void Remediator::ApplyQueue() {
     return;
   }
   try {
+    disabling_.clear();
     for (const auto& f : queue_) ApplyFinding(*tx.value(), f);
     if (clear_rules_alert_) tx.value()->ClearAlertsOfKind("rules_reload", kService);
     for (const auto& a : alerts_) tx.value()->AddAlert(a.kind, a.message, a.details);
@@ -676,6 +719,7 @@ void Remediator::ApplyQueue() {
                             {{"position", *log_cursor_}});
     }
     tx.value()->Commit();
+    our_disables_.insert(disabling_.begin(), disabling_.end());
     if (!queue_.empty()) {
       CrashPoint("decided", "disable");
       CrashPoint("decided", "isolate");
@@ -894,6 +938,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
     tx.AddEvent(t.id, "upgraded", kService, "rule " + f.rule + ": " + f.reason + "; " + d.note,
                 evidence);
     RecordAction(tx, t.id, d.port, cut, action_state::kPending, "rule " + f.rule + ": " + f.reason);
+    if (d.kind != DecisionKind::kIsolate) disabling_.push_back(d.port);
     ForgetLink(f);
     spdlog::info("ticket {} upgraded by rule {}: {}", t.id, f.rule, d.note);
     return;
@@ -925,6 +970,7 @@ void Remediator::ApplyFinding(Store::Tx& tx, const Finding& f) {
   if (d.acts()) {
     RecordAction(tx, t.id, t.action_port, cut, action_state::kPending,
                  "rule " + f.rule + ": " + f.reason);
+    if (d.kind != DecisionKind::kIsolate) disabling_.push_back(t.action_port);
     ForgetLink(f);
     spdlog::info("ticket {} opened for {} by rule {}; {} {}; rules {}", t.id, f.link_key, f.rule,
                  cut, t.action_port, d.rules_hash);

@@ -118,6 +118,13 @@ class Remediator {
   bool Reconcile();
   // Whether this service holds the port isolated (its own 702 MANUAL is not a person's).
   bool OurIsolation(const std::string& port) const { return our_isolations_.count(port) > 0; }
+  // The ports this service holds disabled, or is disabling, from the database (at start and with
+  // each reconciliation). False when the database could not be read.
+  bool LoadOurDisables();
+  // Whether an event is about a link this service holds disabled: UFM reports the cut as "Link
+  // went down", and a count of a switch's or host's link-downs must not count it. (A link under
+  // soak is not held: what it says then is judged.)
+  bool AboutOurDisable(const Observation& o) const;
   // ufmr_tickets{state} from the database, at most every 15 s (leader and standby alike).
   void MaybeCountTickets();
 
@@ -144,6 +151,9 @@ class Remediator {
   // Isolated in UFM (GET /app/unhealthy_ports) and not by this service: a person's. Port -> why.
   std::map<std::string, std::string> persons_isolated_;
   std::set<std::string> our_isolations_;  // ports this service holds isolated
+  std::set<std::string> our_disables_;    // ports this service holds disabled, or is disabling
+  bool our_disables_loaded_ = false;
+  std::vector<std::string> disabling_;  // disables this pass records (held once it commits)
   TimePoint next_reconcile_{};
   bool reconciled_ = false;        // a reconciliation has succeeded since start
   bool inventory_loaded_ = false;  // UFM's ports have been read since start

@@ -219,14 +219,34 @@ void Store::set_repeat_window_s(double seconds) {
   ticket_columns_ = t;
 }
 
+namespace {
+
+// An idle connection whose server went away (PostgreSQL restarted, the backend was terminated)
+// has the news waiting on its socket: read it without blocking, and drop the connection rather
+// than fail the next transaction on it. (libpqxx 6.4 also leaks the answer of a statement sent
+// on a broken connection.) The first read takes the server's last words, the second finds the
+// end of the stream.
+bool StillOpen(pqxx::connection& c) {
+  try {
+    for (int i = 0; i < 2 && c.is_open(); ++i) c.get_notifs();
+  } catch (const std::exception&) {
+    return false;
+  }
+  return c.is_open();
+}
+
+}  // namespace
+
 std::unique_ptr<pqxx::connection> Store::Acquire() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!idle_.empty()) {
-      auto c = std::move(idle_.back());
+  for (;;) {
+    std::unique_ptr<pqxx::connection> c;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (idle_.empty()) break;
+      c = std::move(idle_.back());
       idle_.pop_back();
-      if (c->is_open()) return c;
     }
+    if (StillOpen(*c)) return c;
   }
   try {
     return std::make_unique<pqxx::connection>(url_);
