@@ -218,6 +218,7 @@ class Store {
 
  private:
   Store(std::string url, std::string fabric);
+  // A pooled connection whose server is still there (dead ones are dropped), else a new one.
   std::unique_ptr<pqxx::connection> Acquire();
   void Release(std::unique_ptr<pqxx::connection> conn);
   // A name under which `conn` has `sql` prepared (PostgreSQL then plans it once per connection,
