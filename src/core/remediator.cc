@@ -495,10 +495,14 @@ void Remediator::ConsiderEvent(const Observation& o) {
 
 bool Remediator::AboutOurDisable(const Observation& o) const {
   if (our_disables_.empty() || o.ports.empty()) return false;
+  // On every event: the inventory is asked for the link only when a held port is named, or when
+  // the event names one end and the held one may be its peer.
+  auto held = [this](const std::string& p) { return our_disables_.count(p) > 0; };
+  const bool named = std::any_of(o.ports.begin(), o.ports.end(), held);
+  if (!named && o.ports.size() > 1) return false;  // a link event names both ends
   std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
-  if (verifying_links_.count(LinkKey(ends))) return false;
-  return std::any_of(ends.begin(), ends.end(),
-                     [this](const std::string& p) { return our_disables_.count(p) > 0; });
+  if (!named && !std::any_of(ends.begin(), ends.end(), held)) return false;
+  return verifying_links_.count(LinkKey(ends)) == 0;
 }
 
 bool Remediator::LoadOurDisables() {
