@@ -38,6 +38,20 @@ TEST(ConfigCliTest, TheExampleConfigPasses) {
   EXPECT_NE(r.out.find("UTC offset +00:00"), std::string::npos) << r.out;
 }
 
+TEST(ConfigCliTest, WarnsWhenUfmCredentialsWouldCrossTheNetworkInTheClear) {
+  CliRun remote = ConfigCheck({WriteConfig("ufm: {url: http://ufm-a:80}\ndatabase: {url: x}\n")});
+  EXPECT_EQ(remote.exit_code, 0) << remote.out << remote.err;
+  EXPECT_NE(remote.err.find("warning: ufm.url is plain http:// to ufm-a: UFM's credentials"),
+            std::string::npos)
+      << remote.err;
+  for (const char* url : {"https://ufm-a", "http://127.0.0.1:8000"}) {
+    CliRun quiet =
+        ConfigCheck({WriteConfig(std::string("ufm: {url: '") + url + "'}\ndatabase: {url: x}\n")});
+    EXPECT_EQ(quiet.exit_code, 0) << quiet.out << quiet.err;
+    EXPECT_EQ(quiet.err.find("plain http"), std::string::npos) << url << ": " << quiet.err;
+  }
+}
+
 TEST(ConfigCliTest, ShowsTheUfmUtcOffsetAndRejectsABadOne) {
   CliRun r = ConfigCheck(
       {WriteConfig("ufm: {url: http://u, utc_offset: \"-05:30\"}\ndatabase: {url: x}\n")});

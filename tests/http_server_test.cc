@@ -1,23 +1,29 @@
 // Covers src/core/http_server.h and http_client.h over loopback (127.0.0.1, port 0): router path
 // parameters, 404 and 405, query-string decoding, a throwing handler (500 JSON, server keeps
-// serving), the 4 MiB body limit (413), keep-alive; plus HttpRouter::Dispatch, ParseQueryString
-// and PercentDecode called directly.
+// serving), the 4 MiB body limit (413), keep-alive, the connection cap (503 and closed) and
+// accepting again after running out of descriptors; plus HttpRouter::Dispatch, ParseQueryString,
+// PercentDecode and the error answers (a 5xx names nothing of its cause) called directly.
 #include "core/http_server.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "core/http_client.h"
+#include "core/metrics.h"
 
 namespace ufmr {
 namespace {
@@ -304,6 +310,113 @@ TEST_F(HttpServerTest, HeadIsServedByGetRouteWithoutBody) {
   EXPECT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response;
 }
 
+// Waits up to 5 s for `server` to hold `n` connections.
+bool OpenConnectionsReach(const HttpServer& server, int n) {
+  for (int i = 0; i < 500 && server.open_connections() != n; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return server.open_connections() == n;
+}
+
+// Over http.max_connections: one more connection is answered 503 at once and closed, counted
+// and kept in the metrics, while the connections held go on being served; once one closes, a new
+// one is served again.
+TEST(HttpServerLimitTest, AConnectionOverTheCapIsAnswered503AndClosed) {
+  Metrics metrics;
+  HttpServer server("127.0.0.1", 0,
+                    [](const HttpRequest&) { return HttpResponse::Text(200, "hi"); });
+  server.set_max_connections(3);
+  server.set_metrics(&metrics);
+  ASSERT_TRUE(server.Start().ok());
+  std::vector<std::unique_ptr<RawConnection>> held;
+  for (int i = 0; i < 3; ++i) {
+    held.push_back(std::make_unique<RawConnection>(server.port()));
+    ASSERT_TRUE(held.back()->connected());
+  }
+  ASSERT_TRUE(OpenConnectionsReach(server, 3)) << server.open_connections();
+  {
+    RawConnection over(server.port());
+    ASSERT_TRUE(over.connected());
+    std::string response = over.ReadResponse();
+    EXPECT_EQ(response.rfind("HTTP/1.1 503", 0), 0u) << response;
+    EXPECT_NE(response.find("Retry-After: 1"), std::string::npos) << response;
+    EXPECT_NE(response.find("too many connections open"), std::string::npos) << response;
+    EXPECT_TRUE(over.ClosedByPeer());
+  }
+  EXPECT_EQ(server.refused_connections(), 1);
+  EXPECT_EQ(metrics.Get("ufmr_http_connections_refused_total"), 1);
+  EXPECT_EQ(metrics.Get("ufmr_http_connections_open"), 3);
+  ASSERT_TRUE(held[0]->Send("GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  EXPECT_EQ(held[0]->ReadResponse().rfind("HTTP/1.1 200", 0), 0u) << "a held one is served";
+  held.pop_back();
+  ASSERT_TRUE(OpenConnectionsReach(server, 2)) << server.open_connections();
+  RawConnection again(server.port());
+  ASSERT_TRUE(again.Send("GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+  EXPECT_EQ(again.ReadResponse().rfind("HTTP/1.1 200", 0), 0u) << "a slot freed is taken";
+  EXPECT_EQ(server.refused_connections(), 1);
+}
+
+// Out of descriptors, accept fails while the connection stays pending: the server waits and
+// tries again rather than spin on the error (which once took a core and flooded the log), and
+// serves again once descriptors are free.
+TEST(HttpServerLimitTest, OutOfDescriptorsTheServerWaitsInsteadOfSpinning) {
+  HttpServer server("127.0.0.1", 0,
+                    [](const HttpRequest&) { return HttpResponse::Text(200, "hi"); });
+  ASSERT_TRUE(server.Start().ok());
+  rlimit before{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &before), 0);
+  int open_now = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    (void)entry;
+    ++open_now;
+  }
+  rlimit tight = before;
+  tight.rlim_cur = static_cast<rlim_t>(open_now + 20);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &tight), 0);
+  // Three client sockets, then every descriptor left taken, then the clients connect: their
+  // connections wait in the listen queue, and the server's accept fails (EMFILE).
+  std::vector<int> clients;
+  for (int i = 0; i < 3; ++i) clients.push_back(socket(AF_INET, SOCK_STREAM, 0));
+  std::vector<int> filler;
+  for (int fd = dup(0); fd >= 0; fd = dup(0)) filler.push_back(fd);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(server.port());
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  for (int fd : clients) {
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  auto cpu = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  const double start = cpu();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const double busy = cpu() - start;
+  const int accepted_meanwhile = server.open_connections();
+  for (int fd : filler) close(fd);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &before), 0);
+  EXPECT_EQ(accepted_meanwhile, 0) << "accepted with no descriptor left?";
+  // Spinning takes a whole core (2 s of CPU in 2 s), or at least half of one on a busy machine.
+  EXPECT_LT(busy, 0.5) << "CPU seconds spent while out of descriptors";
+  // With descriptors free again, the waiting connections are accepted and served.
+  const std::string request = "GET /x HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+  for (int fd : clients) {
+    timeval tv{5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    ASSERT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+    char answer[64] = {};
+    ssize_t n = read(fd, answer, sizeof(answer) - 1);
+    EXPECT_GT(n, 0) << "a waiting connection was never served";
+    EXPECT_EQ(std::string(answer).rfind("HTTP/1.1 200", 0), 0u) << answer;
+    close(fd);
+  }
+}
+
 TEST(HttpServerStartTest, BadListenAddressIsAnError) {
   HttpServer server("not-an-address", 0, [](const HttpRequest&) { return HttpResponse{}; });
   Status s = server.Start();
@@ -405,6 +518,30 @@ TEST(ParseQueryStringTest, SplitsAndDecodesBothSides) {
   EXPECT_EQ(ParseQueryString("a=1&a=2"), (Map{{"a", "2"}}));
   EXPECT_EQ(ParseQueryString("e=x=y"), (Map{{"e", "x=y"}}));
   EXPECT_EQ(ParseQueryString("amp=%26&eq=%3D"), (Map{{"amp", "&"}, {"eq", "="}}));
+}
+
+// A 5xx names nothing inside: libpq's message (server, socket, database, user) is logged, not
+// answered; the 4xx messages are the caller's own mistakes and are said as they are.
+TEST(HttpResponseTest, FiveHundredsSayNothingOfTheirCause) {
+  const std::string libpq =
+      "database: connection to server on socket \"/tmp/ufmr-pg.Ab12/.s.PGSQL.5432\" failed: "
+      "FATAL:  database \"t42_0\" does not exist";
+  HttpResponse unavailable = HttpResponse::FromStatus(Status::Unavailable(libpq));
+  EXPECT_EQ(unavailable.status, 503);
+  const std::string said = nlohmann::json::parse(unavailable.body)["error"].get<std::string>();
+  EXPECT_EQ(said, kUnavailableAnswer);
+  for (const char* inner : {"ufmr-pg", "PGSQL", "t42_0", "FATAL", "socket"}) {
+    EXPECT_EQ(unavailable.body.find(inner), std::string::npos) << inner << ": " << unavailable.body;
+  }
+  HttpResponse internal =
+      HttpResponse::FromStatus(Status::Internal("migration failed: relation \"x\" exists"));
+  EXPECT_EQ(internal.status, 500);
+  EXPECT_EQ(nlohmann::json::parse(internal.body)["error"],
+            "internal error (the service's log has the details)")
+      << internal.body;
+  HttpResponse mistake = HttpResponse::FromStatus(Status::InvalidArgument("limit: not a number"));
+  EXPECT_EQ(mistake.status, 400);
+  EXPECT_EQ(nlohmann::json::parse(mistake.body)["error"], "limit: not a number");
 }
 
 }  // namespace

@@ -21,8 +21,10 @@
 // - JSON nested 100,000 deep (arrays, and objects) as the body of the login and of every
 //   mutation, with and without credentials: a 4xx, and the service lives on.
 // - The dashboard has no HTML or script sinks, so text from UFM in any field stays text.
+// - A database outage, and a table gone, are answered 503 (the probes: "unavailable") without
+//   libpq's message, which names the server's socket, the database and the user.
 // Each test starts its own PostgreSQL, simulator and service (ctest runs each test in a process
-// of its own), so the checks are grouped into two tests; the hostile requests are all sent while
+// of its own), so the checks are grouped into a few tests; the hostile requests are all sent while
 // the slow clients hold their connections, whose 30 s timeout sets the file's pace (~45 s).
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -58,6 +60,7 @@
 #include "core/auth_gate.h"
 #include "core/config.h"
 #include "core/http_client.h"
+#include "core/http_server.h"
 #include "core/store.h"
 #include "core/ticket.h"
 #include "support/test_env.h"
@@ -1193,6 +1196,81 @@ TEST_F(SecurityTest, HostileRequestsAreRefusedAndSlowClientsCutWhileOthersAreSer
   EXPECT_TRUE(failures.empty()) << ::testing::PrintToString(failures);
   EXPECT_GE(served, 10) << "other clients were not served meanwhile";
   EXPECT_LT(slowest, 2.0) << "other clients waited behind the slow ones";
+  EXPECT_TRUE(Healthy());
+}
+
+// A database outage (the service's database renamed away and its connections cut), then a table
+// gone: the API answers 503 and the probes say "unavailable", in words of their own. libpq's
+// message names the server's socket, the database and the user: the log has it, once per change.
+TEST_F(SecurityTest, ADatabaseOutageIsAnsweredWithoutTheDatabasesWords) {
+  std::string name = db_url_.substr(db_url_.find("dbname=") + 7);
+  name = name.substr(0, name.find(' '));
+  auto admin = [&](const std::string& sql) {
+    pqxx::connection c(testing::TestPostgres::Get().admin_url());
+    pqxx::nontransaction w(c);
+    w.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname IN ('" + name +
+           "', '" + name + "_away')");
+    w.exec(sql);
+  };
+  auto says_nothing_inside = [&](const std::string& what, const Reply& r) {
+    for (const std::string& inner :
+         {name, std::string("ufmr-pg"), std::string("PGSQL"), std::string("FATAL"),
+          std::string("does not exist"), std::string("relation")}) {
+      EXPECT_EQ(r.text.find(inner), std::string::npos)
+          << what << " says " << inner << ": " << r.Describe();
+    }
+  };
+  const Creds viewer = Token(Role::kViewer);
+  ASSERT_EQ(Call("GET", "/api/tickets", "", viewer).status, 200);
+  store_.reset();
+  admin("ALTER DATABASE " + name + " RENAME TO " + name + "_away");
+
+  Reply ready;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        ready = Call("GET", "/readyz");
+        return ready.status == 503;
+      },
+      seconds(20)))
+      << ready.Describe();
+  says_nothing_inside("/readyz", ready);
+  EXPECT_EQ(ready.body["checks"]["database"]["ok"], false) << ready.Describe();
+  const Reply health = Call("GET", "/healthz");
+  EXPECT_EQ(health.status, 200) << health.Describe();
+  EXPECT_EQ(Str(health.body, "database"), "unavailable") << health.Describe();
+  says_nothing_inside("/healthz", health);
+  const Reply list = Call("GET", "/api/tickets", "", viewer);
+  EXPECT_EQ(list.status, 503) << list.Describe();
+  EXPECT_TRUE(list.IsJsonError()) << list.Describe();
+  says_nothing_inside("a token's request", list);
+  const Reply login =
+      Call("POST", "/api/login", Json{{"name", "vic"}, {"password", kPassword}}.dump());
+  EXPECT_EQ(login.status, 503) << login.Describe();
+  says_nothing_inside("a login", login);
+  EXPECT_NE(service_->Log().find("database ping: "), std::string::npos)
+      << "the cause is not logged";
+  EXPECT_NE(service_->Log().find("\"" + name + "\" does not exist"), std::string::npos)
+      << "the cause is not logged";
+
+  admin("ALTER DATABASE " + name + "_away RENAME TO " + name);
+  ASSERT_TRUE(
+      WaitUntil([&] { return Call("GET", "/api/tickets", "", viewer).status == 200; }, seconds(30)))
+      << "the service did not come back with its database";
+  {
+    pqxx::connection c(db_url_);
+    pqxx::nontransaction w(c);
+    w.exec("ALTER TABLE tickets RENAME TO tickets_away");
+  }
+  const Reply gone = Call("GET", "/api/tickets", "", viewer);
+  EXPECT_EQ(gone.status, 503) << gone.Describe();
+  EXPECT_EQ(Str(gone.body, "error"), kUnavailableAnswer) << gone.Describe();
+  says_nothing_inside("the ticket list without its table", gone);
+  {
+    pqxx::connection c(db_url_);
+    pqxx::nontransaction w(c);
+    w.exec("ALTER TABLE tickets_away RENAME TO tickets");
+  }
+  EXPECT_EQ(Call("GET", "/api/tickets", "", viewer).status, 200);
   EXPECT_TRUE(Healthy());
 }
 

@@ -445,5 +445,33 @@ TEST_F(ScriptedUfmTest, ARejectedPostIsPermanentAServerErrorTransient) {
   EXPECT_TRUE(waits_.empty());
 }
 
+// Plain http:// to another host sends UFM's credentials in the clear: said at start (serve) and
+// by `config check`. Loopback, https and the local auth on the UFM host itself are fine.
+TEST(CleartextUfmWarningTest, WarnsOnlyForPlainHttpLeavingThisHost) {
+  auto warning = [](const std::string& url, const std::string& auth = "basic") {
+    Config c;
+    c.ufm.url = url;
+    c.ufm.auth = auth;
+    return CleartextUfmWarning(c);
+  };
+  for (const char* quiet :
+       {"https://ufm.example", "https://10.0.0.5:443/x", "http://127.0.0.1:8000",
+        "http://127.10.0.1", "http://localhost", "http://LOCALHOST:80/ufmRest", "http://[::1]:8080",
+        "http://admin@127.0.0.1:80"}) {
+    EXPECT_EQ(warning(quiet), "") << quiet;
+  }
+  EXPECT_EQ(warning("http://localhost", "local"), "");
+  std::string remote = warning("http://ufm.example:80/ufmRest");
+  EXPECT_NE(remote.find("plain http:// to ufm.example: UFM's credentials"), std::string::npos)
+      << remote;
+  EXPECT_NE(warning("http://10.0.0.5").find("to 10.0.0.5:"), std::string::npos);
+  EXPECT_NE(warning("http://[fe80::1]:80").find("to fe80::1:"), std::string::npos);
+  EXPECT_NE(warning("http://user@127.0.0.1.evil.example/").find("to 127.0.0.1.evil.example"),
+            std::string::npos)
+      << "a name that starts like a loopback address is still a name";
+  std::string local = warning("http://ufm.example", "local");
+  EXPECT_NE(local.find("UFM's answers cross"), std::string::npos) << local;
+}
+
 }  // namespace
 }  // namespace ufmr

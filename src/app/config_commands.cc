@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/config.h"
 #include "core/rule_loader.h"
+#include "core/ufm_client.h"
 
 namespace ufmr::app {
 
@@ -48,6 +49,7 @@ int ConfigCheck(const std::string& path, const std::vector<std::string>& sets) {
          "UFM_REMEDIATOR_UFM_PASSWORD)");
   }
   if (c.ufm.insecure_tls) warn("ufm.insecure_tls is on: UFM's certificate is not checked");
+  if (std::string w = CleartextUfmWarning(c); !w.empty()) warn(w);
   if (!c.dashboard.rack_pattern.empty()) {
     re2::RE2 re(c.dashboard.rack_pattern, re2::RE2::Quiet);
     if (!re.ok()) {

@@ -234,6 +234,8 @@ int Serve(const Args& args) {
         return router.Dispatch(copy);
       },
       4);
+  server.set_max_connections(c.http.max_connections);
+  server.set_metrics(&metrics);
   if (Step("start web", server.Start())) return 1;
   spdlog::info("dashboard: http://{}:{}/", c.http.listen, server.port());
 

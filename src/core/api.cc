@@ -1,5 +1,7 @@
 #include "core/api.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -398,7 +400,7 @@ void Api::Register(HttpRouter& router) {
         inventory == "ok" && (!remediator_.acting() || events == "ok" || events == "stale");
     std::string hash = remediator_.rules_hash();
     nlohmann::json checks = {
-        {"database", {{"ok", db.ok()}, {"detail", db.ok() ? "" : db.message()}}},
+        {"database", {{"ok", db.ok()}, {"detail", db.ok() ? "" : "unavailable (see the log)"}}},
         {"ufm", {{"ok", ufm_ok}, {"detail", "inventory " + inventory + ", events " + events}}},
         {"rules", {{"ok", !hash.empty()}, {"detail", hash.empty() ? "no rules loaded" : hash}}}};
     bool ready = db.ok() && ufm_ok && !hash.empty();
@@ -527,7 +529,18 @@ HttpResponse Api::TicketCounters(const HttpRequest& req) {
 Status Api::PingDatabase() {
   Status db = store_.Ping();
   std::lock_guard<std::mutex> lock(db_mu_);
-  db_state_ = db.ok() ? "ok" : db.message();
+  // libpq's message names the server, socket, database and user: the unauthenticated /healthz
+  // and /readyz say only "unavailable", and the log has the message, once per change.
+  std::string error = db.ok() ? "" : db.message();
+  if (error != db_error_) {
+    if (error.empty()) {
+      spdlog::info("database ping: answers again");
+    } else {
+      spdlog::warn("database ping: {}", error);
+    }
+    db_error_ = error;
+  }
+  db_state_ = db.ok() ? "ok" : "unavailable";
   return db;
 }
 

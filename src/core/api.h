@@ -57,13 +57,14 @@ class Api {
 
   // Pings the database and keeps the outcome for /healthz, which must not wait on it.
   Status PingDatabase();
-  std::string LastDatabaseState() const;  // "ok", "unknown" before a ping, else the error
+  std::string LastDatabaseState() const;  // "ok", "unknown" before a ping, else "unavailable"
 
   Store& store_;
   Inventory& inventory_;
   Metrics& metrics_;
   mutable std::mutex db_mu_;
-  std::string db_state_ = "unknown";
+  std::string db_state_ = "unknown";  // "unknown", "ok" or "unavailable"
+  std::string db_error_;              // the last ping's error, logged when it changes
   Remediator& remediator_;
   const Clock& clock_;
   const AuthGate& gate_;

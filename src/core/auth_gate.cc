@@ -126,7 +126,8 @@ Principal Anonymous() {
 // The answer to a request whose credentials could not be checked or were refused.
 HttpResponse Refused(const Status& s) {
   if (s.code() == Status::Code::kUnavailable) {
-    return HttpResponse::Error(503, "cannot check credentials: " + s.message());
+    spdlog::warn("cannot check credentials: {}", s.message());
+    return HttpResponse::Error(503, std::string("cannot check credentials: ") + kUnavailableAnswer);
   }
   return HttpResponse::Error(401, s.message());
 }
@@ -322,7 +323,9 @@ struct AuthGate::Impl {
     Result<User> user = Status::NotFound("no such user");
     if (valid_name) user = store.GetUser(name);
     if (!user.ok() && user.status().code() != Status::Code::kNotFound) {
-      return HttpResponse::Error(503, "cannot check credentials: " + user.status().message());
+      spdlog::warn("login: cannot check credentials: {}", user.status().message());
+      return HttpResponse::Error(503,
+                                 std::string("cannot check credentials: ") + kUnavailableAnswer);
     }
     int busy = verifying.fetch_add(1);
     struct Done {
@@ -356,9 +359,11 @@ struct AuthGate::Impl {
     double expires = now + config.session_ttl_s;
     Status s = store.CreateSession(SecretDigest(sid), user->name, csrf, now, expires);
     if (!s.ok()) {
-      return s.code() == Status::Code::kUnavailable
-                 ? HttpResponse::Error(503, "cannot start a session: " + s.message())
-                 : HttpResponse::Error(401, "wrong name or password");
+      if (s.code() != Status::Code::kUnavailable) {
+        return HttpResponse::Error(401, "wrong name or password");
+      }
+      spdlog::warn("login: cannot start a session: {}", s.message());
+      return HttpResponse::Error(503, std::string("cannot start a session: ") + kUnavailableAnswer);
     }
     who.authenticated = true;
     who.role = user->role;

@@ -48,7 +48,7 @@ const std::vector<SectionKeys>& KeyTable() {
       {"event_log", {"path", "poll_interval_s", "rotated_suffix"}},
       {"syslog", {"listen", "udp_port", "tcp_port"}},
       {"inventory", {"refresh_interval_s"}},
-      {"http", {"listen", "port"}},
+      {"http", {"listen", "port", "max_connections"}},
       {"ha", {"lock_retry_s"}},
       {"log", {"format"}},
       {"auth",
@@ -336,6 +336,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Keys(h, "http");
     r.Str(h, "listen", "http.listen", &c.http.listen);
     r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
+    r.Int(h, "max_connections", "http.max_connections", &c.http.max_connections, 1, 1000000);
   }
   if (auto h = r.Section(root, "ha")) {
     r.Keys(h, "ha");

@@ -102,6 +102,7 @@ struct Config {
   struct Http {
     std::string listen = "127.0.0.1";
     int port = 8080;
+    int max_connections = 512;  // open at once; one more is answered 503 and closed
     bool operator==(const Http&) const = default;
   } http;
 

@@ -2,12 +2,16 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/version.hpp>
 #include <cctype>
+#include <chrono>
 #include <thread>
+
+#include "core/metrics.h"
 
 namespace ufmr {
 
@@ -46,9 +50,13 @@ HttpResponse HttpResponse::FromStatus(const Status& s) {
     case Status::Code::kConflict:
       return Error(409, s.message());
     case Status::Code::kUnavailable:
-      return Error(503, s.message());
+      // The cause (libpq's message: server, socket, database and user names) is for the log,
+      // not for whoever asked.
+      spdlog::warn("answered 503: {}", s.message());
+      return Error(503, kUnavailableAnswer);
     default:
-      return Error(500, s.message());
+      spdlog::error("answered 500: {}", s.message());
+      return Error(500, "internal error (the service's log has the details)");
   }
 }
 
@@ -159,17 +167,46 @@ HttpResponse HttpRouter::Dispatch(HttpRequest& request) const {
   return HttpResponse::Error(404, "no such path: " + request.path);
 }
 
+namespace {
+
+// The connections open now, counted by each while it lives (and kept in a gauge, if asked).
+struct OpenConnections {
+  std::atomic<int> n{0};
+  Metrics* metrics = nullptr;
+
+  int load() const { return n.load(); }
+  void Opened() {
+    n.fetch_add(1);
+    if (metrics != nullptr) metrics->Add("ufmr_http_connections_open", 1);
+  }
+  void Closed() {
+    n.fetch_sub(1);
+    if (metrics != nullptr) metrics->Add("ufmr_http_connections_open", -1);
+  }
+};
+
+}  // namespace
+
 struct HttpServer::Impl {
   std::string address;
   uint16_t port;
   HttpHandler handler;
   int threads;
+  int max_connections = kDefaultMaxConnections;
   net::io_context ioc;
   std::unique_ptr<tcp::acceptor> acceptor;
+  std::unique_ptr<net::steady_timer> accept_retry;
   std::vector<std::thread> workers;
   bool started = false;
+  // Shared with every connection, which may outlive this server by a moment.
+  std::shared_ptr<OpenConnections> open = std::make_shared<OpenConnections>();
+  std::atomic<int64_t> refused{0};
+  // Accept's handlers run one at a time (the acceptor's strand): these need no lock.
+  std::chrono::steady_clock::time_point next_refusal_log{};
+  std::chrono::steady_clock::time_point next_accept_error_log{};
 
   void Accept();
+  void Refuse(tcp::socket& socket);
 };
 
 namespace {
@@ -178,8 +215,14 @@ constexpr size_t kMaxBodyBytes = 4 * 1024 * 1024;
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket&& socket, const HttpHandler& handler)
-      : stream_(std::move(socket)), handler_(handler) {}
+  // `open` counts the connections: this one until it is destroyed.
+  Session(tcp::socket&& socket, const HttpHandler& handler, std::shared_ptr<OpenConnections> open)
+      : stream_(std::move(socket)), handler_(handler), open_(std::move(open)) {
+    open_->Opened();
+  }
+  ~Session() { open_->Closed(); }
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
 
   void Run() { Read(); }
 
@@ -259,20 +302,62 @@ class Session : public std::enable_shared_from_this<Session> {
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   const HttpHandler& handler_;
+  std::shared_ptr<OpenConnections> open_;
 };
 
 }  // namespace
 
 void HttpServer::Impl::Accept() {
   acceptor->async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+    const auto now = std::chrono::steady_clock::now();
     if (ec) {
-      if (ec == net::error::operation_aborted) return;
-      spdlog::warn("http accept failed: {}", ec.message());
+      if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
+      // Out of descriptors (EMFILE), most likely: the pending connection stays pending, and
+      // accepting again at once would spin on the same error. Wait, then try again.
+      if (now >= next_accept_error_log) {
+        spdlog::warn("http: accept failed: {} ({} connections open); trying again in 100 ms",
+                     ec.message(), open->load());
+        next_accept_error_log = now + std::chrono::seconds(10);
+      }
+      accept_retry->expires_after(std::chrono::milliseconds(100));
+      accept_retry->async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec && acceptor->is_open()) Accept();
+      });
+      return;
+    }
+    if (open->load() >= max_connections) {
+      Refuse(socket);
     } else {
-      std::make_shared<Session>(std::move(socket), handler)->Run();
+      std::make_shared<Session>(std::move(socket), handler, open)->Run();
     }
     if (acceptor->is_open()) Accept();
   });
+}
+
+void HttpServer::Impl::Refuse(tcp::socket& socket) {
+  refused.fetch_add(1);
+  if (open->metrics != nullptr) open->metrics->Add("ufmr_http_connections_refused_total");
+  const auto now = std::chrono::steady_clock::now();
+  if (now >= next_refusal_log) {
+    beast::error_code ec;
+    auto peer = socket.remote_endpoint(ec);
+    spdlog::warn(
+        "http: {} connections open (http.max_connections): refused one from {} ({} so far)",
+        open->load(), ec ? std::string("?") : peer.address().to_string(), refused.load());
+    next_refusal_log = now + std::chrono::seconds(10);
+  }
+  // A fresh socket's send buffer has room for this: written without waiting, then closed.
+  static const std::string kBusy = [] {
+    const std::string body = R"({"error": "too many connections open: try again shortly"})";
+    return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+           "Content-Length: " +
+           std::to_string(body.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + body;
+  }();
+  beast::error_code ec;
+  socket.non_blocking(true, ec);
+  if (!ec) socket.write_some(net::buffer(kBusy), ec);
+  socket.shutdown(tcp::socket::shutdown_both, ec);
+  socket.close(ec);
 }
 
 HttpServer::HttpServer(std::string address, uint16_t port, HttpHandler handler, int threads)
@@ -284,6 +369,14 @@ HttpServer::HttpServer(std::string address, uint16_t port, HttpHandler handler, 
 }
 
 HttpServer::~HttpServer() { Stop(); }
+
+void HttpServer::set_max_connections(int n) { impl_->max_connections = n < 1 ? 1 : n; }
+
+void HttpServer::set_metrics(Metrics* metrics) { impl_->open->metrics = metrics; }
+
+int HttpServer::open_connections() const { return impl_->open->load(); }
+
+int64_t HttpServer::refused_connections() const { return impl_->refused.load(); }
 
 Status HttpServer::Start() {
   beast::error_code ec;
@@ -300,6 +393,7 @@ Status HttpServer::Start() {
                                std::to_string(impl_->port) + ": " + ec.message());
   }
   impl_->port = impl_->acceptor->local_endpoint().port();
+  impl_->accept_retry = std::make_unique<net::steady_timer>(impl_->acceptor->get_executor());
   impl_->Accept();
   for (int i = 0; i < impl_->threads; ++i) {
     impl_->workers.emplace_back([this] { impl_->ioc.run(); });

@@ -16,6 +16,8 @@
 
 namespace ufmr {
 
+class Metrics;
+
 struct HttpRequest {
   std::string method;
   std::string target;  // as received, with query string
@@ -29,6 +31,9 @@ struct HttpRequest {
   std::string Query(const std::string& name, const std::string& fallback = "") const;
 };
 
+// What a 503 says when the database (the only thing the API waits on) cannot be reached.
+inline constexpr char kUnavailableAnswer[] = "the database is unavailable: try again shortly";
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
@@ -38,7 +43,8 @@ struct HttpResponse {
   static HttpResponse Json(int status, const nlohmann::json& body);
   static HttpResponse Error(int status, const std::string& message);
   // A non-ok Status as an error answer: InvalidArgument 400, NotFound 404, Conflict 409,
-  // Unavailable 503, anything else 500.
+  // Unavailable 503, anything else 500. A 5xx says only kUnavailableAnswer or "internal error…":
+  // its message (libpq's, naming servers, sockets, databases and users) is logged instead.
   static HttpResponse FromStatus(const Status& status);
   static HttpResponse Text(int status, std::string body, std::string content_type = "text/plain");
 };
@@ -65,6 +71,9 @@ class HttpRouter {
   std::vector<Route> routes_;
 };
 
+// The default of http.max_connections.
+inline constexpr int kDefaultMaxConnections = 512;
+
 class HttpServer {
  public:
   // port 0 picks a free port; port() tells which after Start().
@@ -73,9 +82,20 @@ class HttpServer {
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
+  // At most this many connections are open at once (set before Start). One more is answered
+  // 503 at once and closed, so idle and slow clients cannot take every descriptor. When accept
+  // itself fails (out of descriptors), the server waits 100 ms before it tries again rather
+  // than spin on the error.
+  void set_max_connections(int n);
+  // Keeps ufmr_http_connections_open and ufmr_http_connections_refused_total (set before Start;
+  // `metrics` must outlive the server).
+  void set_metrics(Metrics* metrics);
+
   Status Start();
   void Stop();
   uint16_t port() const;
+  int open_connections() const;         // now
+  int64_t refused_connections() const;  // since Start, over the cap
 
  private:
   struct Impl;

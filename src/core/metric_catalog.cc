@@ -33,6 +33,10 @@ std::vector<MetricInfo> Build() {
       M("ufmr_ufm_shared", "gauge", "",
         "1 while this fabric's leader does not act because another fabric's live leader, which "
         "claimed it first, acts on the same UFM (alert ufm_shared)."),
+      M("ufmr_http_connections_open", "gauge", "",
+        "Connections to the dashboard and API open now (idle keep-alive ones included)."),
+      M("ufmr_http_connections_refused_total", "counter", "",
+        "Connections answered 503 and closed because http.max_connections were open."),
 
       // Inputs.
       M("ufmr_input_reads_total", "counter", "input,result",

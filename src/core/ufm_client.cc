@@ -30,6 +30,7 @@ HttpClientOptions RestOptions(const Config& c) {
   if (c.ufm.insecure_tls && c.ufm.url.rfind("https", 0) == 0) {
     spdlog::warn("ufm.insecure_tls is set: the UFM certificate is NOT verified");
   }
+  if (std::string w = CleartextUfmWarning(c); !w.empty()) spdlog::warn("{}", w);
   return o;
 }
 
@@ -95,6 +96,28 @@ const char* EndpointOf(const std::string& path) {
 }
 
 }  // namespace
+
+std::string CleartextUfmWarning(const Config& c) {
+  const std::string scheme = "http://";
+  if (c.ufm.url.compare(0, scheme.size(), scheme) != 0) return "";
+  std::string host = c.ufm.url.substr(scheme.size());
+  host = host.substr(0, host.find_first_of("/?#"));
+  if (auto at = host.rfind('@'); at != std::string::npos) host = host.substr(at + 1);
+  if (!host.empty() && host[0] == '[') {  // [v6 address]:port
+    auto end = host.find(']');
+    host = host.substr(1, end == std::string::npos ? std::string::npos : end - 1);
+  } else {
+    host = host.substr(0, host.find(':'));
+  }
+  std::transform(host.begin(), host.end(), host.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  const bool v4_loopback =
+      host.rfind("127.", 0) == 0 && host.find_first_not_of("0123456789.") == std::string::npos;
+  if (host == "localhost" || v4_loopback || host == "::1") return "";
+  std::string what = c.ufm.auth == "local" ? "UFM's answers" : "UFM's credentials and answers";
+  return "ufm.url is plain http:// to " + host + ": " + what +
+         " cross the network unencrypted (use https://)";
+}
 
 RestUfmClient::RestUfmClient(const Config& config, Sleeper sleeper)
     : ufm_(config.ufm),

@@ -45,6 +45,10 @@ struct UnhealthyPort {
 // counted. UnhealthyPort may be a port name, or a port number beside a node GUID.
 Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, int* skipped);
 
+// A warning when ufm.url is plain http:// to a host other than this one (localhost, 127.0.0.0/8,
+// ::1): UFM's credentials and answers then cross the network unencrypted. Empty otherwise.
+std::string CleartextUfmWarning(const Config& c);
+
 class UfmClient {
  public:
   virtual ~UfmClient() = default;
