@@ -13,6 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -464,6 +465,41 @@ TEST_F(RemediationTest, APortAPersonIsolatedIsNeverTouched) {
   EXPECT_TRUE(Get(sim_url_ + "/sim/actions").empty());
   // Still isolated, as the person left it.
   EXPECT_NE(Ufm("/app/unhealthy_ports").dump().find(sw), std::string::npos);
+}
+
+// A person takes three ports of one leaf down in UFM for maintenance: UFM says 336 ("port
+// action disable succeeded"), then each link goes down. That is no fault: no link_down ticket,
+// no switch_many_links_down, no action; the events were read, and counted as such.
+TEST_F(RemediationTest, APersonsMaintenanceDisablesFileNoTickets) {
+  Start(Fabric{});
+  const std::string leaf = LeafOf(HostLinks().at(0).first);
+  std::vector<std::string> ports;
+  for (const auto& l : Get(sim_url_ + "/sim/links")) {
+    for (const char* end : {"a", "b"}) {
+      if (l[end]["system_name"] == leaf && ports.size() < 3) ports.push_back(l[end]["port"]);
+    }
+  }
+  ASSERT_EQ(ports.size(), 3u);
+  for (const auto& p : ports) {
+    ASSERT_EQ(Post(sim_url_ + "/sim/operator", {{"port", p}, {"action", "disable"}}).status, 200);
+  }
+  auto counted = [&] {
+    auto r = http_.Get(api_ + "/metrics");
+    if (!r.ok()) return 0.0;
+    double n = 0;
+    std::istringstream lines(r->body);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.rfind("ufmr_events_after_hand_disable_total{", 0) == 0) {
+        n += std::stod(line.substr(line.rfind(' ') + 1));
+      }
+    }
+    return n;
+  };
+  ASSERT_TRUE(WaitUntil([&] { return counted() >= 3; }, seconds(20)))
+      << "the link-downs after the disables were not read";
+  std::this_thread::sleep_for(seconds(4));  // past link_down's hold (1 s here) and a few passes
+  EXPECT_TRUE(Tickets().empty()) << Tickets().dump(2);
+  EXPECT_TRUE(Get(sim_url_ + "/sim/actions").empty()) << Get(sim_url_ + "/sim/actions").dump();
 }
 
 TEST_F(RemediationTest, DriftIsReportedAndNotUndone) {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <pqxx/pqxx>
+#include <set>
 
 #include "core/rule_loader.h"
 #include "sim/sim_state.h"
@@ -85,6 +86,29 @@ class FakeUfm : public UfmClient {
     e.object_name = port;
     e.description = "Peer Port host HCA-1 is considered by SM as unhealthy due to MANUAL.";
     events.push_back(e);
+  }
+
+  // Event 336 "Port Action Disable Succeeded" (337 for enable), as UFM reports a port action.
+  void PortAction(const std::string& port, bool disabled,
+                  const std::string& timestamp = "2026-11-29 10:00:00") {
+    UfmEvent e;
+    e.id = ++last_id;
+    e.timestamp = timestamp;
+    e.event_type = disabled ? 336 : 337;
+    e.name = disabled ? "Port Action Disable Succeeded" : "Port Action Enable Succeeded";
+    e.object_type = "Port";
+    e.object_name = port;
+    e.description = e.name + ": port " + port;
+    events.push_back(e);
+  }
+
+  // A person disables a switch port in UFM: its 336, then its link's "Link went down".
+  void DisabledByAPerson(const std::string& sw) {
+    PortAction(sw, true);
+    auto& p = ports[sw];
+    LinkDown(sw, p.peer);
+    p.logical_state = "Disabled";
+    p.physical_state = "Link Down";
   }
 
   Result<ParsedEvents> GetEvents() override {
@@ -554,6 +578,64 @@ TEST_F(RemediatorTest, OwnDisablesAreNotCountedAsTheSwitchLosingLinks) {
   EXPECT_EQ(std::count_if(tickets.begin(), tickets.end(),
                           [](const Ticket& t) { return t.link_key == "switch:ib-leaf-01"; }),
             1);
+}
+
+// A person takes three ports of a leaf down in UFM for maintenance (each a 336, then its link's
+// "Link went down"): no link_down ticket, and not the switch losing three links. A real link-down
+// meanwhile is judged; UFM's 336 for this service's own cut is not mistaken for a person's; and
+// a minute later, the disabled port's link is judged again.
+TEST_F(RemediatorTest, APersonsDisablesAreNotLinkFaults) {
+  auto rules = LoadRulesText(R"(rules:
+  - name: symbol_errors
+    match: {event_id: 113}
+    scope: link
+    action: disable_port
+  - name: link_down
+    match: {event_id: 329}
+    scope: link
+    action: ticket_only
+  - name: switch_many_links_down
+    match: {event_id: 329}
+    scope: switch
+    count: 3
+    window: 20s
+    action: ticket_only
+)",
+                             "test.yaml");
+  ASSERT_TRUE(rules.ok()) << rules.Report();
+  rules_ = std::move(rules.rules);
+  config_.remediation.max_disabled_percent = 100;
+  auto sw = [](int i) { return "fc6a1c0300000001_" + std::to_string(i); };
+  auto host = [](int i) { return "e41d2d030000000" + std::to_string(i) + "_1"; };
+  for (int i = 3; i <= 6; ++i) ufm_.AddLink(sw(i), host(i), "gpu-node-00" + std::to_string(i));
+  auto r = Make();
+  Run(*r, 1);  // first start: takes the cursor
+  for (int i = 1; i <= 3; ++i) ufm_.DisabledByAPerson(sw(i));
+  Run(*r, 3, seconds(1));
+  EXPECT_TRUE(Tickets().empty()) << Tickets().size() << " tickets";
+  EXPECT_EQ(metrics_.Get("ufmr_events_after_hand_disable_total{source=\"rest\"}"), 3);
+
+  // This service's own cut: UFM's 336 for it is not a person's.
+  ufm_.LinkEvent(sw(5), host(5), 113, "Symbol error counter rose");
+  Run(*r, 2, seconds(1));
+  ASSERT_EQ(ufm_.submitted, std::vector<std::string>{"disable " + sw(5)});
+  ufm_.PortAction(sw(5), true);
+  // A real link-down on the same leaf, within the switch rule's 20 s of the three.
+  ufm_.LinkDown(sw(4), host(4));
+  Run(*r, 3, seconds(1));
+  EXPECT_EQ(metrics_.Get("ufmr_events_after_hand_disable_total{source=\"rest\"}"), 3);
+  auto tickets = Tickets();
+  ASSERT_EQ(tickets.size(), 2u);
+  std::set<std::string> rules_fired;
+  for (const auto& t : tickets) rules_fired.insert(t.rule);
+  EXPECT_EQ(rules_fired, (std::set<std::string>{"symbol_errors", "link_down"}));
+
+  // A minute on, the person's port's link says something again: it is judged.
+  Run(*r, 1, seconds(61));
+  ufm_.LinkDown(sw(1), host(1));
+  Run(*r, 3, seconds(1));
+  EXPECT_EQ(Tickets().size(), 3u);
+  EXPECT_EQ(metrics_.Get("ufmr_events_after_hand_disable_total{source=\"rest\"}"), 3);
 }
 
 TEST_F(RemediatorTest, RestartDuringAHoldDoesNotLoseTheEvent) {

@@ -470,7 +470,11 @@ TEST(CleartextUfmWarningTest, WarnsOnlyForPlainHttpLeavingThisHost) {
             std::string::npos)
       << "a name that starts like a loopback address is still a name";
   std::string local = warning("http://ufm.example", "local");
-  EXPECT_NE(local.find("UFM's answers cross"), std::string::npos) << local;
+  EXPECT_NE(local.find("UFM's requests, port actions included, and answers cross"),
+            std::string::npos)
+      << local;
+  EXPECT_NE(warning("HTTP://ufm.example").find("to ufm.example:"), std::string::npos)
+      << "the scheme's case does not matter";
 }
 
 }  // namespace

@@ -16,6 +16,12 @@
 
 namespace ufmr {
 
+namespace {
+// What the probes and the input list say of a database that does not answer: libpq's message
+// names the server, its socket, the database and the user, and goes to the log instead.
+constexpr const char* kDatabaseUnavailable = "unavailable (see the log)";
+}  // namespace
+
 namespace web {
 extern const std::string_view kDashboardHtml;
 }  // namespace web
@@ -400,7 +406,7 @@ void Api::Register(HttpRouter& router) {
         inventory == "ok" && (!remediator_.acting() || events == "ok" || events == "stale");
     std::string hash = remediator_.rules_hash();
     nlohmann::json checks = {
-        {"database", {{"ok", db.ok()}, {"detail", db.ok() ? "" : "unavailable (see the log)"}}},
+        {"database", {{"ok", db.ok()}, {"detail", db.ok() ? "" : kDatabaseUnavailable}}},
         {"ufm", {{"ok", ufm_ok}, {"detail", "inventory " + inventory + ", events " + events}}},
         {"rules", {{"ok", !hash.empty()}, {"detail", hash.empty() ? "no rules loaded" : hash}}}};
     bool ready = db.ok() && ufm_ok && !hash.empty();
@@ -558,7 +564,7 @@ HttpResponse Api::Inputs(const HttpRequest&) {
        {"enabled", true},
        {"state", db.ok() ? "ok" : "failing"},
        {"last_ok_at", db.ok() ? nlohmann::json(FormatIsoTime(now)) : nullptr},
-       {"last_error", db.ok() ? nlohmann::json(nullptr) : nlohmann::json(db.message())},
+       {"last_error", db.ok() ? nlohmann::json(nullptr) : nlohmann::json(kDatabaseUnavailable)},
        {"last_error_at", db.ok() ? nlohmann::json(nullptr) : nlohmann::json(FormatIsoTime(now))},
        {"failures", db.ok() ? 0 : 1},
        {"interval_s", 0},

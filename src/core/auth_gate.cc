@@ -126,7 +126,7 @@ Principal Anonymous() {
 // The answer to a request whose credentials could not be checked or were refused.
 HttpResponse Refused(const Status& s) {
   if (s.code() == Status::Code::kUnavailable) {
-    spdlog::warn("cannot check credentials: {}", s.message());
+    LogFailedAnswer(503, "cannot check credentials: " + s.message());
     return HttpResponse::Error(503, std::string("cannot check credentials: ") + kUnavailableAnswer);
   }
   return HttpResponse::Error(401, s.message());
@@ -323,7 +323,7 @@ struct AuthGate::Impl {
     Result<User> user = Status::NotFound("no such user");
     if (valid_name) user = store.GetUser(name);
     if (!user.ok() && user.status().code() != Status::Code::kNotFound) {
-      spdlog::warn("login: cannot check credentials: {}", user.status().message());
+      LogFailedAnswer(503, "login: cannot check credentials: " + user.status().message());
       return HttpResponse::Error(503,
                                  std::string("cannot check credentials: ") + kUnavailableAnswer);
     }
@@ -362,7 +362,7 @@ struct AuthGate::Impl {
       if (s.code() != Status::Code::kUnavailable) {
         return HttpResponse::Error(401, "wrong name or password");
       }
-      spdlog::warn("login: cannot start a session: {}", s.message());
+      LogFailedAnswer(503, "login: cannot start a session: " + s.message());
       return HttpResponse::Error(503, std::string("cannot start a session: ") + kUnavailableAnswer);
     }
     who.authenticated = true;

@@ -9,6 +9,7 @@
 #include <boost/beast/version.hpp>
 #include <cctype>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include "core/metrics.h"
@@ -41,6 +42,26 @@ HttpResponse HttpResponse::Error(int status, const std::string& message) {
   return Json(status, nlohmann::json{{"error", message}});
 }
 
+void LogFailedAnswer(int status, const std::string& cause) {
+  static std::mutex mu;
+  static std::chrono::steady_clock::time_point next;
+  static int64_t unlogged = 0;
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(mu);
+  if (now < next) {
+    ++unlogged;
+    return;
+  }
+  next = now + std::chrono::seconds(10);
+  if (unlogged > 0) {
+    spdlog::warn("answered {}: {} ({} more answered 5xx in the last 10 s, not logged)", status,
+                 cause, unlogged);
+  } else {
+    spdlog::warn("answered {}: {}", status, cause);
+  }
+  unlogged = 0;
+}
+
 HttpResponse HttpResponse::FromStatus(const Status& s) {
   switch (s.code()) {
     case Status::Code::kInvalidArgument:
@@ -52,10 +73,10 @@ HttpResponse HttpResponse::FromStatus(const Status& s) {
     case Status::Code::kUnavailable:
       // The cause (libpq's message: server, socket, database and user names) is for the log,
       // not for whoever asked.
-      spdlog::warn("answered 503: {}", s.message());
+      LogFailedAnswer(503, s.message());
       return Error(503, kUnavailableAnswer);
     default:
-      spdlog::error("answered 500: {}", s.message());
+      LogFailedAnswer(500, s.message());
       return Error(500, "internal error (the service's log has the details)");
   }
 }
@@ -201,6 +222,7 @@ struct HttpServer::Impl {
   // Shared with every connection, which may outlive this server by a moment.
   std::shared_ptr<OpenConnections> open = std::make_shared<OpenConnections>();
   std::atomic<int64_t> refused{0};
+  std::atomic<int64_t> accept_errors{0};
   // Accept's handlers run one at a time (the acceptor's strand): these need no lock.
   std::chrono::steady_clock::time_point next_refusal_log{};
   std::chrono::steady_clock::time_point next_accept_error_log{};
@@ -312,6 +334,7 @@ void HttpServer::Impl::Accept() {
     const auto now = std::chrono::steady_clock::now();
     if (ec) {
       if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
+      accept_errors.fetch_add(1);
       // Out of descriptors (EMFILE), most likely: the pending connection stays pending, and
       // accepting again at once would spin on the same error. Wait, then try again.
       if (now >= next_accept_error_log) {
@@ -349,14 +372,21 @@ void HttpServer::Impl::Refuse(tcp::socket& socket) {
   // A fresh socket's send buffer has room for this: written without waiting, then closed.
   static const std::string kBusy = [] {
     const std::string body = R"({"error": "too many connections open: try again shortly"})";
-    return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+    return "HTTP/1.1 503 Service Unavailable\r\nServer: ufm-remediator\r\n"
+           "Content-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n"
+           "Cache-Control: no-store\r\nRetry-After: 1\r\nConnection: close\r\n"
            "Content-Length: " +
-           std::to_string(body.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + body;
+           std::to_string(body.size()) + "\r\n\r\n" + body;
   }();
   beast::error_code ec;
   socket.non_blocking(true, ec);
-  if (!ec) socket.write_some(net::buffer(kBusy), ec);
-  socket.shutdown(tcp::socket::shutdown_both, ec);
+  if (ec) return;  // closed as it goes out of scope
+  socket.write_some(net::buffer(kBusy), ec);
+  socket.shutdown(tcp::socket::shutdown_send, ec);
+  // What the client already sent is read and dropped: closing with unread bytes would reset the
+  // connection, and the client might never read the answer.
+  char sink[4096];
+  for (int i = 0; i < 16 && !ec; ++i) socket.read_some(net::buffer(sink), ec);
   socket.close(ec);
 }
 
@@ -377,6 +407,8 @@ void HttpServer::set_metrics(Metrics* metrics) { impl_->open->metrics = metrics;
 int HttpServer::open_connections() const { return impl_->open->load(); }
 
 int64_t HttpServer::refused_connections() const { return impl_->refused.load(); }
+
+int64_t HttpServer::accept_errors() const { return impl_->accept_errors.load(); }
 
 Status HttpServer::Start() {
   beast::error_code ec;

@@ -31,6 +31,10 @@ struct HttpRequest {
   std::string Query(const std::string& name, const std::string& fallback = "") const;
 };
 
+// Logs why a request was answered `status` (a 5xx): at most once every 10 s, since an outage
+// answers every request so, with how many were answered so meanwhile.
+void LogFailedAnswer(int status, const std::string& cause);
+
 // What a 503 says when the database (the only thing the API waits on) cannot be reached.
 inline constexpr char kUnavailableAnswer[] = "the database is unavailable: try again shortly";
 
@@ -96,6 +100,7 @@ class HttpServer {
   uint16_t port() const;
   int open_connections() const;         // now
   int64_t refused_connections() const;  // since Start, over the cap
+  int64_t accept_errors() const;        // since Start: accepts that failed (out of descriptors)
 
  private:
   struct Impl;

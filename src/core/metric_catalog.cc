@@ -52,6 +52,9 @@ std::vector<MetricInfo> Build() {
       M("ufmr_events_on_held_links_total", "counter", "source",
         "Events about a link this service holds disabled (its own cut reads as \"Link went "
         "down\"), kept from the rules, by source."),
+      M("ufmr_events_after_hand_disable_total", "counter", "source",
+        "Events about a link within a minute after UFM said someone else disabled one of its "
+        "ports (event 336): that disable's doing, kept from the rules, by source."),
       M("ufmr_event_lag_seconds", "histogram", "source",
         "From an event's UFM timestamp to its intake, by source (UFM stamps whole seconds; "
         "ufm.utc_offset gives UFM's zone).",

@@ -99,7 +99,10 @@ const char* EndpointOf(const std::string& path) {
 
 std::string CleartextUfmWarning(const Config& c) {
   const std::string scheme = "http://";
-  if (c.ufm.url.compare(0, scheme.size(), scheme) != 0) return "";
+  std::string lower = c.ufm.url.substr(0, scheme.size());
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  if (lower != scheme) return "";
   std::string host = c.ufm.url.substr(scheme.size());
   host = host.substr(0, host.find_first_of("/?#"));
   if (auto at = host.rfind('@'); at != std::string::npos) host = host.substr(at + 1);
@@ -114,7 +117,9 @@ std::string CleartextUfmWarning(const Config& c) {
   const bool v4_loopback =
       host.rfind("127.", 0) == 0 && host.find_first_not_of("0123456789.") == std::string::npos;
   if (host == "localhost" || v4_loopback || host == "::1") return "";
-  std::string what = c.ufm.auth == "local" ? "UFM's answers" : "UFM's credentials and answers";
+  // auth local sends no secret: the requests themselves, port actions too, are what is exposed.
+  std::string what = c.ufm.auth == "local" ? "UFM's requests, port actions included, and answers"
+                                           : "UFM's credentials and answers";
   return "ufm.url is plain http:// to " + host + ": " + what +
          " cross the network unencrypted (use https://)";
 }
