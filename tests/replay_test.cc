@@ -2,9 +2,9 @@
 // snapshots and a saved /resources/ports response, all written to a temporary folder: a link that
 // went down is disabled once; a flapping link is acted on once; a symbol-error ramp in the
 // snapshots is disabled; a host reboot, a switch reboot, a port a person marked unhealthy (702
-// MANUAL) and a counter reset disable nothing; decisions come out in time order with the recorded
-// timestamps; bad log lines are counted and skipped; ports missing from the ports file are learned
-// from the events' text; files that cannot be read stop the replay.
+// MANUAL), a person's disable (336) and a counter reset disable nothing; decisions come out in time
+// order with the recorded timestamps; bad log lines are counted and skipped; ports missing from the
+// ports file are learned from the events' text; files that cannot be read stop the replay.
 #include "core/replay.h"
 
 #include <gtest/gtest.h>
@@ -363,6 +363,27 @@ TEST_F(ReplayTest, PortMarkedUnhealthyByAPersonIsNotTouched) {
                 "2026-01-01T00:00:00.000Z)"),
             std::string::npos)
       << out.decisions[0].reason;
+}
+
+// A person disables the uplink's leaf port (UFM's 336, then the link goes down): as in the
+// service, that is no link fault. A host link going down meanwhile is judged as ever; so is the
+// uplink going down once the minute after the 336 has passed.
+TEST_F(ReplayTest, APersonsDisableIsNotALinkFault) {
+  const std::string disabled =
+      "[336] INFO Site [default] [Fabric_Notification] Port [default / Switch: T3-E21-N-U47 / "
+      "1/17/1] [dev_id: 9c0591030090e000]: Port Action Disable Succeeded";
+  Outcome out = Run(Log({{0, disabled}, {1, kUplinkDown}, {5, kHostLinkDown}}), {});
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  ASSERT_EQ(out.decisions.size(), 1u) << out.Describe();
+  EXPECT_EQ(out.decisions[0].rule, "link_down");
+  EXPECT_EQ(out.decisions[0].port, kLeaf3);
+  EXPECT_EQ(out.stats.events, 3u);
+
+  Outcome later = Run(Log({{0, disabled}, {61, kUplinkDown}}), {});
+  ASSERT_TRUE(later.status.ok()) << later.status.message();
+  ASSERT_EQ(later.decisions.size(), 1u) << later.Describe();
+  EXPECT_EQ(later.decisions[0].rule, "link_down");
+  EXPECT_EQ(later.decisions[0].port, kUp33);
 }
 
 TEST_F(ReplayTest, DecisionsComeOutInTimeOrderWithRecordedTimestamps) {

@@ -21,9 +21,6 @@ constexpr const char* kEventsCursor = "rest_events";
 constexpr const char* kEventLogCursor = "event_log";
 constexpr const char* kService = "service";
 constexpr double kEvidenceThrottleS = 300;
-// How long after someone else's disable (336) events about its link are that disable's doing.
-// UFM reports the link going down within seconds of the action; the rest is slack for polling.
-constexpr double kHandDisableWindowS = 60;
 
 // Cheap change detection for the rules folder: each *.yaml's name, size and modification time.
 std::string RulesFingerprint(const std::string& dir) {
@@ -487,8 +484,17 @@ void Remediator::ConsiderEvent(const Observation& o) {
     }
     if (!ports.empty()) manual_marks_.Observe(o, ports);
   }
-  if (o.event_type == 336 || o.event_type == 337) NotePortAction(o);
-  if (AfterHandDisable(o)) {
+  auto ours = [this](const std::string& port) {
+    return our_disables_.count(port) > 0 ||
+           std::find(disabling_.begin(), disabling_.end(), port) != disabling_.end();
+  };
+  for (const auto& port : hand_disables_.Note(o, engine_.PortsOf(o), ours)) {
+    spdlog::info(
+        "port {} was disabled in UFM, not by this service: what its link reports in the next {} s "
+        "is that disable's doing",
+        port, RecentDisables::kWindowS);
+  }
+  if (hand_disables_.Covers(o, inventory_)) {
     metrics_.Add(MetricName("ufmr_events_after_hand_disable_total", {{"source", o.source}}));
     spdlog::info("event {} ({}) follows a disable in UFM that was not this service's: not a fault",
                  o.event_id, o.name);
@@ -513,41 +519,6 @@ bool Remediator::AboutOurDisable(const Observation& o) const {
   std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
   if (!named && !std::any_of(ends.begin(), ends.end(), held)) return false;
   return verifying_links_.count(LinkKey(ends)) == 0;
-}
-
-void Remediator::NotePortAction(const Observation& o) {
-  for (const auto& port : engine_.PortsOf(o)) {
-    if (o.event_type == 337) {
-      hand_disabled_.erase(port);
-      continue;
-    }
-    const bool ours = our_disables_.count(port) > 0 ||
-                      std::find(disabling_.begin(), disabling_.end(), port) != disabling_.end();
-    if (ours) continue;
-    hand_disabled_[port] = o.time;
-    spdlog::info(
-        "port {} was disabled in UFM, not by this service: what its link reports in the next {} s "
-        "is that disable's doing",
-        port, kHandDisableWindowS);
-  }
-}
-
-bool Remediator::AfterHandDisable(const Observation& o) {
-  if (hand_disabled_.empty() || o.ports.empty() || o.event_type == 336 || o.event_type == 337) {
-    return false;
-  }
-  for (auto it = hand_disabled_.begin(); it != hand_disabled_.end();) {
-    if (Seconds(o.time - it->second).count() > kHandDisableWindowS) {
-      it = hand_disabled_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  auto marked = [this](const std::string& p) { return hand_disabled_.count(p) > 0; };
-  if (std::any_of(o.ports.begin(), o.ports.end(), marked)) return true;
-  if (hand_disabled_.empty() || o.ports.size() > 1) return false;  // a link event names both ends
-  std::vector<std::string> ends = inventory_.LinkEnds(o.ports);
-  return std::any_of(ends.begin(), ends.end(), marked);
 }
 
 bool Remediator::LoadOurDisables() {

@@ -29,6 +29,7 @@
 #include "core/log_tailer.h"
 #include "core/manual_marks.h"
 #include "core/metrics.h"
+#include "core/recent_disables.h"
 #include "core/rule_engine.h"
 #include "core/silence.h"
 #include "core/store.h"
@@ -125,13 +126,6 @@ class Remediator {
   // went down", and a count of a switch's or host's link-downs must not count it. (A link under
   // soak is not held: what it says then is judged.)
   bool AboutOurDisable(const Observation& o) const;
-  // UFM's 336 "port action disable succeeded" about a port this service is not disabling: a
-  // person's (or another tool's) disable, noted for kHandDisableWindowS; a 337 (enabled) forgets
-  // it.
-  void NotePortAction(const Observation& o);
-  // Whether an event is about a link one of whose ports was disabled so within the window: that
-  // link going down is the disable's doing, not a fault, and no rule may count it.
-  bool AfterHandDisable(const Observation& o);
   // ufmr_tickets{state} from the database, at most every 15 s (leader and standby alike).
   void MaybeCountTickets();
 
@@ -159,7 +153,8 @@ class Remediator {
   std::map<std::string, std::string> persons_isolated_;
   std::set<std::string> our_isolations_;  // ports this service holds isolated
   std::set<std::string> our_disables_;    // ports this service holds disabled, or is disabling
-  std::map<std::string, TimePoint> hand_disabled_;  // port -> when UFM said another disabled it
+  // Ports UFM said someone else disabled, for a minute: their links' events are not faults.
+  RecentDisables hand_disables_;
   bool our_disables_loaded_ = false;
   std::vector<std::string> disabling_;  // disables this pass records (held once it commits)
   TimePoint next_reconcile_{};

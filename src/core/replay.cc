@@ -11,6 +11,7 @@
 #include "core/event_subjects.h"
 #include "core/inventory.h"
 #include "core/manual_marks.h"
+#include "core/recent_disables.h"
 #include "core/rule_engine.h"
 #include "core/telemetry.h"
 
@@ -350,6 +351,7 @@ struct ReplayPipeline::Impl {
   Inventory* inventory;
   SilenceSet silences;
   ManualMarks marks;
+  RecentDisables disables;
   std::set<std::string> learned;  // ports known only from the events' text
   RuleEngine engine;
   Decider decider;
@@ -382,7 +384,11 @@ size_t ReplayPipeline::Event(const Observation& o) {
     }
   }
   impl_->marks.Observe(o, impl_->engine.PortsOf(o));
-  impl_->engine.Observe(o, &impl_->pending);
+  // A recorded 336 is a person's disable or the live service's own: either way, what the link
+  // then reports is not for the rules, as in the service (RecentDisables, and for its own cuts
+  // Remediator::AboutOurDisable).
+  impl_->disables.Note(o, impl_->engine.PortsOf(o), [](const std::string&) { return false; });
+  if (!impl_->disables.Covers(o, *impl_->inventory)) impl_->engine.Observe(o, &impl_->pending);
   impl_->Decide();
   return learned;
 }
