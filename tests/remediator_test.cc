@@ -161,6 +161,21 @@ constexpr const char* kRules = R"(rules:
     action: disable_port
 )";
 
+// Rules for the tests of link-downs that are no fault: cut a link on its symbol errors, and
+// count a switch's link-downs (three within 20 s are the switch's ticket).
+constexpr const char* kCutsAndTheSwitchCount = R"(rules:
+  - name: symbol_errors
+    match: {event_id: 113}
+    scope: link
+    action: disable_port
+  - name: switch_many_links_down
+    match: {event_id: 329}
+    scope: switch
+    count: 3
+    window: 20s
+    action: ticket_only
+)";
+
 class RemediatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -194,6 +209,22 @@ class RemediatorTest : public ::testing::Test {
     for (int i = 0; i < passes; ++i) {
       r.RunOnce();
       clock_.Advance(step);
+    }
+  }
+
+  void UseRules(const std::string& yaml) {
+    auto rules = LoadRulesText(yaml, "test.yaml");
+    ASSERT_TRUE(rules.ok()) << rules.Report();
+    rules_ = std::move(rules.rules);
+  }
+  // Ports of the six links of the leaf ib-leaf-01: the fake's own two (1 and 2), and 3 to 6.
+  static std::string LeafPort(int i) { return "fc6a1c0300000001_" + std::to_string(i); }
+  static std::string HostPort(int i) { return "e41d2d030000000" + std::to_string(i) + "_1"; }
+  // Links 3 to 6 added to the fake's two, with a percent cap that lets all six be cut.
+  void SixLinksOnOneLeaf() {
+    config_.remediation.max_disabled_percent = 100;
+    for (int i = 3; i <= 6; ++i) {
+      ufm_.AddLink(LeafPort(i), HostPort(i), "gpu-node-00" + std::to_string(i));
     }
   }
 
@@ -521,35 +552,18 @@ TEST_F(RemediatorTest, EventsWaitForTheInventory) {
 // links of one switch are not the switch losing three links: the count of its link-downs leaves
 // them out, before and after a restart, while a link that really goes down still counts.
 TEST_F(RemediatorTest, OwnDisablesAreNotCountedAsTheSwitchLosingLinks) {
-  auto rules = LoadRulesText(R"(rules:
-  - name: symbol_errors
-    match: {event_id: 113}
-    scope: link
-    action: disable_port
-  - name: switch_many_links_down
-    match: {event_id: 329}
-    scope: switch
-    count: 3
-    window: 20s
-    action: ticket_only
-)",
-                             "test.yaml");
-  ASSERT_TRUE(rules.ok()) << rules.Report();
-  rules_ = std::move(rules.rules);
-  config_.remediation.max_disabled_percent = 100;
-  auto sw = [](int i) { return "fc6a1c0300000001_" + std::to_string(i); };
-  auto host = [](int i) { return "e41d2d030000000" + std::to_string(i) + "_1"; };
-  for (int i = 3; i <= 6; ++i) ufm_.AddLink(sw(i), host(i), "gpu-node-00" + std::to_string(i));
+  ASSERT_NO_FATAL_FAILURE(UseRules(kCutsAndTheSwitchCount));
+  SixLinksOnOneLeaf();
   ufm_.link_broken = false;
   auto r = Make();
   Run(*r, 1);  // first start: takes the cursor
-  ufm_.LinkEvent(sw(1), host(1), 113, "Symbol error counter rose");
-  ufm_.LinkEvent(sw(2), host(2), 113, "Symbol error counter rose");
+  ufm_.LinkEvent(LeafPort(1), HostPort(1), 113, "Symbol error counter rose");
+  ufm_.LinkEvent(LeafPort(2), HostPort(2), 113, "Symbol error counter rose");
   Run(*r, 1, seconds(0));  // both links cut; their link-downs are not read yet
   ASSERT_EQ(ufm_.submitted.size(), 2u);
   // A restart: what the service holds disabled comes from the database.
   r = Make();
-  ufm_.LinkEvent(sw(3), host(3), 113, "Symbol error counter rose");
+  ufm_.LinkEvent(LeafPort(3), HostPort(3), 113, "Symbol error counter rose");
   Run(*r, 3, seconds(1));
   ASSERT_EQ(ufm_.submitted.size(), 3u);
   ASSERT_EQ(std::count_if(ufm_.events.begin(), ufm_.events.end(),
@@ -566,12 +580,12 @@ TEST_F(RemediatorTest, OwnDisablesAreNotCountedAsTheSwitchLosingLinks) {
 
   // Links that really go down, within the switch rule's 20 s: two are not three, nor is a
   // "Link went down" about a held link; a third real one is.
-  ufm_.LinkDown(sw(4), host(4));
-  ufm_.LinkDown(sw(5), host(5));
-  ufm_.LinkDown(sw(2), host(2));
+  ufm_.LinkDown(LeafPort(4), HostPort(4));
+  ufm_.LinkDown(LeafPort(5), HostPort(5));
+  ufm_.LinkDown(LeafPort(2), HostPort(2));
   Run(*r, 2, seconds(1));
   EXPECT_EQ(Tickets().size(), 3u) << "two real link-downs and a held link's";
-  ufm_.LinkDown(sw(6), host(6));
+  ufm_.LinkDown(LeafPort(6), HostPort(6));
   Run(*r, 2, seconds(1));
   tickets = Tickets();
   EXPECT_EQ(tickets.size(), 4u);
@@ -585,54 +599,42 @@ TEST_F(RemediatorTest, OwnDisablesAreNotCountedAsTheSwitchLosingLinks) {
 // meanwhile is judged; UFM's 336 for this service's own cut is not mistaken for a person's; and
 // a minute later, the disabled port's link is judged again.
 TEST_F(RemediatorTest, APersonsDisablesAreNotLinkFaults) {
-  auto rules = LoadRulesText(R"(rules:
-  - name: symbol_errors
-    match: {event_id: 113}
-    scope: link
-    action: disable_port
-  - name: link_down
+  ASSERT_NO_FATAL_FAILURE(UseRules(std::string(kCutsAndTheSwitchCount) + R"(  - name: link_down
     match: {event_id: 329}
     scope: link
     action: ticket_only
-  - name: switch_many_links_down
-    match: {event_id: 329}
-    scope: switch
-    count: 3
-    window: 20s
-    action: ticket_only
-)",
-                             "test.yaml");
-  ASSERT_TRUE(rules.ok()) << rules.Report();
-  rules_ = std::move(rules.rules);
-  config_.remediation.max_disabled_percent = 100;
-  auto sw = [](int i) { return "fc6a1c0300000001_" + std::to_string(i); };
-  auto host = [](int i) { return "e41d2d030000000" + std::to_string(i) + "_1"; };
-  for (int i = 3; i <= 6; ++i) ufm_.AddLink(sw(i), host(i), "gpu-node-00" + std::to_string(i));
+)"));
+  SixLinksOnOneLeaf();
   auto r = Make();
   Run(*r, 1);  // first start: takes the cursor
-  for (int i = 1; i <= 3; ++i) ufm_.DisabledByAPerson(sw(i));
+  for (int i = 1; i <= 3; ++i) ufm_.DisabledByAPerson(LeafPort(i));
   Run(*r, 3, seconds(1));
   EXPECT_TRUE(Tickets().empty()) << Tickets().size() << " tickets";
   EXPECT_EQ(metrics_.Get("ufmr_events_after_hand_disable_total{source=\"rest\"}"), 3);
 
   // This service's own cut: UFM's 336 for it is not a person's.
-  ufm_.LinkEvent(sw(5), host(5), 113, "Symbol error counter rose");
+  ufm_.LinkEvent(LeafPort(5), HostPort(5), 113, "Symbol error counter rose");
   Run(*r, 2, seconds(1));
-  ASSERT_EQ(ufm_.submitted, std::vector<std::string>{"disable " + sw(5)});
-  ufm_.PortAction(sw(5), true);
+  ASSERT_EQ(ufm_.submitted, std::vector<std::string>{"disable " + LeafPort(5)});
+  const double held = metrics_.Get("ufmr_events_on_held_links_total{source=\"rest\"}");
+  ufm_.PortAction(LeafPort(5), true);
+  ufm_.LinkEvent(LeafPort(5), HostPort(5), 113, "Symbol error counter rose");
   // A real link-down on the same leaf, within the switch rule's 20 s of the three.
-  ufm_.LinkDown(sw(4), host(4));
+  ufm_.LinkDown(LeafPort(4), HostPort(4));
   Run(*r, 3, seconds(1));
   EXPECT_EQ(metrics_.Get("ufmr_events_after_hand_disable_total{source=\"rest\"}"), 3);
+  EXPECT_EQ(metrics_.Get("ufmr_events_on_held_links_total{source=\"rest\"}"), held + 2)
+      << "the 336 of this service's own cut, and what followed it, are about a link it holds";
   auto tickets = Tickets();
   ASSERT_EQ(tickets.size(), 2u);
   std::set<std::string> rules_fired;
   for (const auto& t : tickets) rules_fired.insert(t.rule);
   EXPECT_EQ(rules_fired, (std::set<std::string>{"symbol_errors", "link_down"}));
 
-  // A minute on, the person's port's link says something again: it is judged.
+  // A minute on (by UFM's stamps, as by the clock), the person's port's link says something
+  // again: it is judged.
   Run(*r, 1, seconds(61));
-  ufm_.LinkDown(sw(1), host(1));
+  ufm_.LinkDown(LeafPort(1), HostPort(1), "2026-11-29 10:01:05");
   Run(*r, 3, seconds(1));
   EXPECT_EQ(Tickets().size(), 3u);
   EXPECT_EQ(metrics_.Get("ufmr_events_after_hand_disable_total{source=\"rest\"}"), 3);

@@ -1024,6 +1024,20 @@ TEST(RuleEngineTest, MinLinkUptimeIgnoresSamplesAfterALinkDown) {
   }
 }
 
+// A link-down kept from the rules (it followed someone's disable: RecentDisables) still starts
+// the link's uptime again, as one judged would; one that is not a link-down does not.
+TEST(RuleEngineTest, ANotedLinkDownStartsTheUptimeAgain) {
+  for (int type : {329, 328}) {
+    SCOPED_TRACE(type);
+    Harness h(CounterRule("    counter: " + kSym +
+                          "\n    rate: {above: 100, per: 1m}\n    min_link_uptime: 10m\n"));
+    h.engine.NoteLinkDown(Event(type, 0, {kL33, kS8}), {kL33, kS8});
+    EXPECT_TRUE(h.all.empty()) << "a noted link-down is judged by no rule";
+    for (int t = 60; t <= 660; t += 60) h.Observe(Counter(kSym, kL33, t, 1000));
+    EXPECT_EQ(h.Times(), type == 329 ? std::vector<double>{600} : std::vector<double>{60});
+  }
+}
+
 TEST(RuleEngineTest, MinLinkUptimeStartsTheWindowAfresh) {
   // Samples before the down are forgotten: the window after it holds only post-uptime samples.
   Harness h(CounterRule("    counter: " + kSym +

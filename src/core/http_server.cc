@@ -43,23 +43,30 @@ HttpResponse HttpResponse::Error(int status, const std::string& message) {
 }
 
 void LogFailedAnswer(int status, const std::string& cause) {
+  // One limiter for 503s (an outage answers every request so) and one for the rest, so a bug's
+  // 500 is not lost among an outage's 503s.
+  struct Limiter {
+    std::chrono::steady_clock::time_point next;
+    int64_t unlogged = 0;
+  };
   static std::mutex mu;
-  static std::chrono::steady_clock::time_point next;
-  static int64_t unlogged = 0;
+  static Limiter unavailable, other;
+  Limiter& l = status == 503 ? unavailable : other;
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mu);
-  if (now < next) {
-    ++unlogged;
+  if (now < l.next) {
+    ++l.unlogged;
     return;
   }
-  next = now + std::chrono::seconds(10);
-  if (unlogged > 0) {
-    spdlog::warn("answered {}: {} ({} more answered 5xx in the last 10 s, not logged)", status,
-                 cause, unlogged);
+  l.next = now + std::chrono::seconds(10);
+  const auto level = status == 503 ? spdlog::level::warn : spdlog::level::err;
+  if (l.unlogged > 0) {
+    spdlog::log(level, "answered {}: {} ({} more such answers in the last 10 s, not logged)",
+                status, cause, l.unlogged);
   } else {
-    spdlog::warn("answered {}: {}", status, cause);
+    spdlog::log(level, "answered {}: {}", status, cause);
   }
-  unlogged = 0;
+  l.unlogged = 0;
 }
 
 HttpResponse HttpResponse::FromStatus(const Status& s) {
@@ -383,8 +390,9 @@ void HttpServer::Impl::Refuse(tcp::socket& socket) {
   if (ec) return;  // closed as it goes out of scope
   socket.write_some(net::buffer(kBusy), ec);
   socket.shutdown(tcp::socket::shutdown_send, ec);
-  // What the client already sent is read and dropped: closing with unread bytes would reset the
-  // connection, and the client might never read the answer.
+  // What the client already sent is read and dropped (best effort: bytes that arrive after the
+  // close still draw a reset): closing with unread bytes would reset the connection, and the
+  // client might never read the answer.
   char sink[4096];
   for (int i = 0; i < 16 && !ec; ++i) socket.read_some(net::buffer(sink), ec);
   socket.close(ec);

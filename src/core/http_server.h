@@ -31,8 +31,9 @@ struct HttpRequest {
   std::string Query(const std::string& name, const std::string& fallback = "") const;
 };
 
-// Logs why a request was answered `status` (a 5xx): at most once every 10 s, since an outage
-// answers every request so, with how many were answered so meanwhile.
+// Logs why a request was answered `status` (a 5xx): a 503 as a warning, anything else as an error,
+// each kind at most once every 10 s (an outage answers every request so), with how many were
+// answered so meanwhile.
 void LogFailedAnswer(int status, const std::string& cause);
 
 // What a 503 says when the database (the only thing the API waits on) cannot be reached.

@@ -7,8 +7,19 @@
 namespace ufmr {
 
 namespace {
+
 constexpr int kPortDisabled = 336;
 constexpr int kPortEnabled = 337;
+// A note older than this, by intake time, is forgotten whatever its stamps say.
+constexpr double kForgetS = 600;
+
+// UFM's stamp of an observation; only differences are taken, so the zone does not matter.
+std::optional<TimePoint> Stamp(const Observation& o) {
+  TimePoint t;
+  if (!ParseUfmTimestamp(o.ufm_timestamp, 0, &t)) return std::nullopt;
+  return t;
+}
+
 }  // namespace
 
 std::vector<std::string> RecentDisables::Note(const Observation& o,
@@ -20,29 +31,44 @@ std::vector<std::string> RecentDisables::Note(const Observation& o,
     if (o.event_type == kPortEnabled) {
       ports_.erase(port);
     } else if (!ours(port)) {
-      ports_[port] = o.time;
-      noted.push_back(port);
+      // Two sources may both bring the 336: the port is said noted once.
+      if (ports_.insert_or_assign(port, Noted{o.time, Stamp(o)}).second) noted.push_back(port);
     }
   }
   return noted;
 }
 
-bool RecentDisables::Covers(const Observation& o, const Inventory& inventory) {
-  if (ports_.empty() || o.ports.empty() || o.event_type == kPortDisabled ||
+bool RecentDisables::Within(const Noted& n, const Observation& o) const {
+  double after = 0;
+  std::optional<TimePoint> stamped = Stamp(o);
+  if (n.stamped && stamped) {
+    after = Seconds(*stamped - *n.stamped).count();
+  } else {
+    after = Seconds(o.time - n.seen).count();
+  }
+  return after >= -kSlackS && after <= kWindowS;
+}
+
+bool RecentDisables::Covers(const Observation& o, const std::vector<std::string>& ports,
+                            const Inventory& inventory) {
+  if (ports_.empty() || ports.empty() || o.event_type == kPortDisabled ||
       o.event_type == kPortEnabled) {
     return false;
   }
   for (auto it = ports_.begin(); it != ports_.end();) {
-    if (Seconds(o.time - it->second).count() > kWindowS) {
+    if (Seconds(o.time - it->second.seen).count() > kForgetS) {
       it = ports_.erase(it);
     } else {
       ++it;
     }
   }
-  auto noted = [this](const std::string& p) { return ports_.count(p) > 0; };
-  if (std::any_of(o.ports.begin(), o.ports.end(), noted)) return true;
-  if (ports_.empty() || o.ports.size() > 1) return false;  // a link event names both ends
-  std::vector<std::string> ends = inventory.LinkEnds(o.ports);
+  auto noted = [&](const std::string& p) {
+    auto it = ports_.find(p);
+    return it != ports_.end() && Within(it->second, o);
+  };
+  if (std::any_of(ports.begin(), ports.end(), noted)) return true;
+  if (ports_.empty() || ports.size() > 1) return false;  // a link event names both ends
+  std::vector<std::string> ends = inventory.LinkEnds(ports);
   return std::any_of(ends.begin(), ends.end(), noted);
 }
 

@@ -1,12 +1,14 @@
 // RecentDisables: ports that UFM says someone other than this service disabled (event 336, "port
-// action disable succeeded"), each for a minute. Meanwhile, what the port's link reports ("Link
-// went down" first) is that disable's doing, not a fault, and no rule may count it; a 337
-// (enabled) ends the minute early. The service (Remediator) and replay (ReplayPipeline, so also
-// `rules test`) both use it, so a backtest counts what the service counts. Single-threaded.
+// action disable succeeded"). For a minute after the 336, by UFM's own timestamps, what the port's
+// link reports ("Link went down" first) is that disable's doing, not a fault, and no rule may
+// count it; a 337 (enabled) ends the minute early. The service (Remediator) and replay
+// (ReplayPipeline, so also `rules test`) both use it, so a backtest counts what the service
+// counts. Kept in memory only. Single-threaded.
 #pragma once
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,18 +22,29 @@ class Inventory;
 class RecentDisables {
  public:
   static constexpr double kWindowS = 60;  // UFM reports the link-down within seconds
+  // UFM stamps whole seconds, and two sources may stamp one moment a second apart.
+  static constexpr double kSlackS = 2;
 
   // A 336 notes `ports` (the event's ports) but those `ours` says this service is disabling; a
-  // 337 forgets them. Returns the ports noted. Any other event is ignored.
+  // 337 forgets them. Returns the ports newly noted. Any other event is ignored.
   std::vector<std::string> Note(const Observation& o, const std::vector<std::string>& ports,
                                 const std::function<bool(const std::string&)>& ours);
-  // Whether `o` (not a 336 or 337) is about a link one of whose ports was noted within the
-  // window before o.time. A link event names both ends; an event naming one port is asked about
+  // Whether `o` (not a 336 or 337), whose ports are `ports`, is about a link one of whose ports
+  // was noted, and is stamped from kSlackS before that 336 to kWindowS after it (by UFM's
+  // timestamps when both parse, else by intake time). An event naming one port is asked about
   // its peer through `inventory`.
-  bool Covers(const Observation& o, const Inventory& inventory);
+  bool Covers(const Observation& o, const std::vector<std::string>& ports,
+              const Inventory& inventory);
+  bool empty() const { return ports_.empty(); }
 
  private:
-  std::map<std::string, TimePoint> ports_;  // port -> when its 336 was seen
+  struct Noted {
+    TimePoint seen;                    // intake time of the 336
+    std::optional<TimePoint> stamped;  // UFM's timestamp of it, when it parses
+  };
+  bool Within(const Noted& n, const Observation& o) const;
+
+  std::map<std::string, Noted> ports_;
 };
 
 }  // namespace ufmr

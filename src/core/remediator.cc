@@ -465,6 +465,17 @@ void Remediator::PollEvents() {
 }
 
 void Remediator::ConsiderEvent(const Observation& o) {
+  // Before the dedup, so UFM's REST or event-log copy of a 336 counts even when syslog brought it
+  // first; not from syslog, whose senders nobody checks: a forged 336 would hide a link's faults.
+  if ((o.event_type == 336 && o.source != "syslog") || o.event_type == 337) {
+    auto ours = [this](const std::string& port) { return our_disables_.count(port) > 0; };
+    for (const auto& port : hand_disables_.Note(o, engine_.PortsOf(o), ours)) {
+      spdlog::info(
+          "port {} was disabled in UFM, not by this service: what its link reports in the next "
+          "{} s is that disable's doing",
+          port, RecentDisables::kWindowS);
+    }
+  }
   if (!deduper_.FirstSighting(o)) {
     metrics_.Add(MetricName("ufmr_duplicate_events_total", {{"source", o.source}}));
     return;
@@ -484,21 +495,16 @@ void Remediator::ConsiderEvent(const Observation& o) {
     }
     if (!ports.empty()) manual_marks_.Observe(o, ports);
   }
-  auto ours = [this](const std::string& port) {
-    return our_disables_.count(port) > 0 ||
-           std::find(disabling_.begin(), disabling_.end(), port) != disabling_.end();
-  };
-  for (const auto& port : hand_disables_.Note(o, engine_.PortsOf(o), ours)) {
-    spdlog::info(
-        "port {} was disabled in UFM, not by this service: what its link reports in the next {} s "
-        "is that disable's doing",
-        port, RecentDisables::kWindowS);
-  }
-  if (hand_disables_.Covers(o, inventory_)) {
-    metrics_.Add(MetricName("ufmr_events_after_hand_disable_total", {{"source", o.source}}));
-    spdlog::info("event {} ({}) follows a disable in UFM that was not this service's: not a fault",
-                 o.event_id, o.name);
-    return;
+  if (!hand_disables_.empty()) {
+    std::vector<std::string> ports = engine_.PortsOf(o);
+    if (hand_disables_.Covers(o, ports, inventory_)) {
+      engine_.NoteLinkDown(o, ports);  // the link's uptime starts again all the same
+      metrics_.Add(MetricName("ufmr_events_after_hand_disable_total", {{"source", o.source}}));
+      spdlog::info(
+          "event {} ({}) follows a disable in UFM that was not this service's: not a fault",
+          o.event_id, o.name);
+      return;
+    }
   }
   if (AboutOurDisable(o)) {
     metrics_.Add(MetricName("ufmr_events_on_held_links_total", {{"source", o.source}}));

@@ -387,8 +387,13 @@ size_t ReplayPipeline::Event(const Observation& o) {
   // A recorded 336 is a person's disable or the live service's own: either way, what the link
   // then reports is not for the rules, as in the service (RecentDisables, and for its own cuts
   // Remediator::AboutOurDisable).
-  impl_->disables.Note(o, impl_->engine.PortsOf(o), [](const std::string&) { return false; });
-  if (!impl_->disables.Covers(o, *impl_->inventory)) impl_->engine.Observe(o, &impl_->pending);
+  std::vector<std::string> ports = impl_->engine.PortsOf(o);
+  impl_->disables.Note(o, ports, [](const std::string&) { return false; });
+  if (impl_->disables.Covers(o, ports, *impl_->inventory)) {
+    impl_->engine.NoteLinkDown(o, ports);  // the link's uptime starts again all the same
+  } else {
+    impl_->engine.Observe(o, &impl_->pending);
+  }
   impl_->Decide();
   return learned;
 }

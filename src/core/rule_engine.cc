@@ -273,6 +273,11 @@ void RuleEngine::Observe(const Observation& o, std::vector<Finding>* out) {
   }
 }
 
+void RuleEngine::NoteLinkDown(const Observation& o, const std::vector<std::string>& ports) {
+  if (o.event_type != kLinkDownEvent) return;
+  for (const auto& p : ports) last_down_[p] = o.time;
+}
+
 void RuleEngine::ObserveEvent(const Observation& o, std::vector<Finding>* out) {
   if (o.event_type == kLinkDownEvent) {
     for (const auto& p : o.ports) last_down_[p] = o.time;

@@ -34,6 +34,9 @@ class RuleEngine {
 
   // Appends the findings this observation completes now (rules without `for`).
   void Observe(const Observation& o, std::vector<Finding>* out);
+  // A link-down kept from the rules (it follows someone's disable): no rule judges it, but the
+  // link's uptime (a counter rule's min_link_uptime) starts again from it.
+  void NoteLinkDown(const Observation& o, const std::vector<std::string>& ports);
   // Appends held findings whose `for` has passed without a clear; ages windows and clears counter
   // conditions that fell under their clear level.
   void Tick(TimePoint now, std::vector<Finding>* out);
