@@ -1,7 +1,8 @@
 // Acting on the fabric, end to end: the real service binary against ufm-sim (a simulated UFM) and
 // a throwaway PostgreSQL. Each guard blocks and says so on the ticket (a host's last link, the
 // caps, the per-switch cap, the rate limit, the cooldown, the circuit breaker, dry run, shadow
-// rules); a port a person isolated is never touched; a port someone re-enabled is reported as
+// rules); a port a person isolated is never touched; ports a person disabled for maintenance
+// (UFM's 336, then the link-down) file no ticket; a port someone re-enabled is reported as
 // drift and left alone; isolation through UFM's unhealthy ports; the repair flow (pass, fail,
 // escalate) with repair kinds; UFM external events; and crash-resume: the service killed with
 // SIGKILL at each step of an action's life, restarted, and the simulator's action log still
