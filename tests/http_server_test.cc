@@ -363,6 +363,12 @@ TEST(HttpServerLimitTest, AConnectionOverTheCapIsAnswered503AndClosed) {
 // tries again rather than spin on the error (a core's worth of retries and a warning each), and
 // serves the waiting connections once descriptors are free.
 TEST(HttpServerLimitTest, OutOfDescriptorsTheServerWaitsInsteadOfSpinning) {
+#ifdef UFMR_SANITIZED
+  // UBSan checks a vptr (the server's log call makes one) by first testing that the memory is
+  // readable through a pipe; with every descriptor taken it cannot open one, and reports a
+  // false "invalid vptr". The plain suite runs this test.
+  GTEST_SKIP() << "needs the descriptors that UBSan's vptr check opens; run by the plain suite";
+#endif
   HttpServer server("127.0.0.1", 0,
                     [](const HttpRequest&) { return HttpResponse::Text(200, "hi"); });
   ASSERT_TRUE(server.Start().ok());
