@@ -99,10 +99,7 @@ const char* EndpointOf(const std::string& path) {
 
 std::string CleartextUfmWarning(const Config& c) {
   const std::string scheme = "http://";
-  std::string lower = c.ufm.url.substr(0, scheme.size());
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
-  if (lower != scheme) return "";
+  if (AsciiLower(c.ufm.url.substr(0, scheme.size())) != scheme) return "";
   std::string host = c.ufm.url.substr(scheme.size());
   host = host.substr(0, host.find_first_of("/?#"));
   if (auto at = host.rfind('@'); at != std::string::npos) host = host.substr(at + 1);
@@ -112,8 +109,7 @@ std::string CleartextUfmWarning(const Config& c) {
   } else {
     host = host.substr(0, host.find(':'));
   }
-  std::transform(host.begin(), host.end(), host.begin(),
-                 [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+  host = AsciiLower(host);
   const bool v4_loopback =
       host.rfind("127.", 0) == 0 && host.find_first_not_of("0123456789.") == std::string::npos;
   if (host == "localhost" || v4_loopback || host == "::1") return "";
