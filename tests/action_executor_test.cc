@@ -7,7 +7,11 @@
 // happens before then) and gives up after action_max_tries; a permanent failure fails at once
 // (ticket ticket_only, guard action_failed, the reason on its timeline); a port already as wanted
 // before the service touched it is "done by hand" (guard manual); isolation goes through
-// SetPortHealth and is confirmed from GetUnhealthyPorts. AnnouncePending: one UFM external event
+// SetPortHealth and is confirmed from GetUnhealthyPorts. A disabled port reads by its physical
+// state ("Disabled") as UFM documents it; a job ends in any status but Running (Aborted
+// included), and a job UFM no longer knows ([]) is judged by the port at once; a cut UFM took
+// whose port then reads neither disabled nor enabled ("Down" / "Link Down") is held as the
+// service's, guard "uncertain", never left untracked. AnnouncePending: one UFM external event
 // per confirmed action carrying its marker, then marked announced; not posted again when UFM's
 // events already hold the marker; nothing when ufm.external_events is off.
 #include "core/action_executor.h"
@@ -114,9 +118,17 @@ class FakeUfm : public UfmClient {
     if (it == jobs.end()) return Status::NotFound("no job " + job_id);
     Job& j = it->second;
     if (j.status == "Running") {
-      j.status = "Completed";
-      ports[j.port].logical_state = j.action == "disable" ? "Disabled" : "Active";
+      j.status = job_ends;
+      PortInfo& p = ports[j.port];
+      if (j.action == "disable" && job_changes_port) {
+        p.logical_state = disabled_shows.first;
+        p.physical_state = disabled_shows.second;
+      } else if (job_changes_port) {
+        p.logical_state = "Active";
+        p.physical_state = "Link Up";
+      }
     }
+    if (forget_jobs) return Status::NotFound("UFM answered [] for job " + job_id);
     return JobStatus{j.status, ""};
   }
   Result<std::vector<JobInfo>> GetJobs() override {
@@ -153,6 +165,11 @@ class FakeUfm : public UfmClient {
 
   std::map<std::string, PortInfo> ports;
   std::map<std::string, Job> jobs;
+  // How a job ends and what a disabled port then reads as {logical_state, physical_state}.
+  std::string job_ends = "Completed";
+  bool job_changes_port = true;
+  bool forget_jobs = false;  // GetJob answers as UFM does for a job it does not know
+  std::pair<std::string, std::string> disabled_shows = {"Disabled", "Link Down"};
   std::set<std::string> unhealthy;
   std::vector<UfmEvent> events;
   std::deque<Status> submit_errors;  // answered to the next submissions, in order
@@ -298,6 +315,73 @@ TEST_F(ActionExecutorTest, DisableIsSubmittedOnceFollowedAndConfirmed) {
   ex->RunOpen();  // nothing open any more
   EXPECT_EQ(ufm_.submitted.size(), 1u);
   EXPECT_EQ(outcomes_.size(), 1u);
+}
+
+// UFM's documented shape of a disabled port: physical_state "Disabled", logical_state "Down".
+TEST_F(ActionExecutorTest, ADisabledPortReadsByItsPhysicalState) {
+  ufm_.disabled_shows = {"Down", "Disabled"};
+  Made m = Insert("disable", action_state::kPending);
+  Make()->RunOpen();
+  EXPECT_EQ(Action(m).state, action_state::kConfirmed);
+  Ticket t = TicketOf(m);
+  EXPECT_EQ(t.state, ticket_state::kPortDisabled) << Timeline(m);
+  EXPECT_TRUE(t.disabled_by_us);
+  EXPECT_EQ(t.guard, "");
+  EXPECT_EQ(outcomes_, (Outcomes{{m.action, ActionExecutor::Outcome::kConfirmed}}));
+}
+
+// A UFM that shows a disabled port only as "Down" / "Link Down" (as a broken link of an enabled
+// port reads): the job completed, but whether the port is disabled cannot be read. The cut is
+// never left untracked: the ticket holds the port as the service's and says it is uncertain.
+TEST_F(ActionExecutorTest, ACutWhoseOutcomeCannotBeReadIsHeldAsOursAndSaidUncertain) {
+  ufm_.disabled_shows = {"Down", "Link Down"};
+  Made m = Insert("disable", action_state::kPending);
+  Make()->RunOpen();
+  EXPECT_EQ(ufm_.submitted.size(), 1u);
+  PortAction a = Action(m);
+  EXPECT_EQ(a.state, action_state::kConfirmed) << "nothing more to send";
+  EXPECT_EQ(a.error.rfind("uncertain: ", 0), 0u) << a.error;
+  Ticket t = TicketOf(m);
+  EXPECT_EQ(t.state, ticket_state::kPortDisabled) << Timeline(m);
+  EXPECT_TRUE(t.disabled_by_us) << "a repair report must still bring it back";
+  EXPECT_EQ(t.method, "disable");
+  EXPECT_EQ(t.guard, "uncertain");
+  EXPECT_NE(Timeline(m).find("disable " + kSw + " uncertain: UFM job 500 ended 'Completed'"),
+            std::string::npos)
+      << Timeline(m);
+  EXPECT_EQ(outcomes_, (Outcomes{{m.action, ActionExecutor::Outcome::kUncertain}}));
+}
+
+// A job a person aborted is final: what the port then reads decides.
+TEST_F(ActionExecutorTest, AnAbortedJobIsFinalAndThePortDecides) {
+  ufm_.job_ends = "Aborted";
+  ufm_.job_changes_port = false;  // still Active, Link Up: plainly not done
+  Made failed = Insert("disable", action_state::kPending);
+  Make()->RunOpen();
+  EXPECT_EQ(Action(failed).state, action_state::kFailed);
+  EXPECT_EQ(TicketOf(failed).guard, "action_failed") << Timeline(failed);
+  EXPECT_FALSE(TicketOf(failed).disabled_by_us);
+  EXPECT_NE(Timeline(failed).find("ended 'Aborted'"), std::string::npos) << Timeline(failed);
+
+  // Aborted, but the port reads "Down" / "Link Down": UFM took the cut and may have done it.
+  ufm_.job_changes_port = true;
+  ufm_.disabled_shows = {"Down", "Link Down"};
+  Made held = Insert("disable", action_state::kPending, kSw2);
+  Make()->RunOpen();
+  EXPECT_EQ(TicketOf(held).guard, "uncertain") << Timeline(held);
+  EXPECT_TRUE(TicketOf(held).disabled_by_us);
+}
+
+// UFM answers [] for a job it does not know (purged, or UFM restarted): the port decides at once.
+TEST_F(ActionExecutorTest, AJobUfmNoLongerKnowsIsJudgedByThePort) {
+  ufm_.forget_jobs = true;
+  ufm_.disabled_shows = {"Down", "Disabled"};
+  Made m = Insert("disable", action_state::kPending);
+  Make()->RunOpen();
+  EXPECT_EQ(ufm_.polled.size(), 1u) << "not polled until the deadline";
+  EXPECT_EQ(Action(m).state, action_state::kConfirmed);
+  EXPECT_NE(Timeline(m).find("UFM does not know job 500"), std::string::npos) << Timeline(m);
+  EXPECT_TRUE(TicketOf(m).disabled_by_us);
 }
 
 TEST_F(ActionExecutorTest, EnableStartsTheSoak) {

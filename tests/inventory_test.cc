@@ -4,8 +4,11 @@
 // LinkEnds (peer added, sorted, unknown ports), NodePorts (a node's ports by system GUID and
 // system name; one GUID with two names stays two nodes; an unknown node gives the port alone) and
 // SystemNameOf (any case, with or without 0x; "" when unknown), after Replace and after Upsert.
-// Cable serials: read from /resources/ports and /resources/links (either shape), and given by
-// FillPeersFromLinks to the ports of a link that lack one (a port's own serial wins).
+// Labels: dname (UFM's port objects have no label field), else a switch port's node_description
+// after the colon, never external_number. admin_state(): disabled by either state, enabled by a
+// trained or training link, unknown otherwise. Cable serials: read from /resources/links
+// (serial_number, flat or in a cable_info object; either shape of the list), and given by
+// FillPeersFromLinks to the ports of a link that lack one.
 #include "core/inventory.h"
 
 #include <gtest/gtest.h>
@@ -25,12 +28,12 @@ using Names = std::vector<std::string>;
 constexpr const char* kPorts = R"j([
   {"name": "9C0591030090E000_33", "guid": "9c0591030090e000", "systemID": "9c0591030090e000",
    "system_name": "T3-E21-N-U47", "node_description": "T3-E21-N-U47:1/17/1",
-   "description": "Switch IB Port", "number": 33, "external_number": "17/1", "label": "1/17/1",
+   "description": "Switch IB Port", "number": 33, "external_number": 33, "dname": "1/17/1",
    "active_speed": "NDR", "active_width": "4x", "logical_state": "Active",
    "physical_state": "Link Up", "peer": "FC6A1C0300244E00_8", "peer_node_name": "host-1"},
   {"name": "fc6a1c0300244e00_8", "guid": "fc6a1c0300244e00", "systemID": "fc6a1c0300244e00",
    "system_name": "host-1", "node_description": "host-1 HCA-1", "description": "Computer IB Port",
-   "number": 8, "logical_state": "Disabled", "physical_state": "Link Down",
+   "number": 8, "logical_state": "Down", "physical_state": "Disabled",
    "peer": "9c0591030090e000_33"}
 ])j";
 
@@ -122,10 +125,48 @@ TEST(ParsePortsTest, NullAndNonStringFields) {
   EXPECT_EQ(ports.value()[0].guid, "12");
 }
 
-TEST(ParsePortsTest, LabelFallsBackToExternalNumber) {
-  auto ports = ParsePorts(R"([{"name": "a_1", "external_number": "17/1"}])", nullptr);
+TEST(ParsePortsTest, TheLabelIsTheDnameNeverExternalNumber) {
+  auto ports = ParsePorts(R"([
+    {"name": "a_1", "external_number": "17/1"},
+    {"name": "b_1", "label": "1/2/1", "external_number": 3},
+    {"name": "c_1", "description": "Switch IB Port", "node_description": "sw-1:1/4/2"},
+    {"name": "d_1", "description": "Switch IB Port", "node_description": "sw-1:1/4/2",
+     "dname": "N/A"},
+    {"name": "e_1", "description": "Computer IB Port", "node_description": "host mlx5_0:1"},
+    {"name": "f_1", "dname": "7"}
+  ])",
+                          nullptr);
   ASSERT_TRUE(ports.ok());
-  EXPECT_EQ(ports.value()[0].label, "17/1");
+  ASSERT_EQ(ports->size(), 6u);
+  EXPECT_EQ(ports.value()[0].label, "") << "external_number is no label";
+  EXPECT_EQ(ports.value()[1].label, "") << "real ports have no label field";
+  EXPECT_EQ(ports.value()[2].label, "1/4/2") << "a switch port's node description";
+  EXPECT_EQ(ports.value()[3].label, "1/4/2");
+  EXPECT_EQ(ports.value()[4].label, "") << "a host's description is not a switch label";
+  EXPECT_EQ(ports.value()[5].label, "7") << "the number, where a switch has no labels";
+}
+
+TEST(PortInfoTest, AdminStateReadsEitherStateAndSaysWhenItCannotTell) {
+  struct Case {
+    const char* logical;
+    const char* physical;
+    AdminState want;
+  };
+  for (const Case& c :
+       {Case{"Down", "Disabled", AdminState::kDisabled},
+        Case{"Disabled", "Link Down", AdminState::kDisabled},
+        Case{"DISABLED", "", AdminState::kDisabled},
+        Case{"Active", "Link Up", AdminState::kEnabled},
+        Case{"N/A", "Link Up", AdminState::kEnabled}, Case{"Down", "Polling", AdminState::kEnabled},
+        Case{"Armed", "", AdminState::kEnabled}, Case{"Down", "Link Down", AdminState::kUnknown},
+        Case{"Inactive", "Link Down", AdminState::kUnknown},
+        Case{"N/A", "N/A", AdminState::kUnknown}, Case{"", "", AdminState::kUnknown}}) {
+    PortInfo p;
+    p.logical_state = c.logical;
+    p.physical_state = c.physical;
+    EXPECT_EQ(p.admin_state(), c.want) << c.logical << " / " << c.physical;
+    EXPECT_EQ(p.disabled(), c.want == AdminState::kDisabled);
+  }
 }
 
 TEST(ParsePortsTest, ElementsWithoutANameAreSkippedAndCounted) {
@@ -360,27 +401,12 @@ TEST(FillPeersFromLinksTest, OnlyMissingPeersAreFilled) {
   EXPECT_EQ(ports[2].peer, "");
 }
 
-TEST(CableSerialTest, ReadFromPorts) {
-  auto ports = ParsePorts(R"j([
-    {"name": "a_1", "cable_serial": "MT2241XZ0ABC"},
-    {"name": "b_1"},
-    {"name": "c_1", "cable_serial": null}
-  ])j",
-                          nullptr);
-  ASSERT_TRUE(ports.ok()) << ports.status().ToString();
-  ASSERT_EQ(ports->size(), 3u);
-  EXPECT_EQ(ports.value()[0].cable_serial, "MT2241XZ0ABC");
-  EXPECT_EQ(ports.value()[1].cable_serial, "");
-  EXPECT_EQ(ports.value()[2].cable_serial, "");
-  EXPECT_EQ(ports.value()[0].ToJson()["cable_serial"], "MT2241XZ0ABC");
-}
-
 TEST(CableSerialTest, ReadFromLinksOfEitherShape) {
   auto links = ParseLinks(R"j([
     {"source_guid": "0xAA", "source_port": 1, "destination_guid": "bb", "destination_port": 2,
-     "cable_serial": "MT1111"},
-    {"name": "c_1:d_2", "cable_serial": "MT2222"},
-    {"name": "e_1:f_2"}
+     "serial_number": "MT1111"},
+    {"name": "c_1:d_2", "cable_info": {"serial_number": "MT2222"}},
+    {"name": "e_1:f_2", "serial_number": "N/A"}
   ])j",
                           nullptr);
   ASSERT_TRUE(links.ok()) << links.status().ToString();
@@ -398,7 +424,7 @@ TEST(CableSerialTest, FilledFromLinksWhereMissing) {
   ports[1].name = "b_1";
   ports[1].peer = "a_1";  // has its peer already: still gets the link's serial
   ports[2].name = "c_1";
-  ports[2].cable_serial = "OWN";  // UFM's port answer wins
+  ports[2].cable_serial = "OWN";  // a serial the port has already wins
   ports[3].name = "d_1";
   ports[4].name = "e_1";  // on no link
   std::vector<LinkInfo> links = {{"a_1", "b_1", "MT1111"}, {"c_1", "d_1", "MT2222"}};

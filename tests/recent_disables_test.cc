@@ -2,8 +2,9 @@
 // disabling; an event about a noted port's link stamped from 2 s before the 336 to a minute after
 // it is covered (by either end, or through the inventory's peer when it names one port), by UFM's
 // timestamps when both parse (a backlog read at once, or an older event read after the 336, is
-// judged by when UFM stamped it), else by intake time; a 337 ends the minute early; the 336 and
-// 337 themselves are never covered; a port noted twice (two sources) is reported once.
+// judged by when UFM stamped it), else by intake time; a 336 for an enable ends the minute early;
+// a 337 (port action failed) and a 336 for another action note nothing; the 336 and 337
+// themselves are never covered; a port noted twice (two sources) is reported once.
 #include "core/recent_disables.h"
 
 #include <gtest/gtest.h>
@@ -18,10 +19,13 @@ namespace {
 
 const TimePoint kT0 = TimePoint(std::chrono::seconds(1'767'225'600));
 
-// An event read at `at` seconds after kT0; `stamp`, if given, is UFM's timestamp of it.
+// An event read at `at` seconds after kT0; `stamp`, if given, is UFM's timestamp of it. A 336 or
+// 337 is named for a disable, as UFM names a port action's event.
 Observation Event(int type, std::vector<std::string> ports, double at, std::string stamp = "") {
   Observation o;
   o.event_type = type;
+  if (type == 336) o.name = "Port Action Disable Succeeded";
+  if (type == 337) o.name = "Port Action Disable Failed";
   o.ports = std::move(ports);
   o.time = kT0 + std::chrono::duration_cast<TimePoint::duration>(Seconds(at));
   o.ufm_timestamp = std::move(stamp);
@@ -93,10 +97,35 @@ TEST_F(RecentDisablesTest, AnEnableEndsTheMinuteAndOtherEventsNoteNothing) {
   EXPECT_EQ(Disabled("sw_1", 0), std::vector<std::string>{"sw_1"});
   EXPECT_TRUE(Disabled("sw_1", 1).empty()) << "the same 336 from a second source";
   auto none = [](const std::string&) { return false; };
-  EXPECT_TRUE(disables_.Note(Event(337, {"sw_1"}, 10), {"sw_1"}, none).empty());
+  Observation enabled = Event(336, {"sw_1"}, 10);
+  enabled.name = "Port Action Enable Succeeded";
+  EXPECT_TRUE(disables_.Note(enabled, {"sw_1"}, none).empty());
   EXPECT_FALSE(Covers(Event(328, {"sw_1", "host_1"}, 11)));
   EXPECT_TRUE(disables_.Note(Event(329, {"sw_1"}, 12), {"sw_1"}, none).empty());
   EXPECT_FALSE(Covers(Event(329, {"sw_1", "host_1"}, 13)));
+}
+
+// 336 and 337 are "port action succeeded" and "port action failed" for any action (IBM CAST's UFM
+// event table); the name or message says which action.
+TEST_F(RecentDisablesTest, OnlyASucceededDisableIsNoted) {
+  auto none = [](const std::string&) { return false; };
+  EXPECT_TRUE(disables_.Note(Event(337, {"sw_1"}, 0), {"sw_1"}, none).empty())
+      << "a failed disable changed nothing";
+  EXPECT_FALSE(Covers(Event(329, {"sw_1", "host_1"}, 1)));
+  Observation reset = Event(336, {"sw_1"}, 2);
+  reset.name = "Port Action Succeeded";
+  reset.description = "Reset port action on port sw_1 succeeded";
+  EXPECT_TRUE(disables_.Note(reset, {"sw_1"}, none).empty()) << "a reset is no disable";
+  Observation unnamed = Event(336, {"sw_1"}, 3);
+  unnamed.name = "Port Action Succeeded";
+  EXPECT_TRUE(disables_.Note(unnamed, {"sw_1"}, none).empty()) << "no action named";
+  Observation in_message = Event(336, {"sw_1"}, 4);
+  in_message.name = "Port Action Succeeded";
+  in_message.description = "Disable port action on port sw_1 succeeded";
+  EXPECT_EQ(disables_.Note(in_message, {"sw_1"}, none), std::vector<std::string>{"sw_1"})
+      << "the message names the action";
+  EXPECT_EQ(RecentDisables::ActionOf(in_message), "disable");
+  EXPECT_EQ(RecentDisables::ActionOf(reset), "");
 }
 
 }  // namespace

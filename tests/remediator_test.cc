@@ -88,13 +88,14 @@ class FakeUfm : public UfmClient {
     events.push_back(e);
   }
 
-  // Event 336 "Port Action Disable Succeeded" (337 for enable), as UFM reports a port action.
+  // Event 336 "port action succeeded", for a disable or an enable (the name says which), as UFM
+  // reports a port action (IBM CAST's UFM event table: 336 Port Action Succeeded).
   void PortAction(const std::string& port, bool disabled,
                   const std::string& timestamp = "2026-11-29 10:00:00") {
     UfmEvent e;
     e.id = ++last_id;
     e.timestamp = timestamp;
-    e.event_type = disabled ? 336 : 337;
+    e.event_type = 336;
     e.name = disabled ? "Port Action Disable Succeeded" : "Port Action Enable Succeeded";
     e.object_type = "Port";
     e.object_name = port;

@@ -13,6 +13,7 @@
 #include "core/http_client.h"
 #include "core/inventory.h"
 #include "core/manual_marks.h"
+#include "core/ufm_client.h"
 #include "core/ufm_event.h"
 
 namespace ufmr::sim {
@@ -89,8 +90,8 @@ TEST_F(SimServerTest, UfmRestNeedsBasicAuth) {
   wrong_options.basic_user = "admin";
   wrong_options.basic_password = "123456";
   HttpClient wrong(wrong_options);
-  for (const char* path :
-       {"/ufmRest/app/events", "/ufmRest/resources/ports", "/ufmRest/jobs/1", "/ufmRest/nope"}) {
+  for (const char* path : {"/ufmRest/app/events", "/ufmRest/resources/ports", "/ufmRest/jobs/1",
+                           "/ufmRest/nope", "/ufmRest/app/unhealthy_ports/x_1"}) {
     for (HttpClient* c : {&anonymous, &wrong}) {
       Result<HttpResult> r = c->Get(base_ + path);
       ASSERT_TRUE(r.ok());
@@ -124,11 +125,14 @@ TEST_F(SimServerTest, PortsListFiltersAndSinglePort) {
   ASSERT_EQ(ports.size(), state_->topology().ports().size());
   for (const char* field :
        {"name", "guid", "systemID", "system_name", "node_description", "description", "number",
-        "external_number", "label", "active_speed", "active_width", "logical_state",
+        "external_number", "dname", "active_speed", "active_width", "logical_state",
         "physical_state", "peer", "peer_node_name", "peer_port_dname", "peer_node_description",
         "severity", "tier"}) {
     EXPECT_TRUE(ports[0].contains(field)) << field;
   }
+  // UFM's port objects have no label field (dname is the label) and no cable serial.
+  EXPECT_FALSE(ports[0].contains("label"));
+  EXPECT_FALSE(ports[0].contains("cable_serial"));
   const Port& host = HostPort();
   HttpResult one = Get("/ufmRest/resources/ports/" + host.name);
   ASSERT_EQ(one.status, 200);
@@ -141,6 +145,7 @@ TEST_F(SimServerTest, PortsListFiltersAndSinglePort) {
   EXPECT_EQ(list[0]["node_description"], "gpu-node-001 HCA-1");
   EXPECT_EQ(list[0]["peer_node_name"], "ib-leaf-01");
   EXPECT_EQ(list[0]["peer_port_dname"], "1/1/1");
+  EXPECT_EQ(list[0]["dname"], "1");
   EXPECT_EQ(list[0]["peer_node_description"], "ib-leaf-01:1/1/1");
   EXPECT_EQ(list[0]["tier"], 0);
   EXPECT_EQ(list[0]["active_speed"], "NDR");
@@ -253,11 +258,17 @@ TEST_F(SimServerTest, ActionRunsAsAJobAndDisablesThePort) {
   EXPECT_EQ(done["Progress"], 100);
 
   Json port = Json::parse(Get("/ufmRest/resources/ports/" + host.name).body)[0];
-  EXPECT_EQ(port["logical_state"], "Disabled");
-  EXPECT_EQ(port["physical_state"], "Link Down");
+  // In InfiniBand, disabled is a physical state; the peer keeps polling for its partner.
+  EXPECT_EQ(port["logical_state"], "Down");
+  EXPECT_EQ(port["physical_state"], "Disabled");
   Json peer =
       Json::parse(Get("/ufmRest/resources/ports/" + port["peer"].get<std::string>()).body)[0];
-  EXPECT_EQ(peer["logical_state"], "Inactive");
+  EXPECT_EQ(peer["logical_state"], "Down");
+  EXPECT_EQ(peer["physical_state"], "Polling");
+  // The list leaves a disabled port out unless asked for it.
+  const size_t all = state_->topology().ports().size();
+  EXPECT_EQ(Json::parse(Get("/ufmRest/resources/ports").body).size(), all - 1);
+  EXPECT_EQ(Json::parse(Get("/ufmRest/resources/ports?show_disabled=true").body).size(), all);
 
   actions = Json::parse(Get("/sim/actions").body);
   ASSERT_EQ(actions.size(), 1u);
@@ -276,8 +287,12 @@ TEST_F(SimServerTest, ActionRunsAsAJobAndDisablesThePort) {
   EXPECT_EQ(events[0]["object_name"], host.name);
   EXPECT_EQ(events[1]["event_type"], "329");
 
-  EXPECT_EQ(Get("/ufmRest/jobs/2").status, 404);
-  EXPECT_EQ(Get("/ufmRest/jobs/abc").status, 404);
+  // UFM answers a job it does not know with an empty list.
+  for (const char* unknown : {"/ufmRest/jobs/2", "/ufmRest/jobs/abc"}) {
+    HttpResult r = Get(unknown);
+    EXPECT_EQ(r.status, 200) << unknown;
+    EXPECT_EQ(Json::parse(r.body), Json::array()) << unknown;
+  }
 }
 
 TEST_F(SimServerTest, BadRequestsAreClearErrors) {
@@ -385,16 +400,33 @@ TEST_F(SimServerTest, UnhealthyPortsIsolateAndHealRoundTrip) {
       Json::parse(put.body),
       (Json{{"ports_policy", "UNHEALTHY"}, {"ports", {host.name}}, {"changed", {host.name}}}));
 
+  // As the REST API guide prints an entry: the port by UnhealthyGUID and UnhealthyPortNumber,
+  // UnhealthyPort and PeerPort display paths, StatusTime as ctime.
   Json list = GetJson("/ufmRest/app/unhealthy_ports");
   ASSERT_EQ(list.size(), 1u);
-  EXPECT_EQ(list[0]["UnhealthyPort"], host.name);
+  EXPECT_EQ(list[0]["UnhealthyGUID"], host.guid);
+  EXPECT_EQ(list[0]["UnhealthyPortNumber"], host.number);
+  EXPECT_EQ(list[0]["UnhealthyPort"], "gpu-node-001/1");
   EXPECT_EQ(list[0]["UnhealthyNode"], "gpu-node-001");
-  EXPECT_EQ(list[0]["PeerPort"], leaf.name);
+  EXPECT_EQ(list[0]["PeerPort"], "ib-leaf-01/1/1/1");
+  EXPECT_EQ(list[0]["PeerGUID"], leaf.guid);
   EXPECT_EQ(list[0]["PeerNode"], "ib-leaf-01");
   EXPECT_EQ(list[0]["Condition"], "MANUAL");
-  EXPECT_EQ(list[0]["StatusTime"], FormatUfmTime(clock_.Now()));
-  EXPECT_TRUE(std::regex_match(list[0]["StatusTime"].get<std::string>(),
-                               std::regex("^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d$")));
+  EXPECT_TRUE(std::regex_match(
+      list[0]["StatusTime"].get<std::string>(),
+      std::regex("^[A-Z][a-z]{2} [A-Z][a-z]{2} \\d\\d \\d\\d:\\d\\d:\\d\\d \\d{4}$")))
+      << list[0]["StatusTime"];
+  int skipped = 0;
+  auto parsed = ParseUnhealthyPorts(Get("/ufmRest/app/unhealthy_ports").body, &skipped);
+  ASSERT_TRUE(parsed.ok());
+  ASSERT_EQ(parsed->size(), 1u);
+  EXPECT_EQ(parsed.value()[0].port, host.name);
+  // From 6.19, one port: UnhealthyPort the number as text, Condition a list.
+  Json one = GetJson("/ufmRest/app/unhealthy_ports/" + host.name);
+  EXPECT_EQ(one["UnhealthyPort"], std::to_string(host.number));
+  EXPECT_EQ(one["UnhealthyNode"], "gpu-node-001 HCA-1");
+  EXPECT_EQ(one["Condition"], Json::array({"MANUAL"}));
+  EXPECT_EQ(Get("/ufmRest/app/unhealthy_ports/" + leaf.name).status, 404) << "not unhealthy";
 
   Json events = GetJson("/ufmRest/app/events");
   ASSERT_EQ(events.size(), 1u);
@@ -466,7 +498,8 @@ TEST_F(SimServerTest, UnhealthyPortsThroughEveryPrefix) {
   r = local.Get(base_ + "/app/unhealthy_ports");
   ASSERT_TRUE(r.ok());
   ASSERT_EQ(r->status, 200);
-  EXPECT_EQ(Json::parse(r->body)[0]["UnhealthyPort"], leaf.name);
+  EXPECT_EQ(Json::parse(r->body)[0]["UnhealthyGUID"], leaf.guid);
+  EXPECT_EQ(Json::parse(r->body)[0]["UnhealthyPortNumber"], leaf.number);
   EXPECT_EQ(Json::parse(r->body)[0]["UnhealthyNode"], "ib-leaf-01");
   // And none without credentials.
   HttpClient anonymous;
@@ -637,7 +670,7 @@ TEST_F(SimServerTest, OperatorActionsAreNotTheServicesActions) {
   ASSERT_EQ(r->status, 200) << r->body;
   EXPECT_EQ(Json::parse(r->body),
             (Json{{"action", "disable"}, {"port", host.name}, {"changed", true}}));
-  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["logical_state"], "Disabled");
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Disabled");
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329"}));
 
   const Port& leaf = state_->topology().ports()[host.peer];
@@ -645,7 +678,8 @@ TEST_F(SimServerTest, OperatorActionsAreNotTheServicesActions) {
             200);
   Json list = GetJson("/ufmRest/app/unhealthy_ports");
   ASSERT_EQ(list.size(), 1u);
-  EXPECT_EQ(list[0]["UnhealthyPort"], leaf.name);
+  EXPECT_EQ(list[0]["UnhealthyGUID"], leaf.guid);
+  EXPECT_EQ(list[0]["UnhealthyPortNumber"], leaf.number);
   EXPECT_EQ(list[0]["Condition"], "MANUAL");
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329", "702"}));
 
@@ -786,7 +820,7 @@ TEST_F(SimServerTest, NodeRebootOverHttpAndRepairEndsItEarly) {
   EXPECT_EQ(events[0]["object_name"], "gpu-node-001");
   EXPECT_EQ(events[0]["description"], "Node is down: gpu-node-001");
   EXPECT_EQ(events[1]["event_type"], "329");
-  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Link Down");
+  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Polling");
 
   clock_.Advance(std::chrono::seconds(3));
   HttpResult repaired = Post("/sim/repair", Json{{"port", host.name}}.dump());

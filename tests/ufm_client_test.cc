@@ -4,7 +4,8 @@
 // malformed JSON, a timeout, refused connections; an action is never sent twice blindly.
 // Against a scripted local HttpServer that records every request: isolation (SetPortHealth's PUT
 // and its exact body, not retried on a 5xx), GetUnhealthyPorts and ParseUnhealthyPorts (list or
-// {"data": [...]}, bad elements skipped, a bare port number named <guid>_<n>), GetJobs (string or
+// {"data": [...]}, bad elements skipped, a port named by UnhealthyGUID + UnhealthyPortNumber,
+// Condition a string or a list), GetJobs (string or
 // integer ID), PostExternalEvent's body, and how an answer to a POST maps to a Status (4xx
 // permanent, 5xx transient).
 #include "core/ufm_client.h"
@@ -102,6 +103,118 @@ TEST_F(UfmClientTest, LinksNameBothEnds) {
     for (const auto& p : ports.value()) found = found || (p.name == l.a && p.peer == l.b);
     EXPECT_TRUE(found) << l.a << " - " << l.b;
   }
+}
+
+// The simulator answers in UFM's documented shapes, and the client reads them: disabled ports
+// come only when asked for (show_disabled=true, which the client always sends) and read disabled
+// by their physical state; labels from dname; links paged with their cable serials; an isolation
+// listed by UnhealthyGUID + UnhealthyPortNumber; an unknown job is [] (NotFound).
+TEST_F(UfmClientTest, ReadsUfmsDocumentedShapesFromTheSimulator) {
+  auto client = Client();
+  auto ports = client->GetPorts();
+  ASSERT_TRUE(ports.ok()) << ports.status().ToString();
+  const PortInfo* leaf_port = nullptr;
+  for (const auto& p : ports.value()) {
+    if (p.is_switch() && p.peer.size() > 0 && !leaf_port) leaf_port = &p;
+    if (p.is_switch()) {
+      EXPECT_EQ(p.node_description, p.system_name + ":" + p.label) << p.name;
+      EXPECT_NE(p.label.find('/'), std::string::npos) << p.name << ": a cage/split label";
+    }
+  }
+  ASSERT_NE(leaf_port, nullptr);
+  const PortInfo target = *leaf_port;
+  auto job = client->SubmitPortAction("disable", target, "test");
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  clock_.Advance(std::chrono::seconds(1));
+  auto status = client->GetJob(job.value());
+  ASSERT_TRUE(status.ok()) << status.status().ToString();
+  EXPECT_TRUE(status->done()) << status->status;
+  auto after = client->GetPorts();
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->size(), ports->size()) << "the disabled port is still listed";
+  auto port = client->GetPort(target.name);
+  ASSERT_TRUE(port.ok()) << port.status().ToString();
+  EXPECT_EQ(port->physical_state, "Disabled");
+  EXPECT_EQ(port->logical_state, "Down");
+  EXPECT_TRUE(port->disabled());
+
+  HttpClientOptions basic;
+  basic.basic_user = "admin";
+  basic.basic_password = "p@ss word";
+  auto bare = HttpClient(basic).Get(base_ + "/ufmRest/resources/ports");
+  ASSERT_TRUE(bare.ok());
+  EXPECT_EQ(Json::parse(bare->body).size(), ports->size() - 1)
+      << "without show_disabled the simulator leaves the disabled port out";
+  for (const auto& p : Json::parse(bare->body)) EXPECT_FALSE(p.contains("label"));
+
+  auto links = client->GetLinks();
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  for (const auto& l : links.value()) EXPECT_FALSE(l.cable_serial.empty()) << l.a;
+
+  ASSERT_TRUE(client->SetPortHealth(target.peer, true, "test").ok());
+  auto isolated = client->GetUnhealthyPorts();
+  ASSERT_TRUE(isolated.ok()) << isolated.status().ToString();
+  ASSERT_EQ(isolated->size(), 1u);
+  EXPECT_EQ(isolated.value()[0].port, target.peer);
+  EXPECT_TRUE(isolated.value()[0].manual());
+
+  EXPECT_EQ(client->GetJob("999999").status().code(), Status::Code::kNotFound);
+}
+
+// A UFM that shows a disabled port only as "Down" / "Link Down": the client cannot tell it from
+// a broken link, and says so (kUnknown), rather than "not disabled".
+TEST_F(UfmClientTest, AnAmbiguousDisabledPortReadsUnknown) {
+  server_->Stop();
+  sim::SimServerOptions so;
+  so.user = "admin";
+  so.password = "p@ss word";
+  so.disabled_state = "ambiguous";
+  server_ = std::make_unique<sim::SimServer>(*state_, clock_, so);
+  ASSERT_TRUE(server_->Start().ok());
+  config_.ufm.url = "http://127.0.0.1:" + std::to_string(server_->port());
+  auto client = Client();
+  auto ports = client->GetPorts();
+  ASSERT_TRUE(ports.ok());
+  const PortInfo target = ports.value()[0];
+  auto job = client->SubmitPortAction("disable", target, "test");
+  ASSERT_TRUE(job.ok()) << job.status().ToString();
+  clock_.Advance(std::chrono::seconds(1));
+  auto port = client->GetPort(target.name);
+  ASSERT_TRUE(port.ok());
+  EXPECT_EQ(port->admin_state(), AdminState::kUnknown)
+      << port->logical_state << " / " << port->physical_state;
+  EXPECT_FALSE(port->disabled());
+  EXPECT_FALSE(port->link_up());
+}
+
+// The simulator as an older UFM (--ufm-version 6.16): an event's "type" holds its id and its
+// timestamp has milliseconds; the client reads that layout as it reads 6.17's.
+TEST_F(UfmClientTest, ReadsTheEventLayoutOfUfmsBefore617) {
+  server_->Stop();
+  sim::SimServerOptions so;
+  so.user = "admin";
+  so.password = "p@ss word";
+  so.ufm_version = 616;
+  server_ = std::make_unique<sim::SimServer>(*state_, clock_, so);
+  ASSERT_TRUE(server_->Start().ok());
+  config_.ufm.url = "http://127.0.0.1:" + std::to_string(server_->port());
+  auto port = Client()->GetPorts();
+  ASSERT_TRUE(port.ok());
+  HttpClient control;
+  ASSERT_TRUE(control
+                  .Post(config_.ufm.url + "/sim/faults",
+                        Json{{"kind", "link_down"}, {"port", port.value()[0].name}}.dump())
+                  .ok());
+  auto events = Client()->GetEvents();
+  ASSERT_TRUE(events.ok()) << events.status().ToString();
+  ASSERT_FALSE(events->events.empty());
+  EXPECT_EQ(events->events[0].event_type, 329);
+  EXPECT_EQ(events->events[0].object_type, "") << "the old layout has no object type";
+  EXPECT_EQ(events->events[0].timestamp.size(), 23u) << events->events[0].timestamp;
+  EXPECT_EQ(sim::ParseUfmVersion("6.16"), std::optional<int>(616));
+  EXPECT_EQ(sim::ParseUfmVersion("6.19.3"), std::optional<int>(619));
+  EXPECT_FALSE(sim::ParseUfmVersion("6").has_value());
+  EXPECT_FALSE(sim::ParseUfmVersion("six.1").has_value());
 }
 
 TEST_F(UfmClientTest, WrongCredentialsAreAClearErrorWithoutRetries) {
@@ -312,12 +425,16 @@ TEST_F(ScriptedUfmTest, IsolationIsNotRetriedOnAServerError) {
 }
 
 TEST_F(ScriptedUfmTest, UnhealthyPortsAListOrWrappedWithBadElementsSkipped) {
+  // Entries as the REST API guide prints them: UnhealthyGUID + UnhealthyPortNumber name the port
+  // (a string or a number, a GUID with or without 0x, any case); UnhealthyPort is a display path.
   const std::string list = R"([
-    {"UnhealthyPort": "e41d2d0300062380_3", "UnhealthyNode": "host-1", "PeerPort": "sw-1:1/1/1",
-     "Condition": "MANUAL", "StatusTime": "2026-11-29 10:00:00"},
-    {"UnhealthyPort": 7, "UnhealthyNode": "0x9C0591030090E000"},
-    {"UnhealthyPort": "12", "UnhealthyNode": "9c0591030090e000"},
-    {"UnhealthyPort": "5", "UnhealthyNode": "sw-1"},
+    {"UnhealthyGUID": "e41d2d0300062380", "UnhealthyPortNumber": 3, "UnhealthyNode": "host-1",
+     "UnhealthyPort": "host-1/HCA-1/3", "PeerPort": "sw-1/1/1/1", "Condition": "MANUAL",
+     "StatusTime": "Wed Apr 29 00:05:32 2020"},
+    {"UnhealthyGUID": "0x9C0591030090E000", "UnhealthyPortNumber": "7", "Condition": ["FLAPPING"]},
+    {"UnhealthyGUID": "9c0591030090e000", "UnhealthyPortNumber": 12,
+     "Condition": ["FLAPPING", "MANUAL"]},
+    {"UnhealthyPort": "r-dmz-ufm135/HCA-1/1", "UnhealthyNode": "r-dmz-ufm135"},
     {"UnhealthyNode": "host-2"},
     "e41d2d0300062380_4",
     {"UnhealthyPort": ""}
@@ -330,13 +447,16 @@ TEST_F(ScriptedUfmTest, UnhealthyPortsAListOrWrappedWithBadElementsSkipped) {
     const UnhealthyPort& u = ports.value()[0];
     EXPECT_EQ(u.port, "e41d2d0300062380_3");
     EXPECT_EQ(u.node, "host-1");
-    EXPECT_EQ(u.peer_port, "sw-1:1/1/1");
+    EXPECT_EQ(u.peer_port, "sw-1/1/1/1");
     EXPECT_EQ(u.condition, "MANUAL");
-    EXPECT_EQ(u.status_time, "2026-11-29 10:00:00");
-    // A bare number beside a hex GUID (with or without 0x) names the port <guid>_<n>, in
-    // lower case as the inventory names ports.
-    EXPECT_EQ(ports.value()[1].port, "9c0591030090e000_7");
+    EXPECT_TRUE(u.manual());
+    EXPECT_EQ(u.status_time, "Wed Apr 29 00:05:32 2020");
+    EXPECT_EQ(ports.value()[1].port, "9c0591030090e000_7") << "lower case, no 0x";
+    EXPECT_EQ(ports.value()[1].condition, "FLAPPING");
+    EXPECT_FALSE(ports.value()[1].manual()) << "the SM's own verdict";
     EXPECT_EQ(ports.value()[2].port, "9c0591030090e000_12");
+    EXPECT_EQ(ports.value()[2].condition, "FLAPPING,MANUAL");
+    EXPECT_TRUE(ports.value()[2].manual());
   }
   auto seen = Requests();
   ASSERT_EQ(seen.size(), 2u);
@@ -347,22 +467,25 @@ TEST_F(ScriptedUfmTest, UnhealthyPortsAListOrWrappedWithBadElementsSkipped) {
 TEST(ParseUnhealthyPortsTest, SkipsAndCountsBadElements) {
   int skipped = 0;
   auto ports = ParseUnhealthyPorts(R"({"data": [
-    {"UnhealthyPort": "a_1"},
-    {"UnhealthyPort": "3", "UnhealthyNode": "9c0591030090e00"},
-    {"UnhealthyPort": "3", "UnhealthyNode": "9c0591030090e000x"},
-    {"UnhealthyPort": "3", "UnhealthyNode": "zz0591030090e000"},
-    {"UnhealthyPort": "3", "UnhealthyNode": "0xfc6a1c0300244e00"},
+    {"UnhealthyPort": "A4D2D0300062380F_1"},
+    {"UnhealthyGUID": "9c0591030090e00", "UnhealthyPortNumber": 3},
+    {"UnhealthyGUID": "9c0591030090e000x", "UnhealthyPortNumber": 3},
+    {"UnhealthyGUID": "zz0591030090e000", "UnhealthyPortNumber": 3},
+    {"UnhealthyGUID": "0xfc6a1c0300244e00", "UnhealthyPortNumber": 3, "UnhealthyNode": "sw"},
+    {"UnhealthyGUID": "fc6a1c0300244e00", "UnhealthyPortNumber": "x"},
+    {"UnhealthyPort": "1", "UnhealthyNode": "9c0591030090e000"},
     {"UnhealthyPort": true},
     42
   ]})",
                                    &skipped);
   ASSERT_TRUE(ports.ok()) << ports.status().ToString();
   ASSERT_EQ(ports->size(), 2u);
-  EXPECT_EQ(ports.value()[0].port, "a_1");
+  EXPECT_EQ(ports.value()[0].port, "a4d2d0300062380f_1") << "a port name in UnhealthyPort";
   EXPECT_EQ(ports.value()[0].node, "");
   EXPECT_EQ(ports.value()[1].port, "fc6a1c0300244e00_3");
-  EXPECT_EQ(ports.value()[1].node, "0xfc6a1c0300244e00");
-  EXPECT_EQ(skipped, 5);
+  EXPECT_EQ(ports.value()[1].node, "sw");
+  // A bare number beside a node is no port name: a node description is not a GUID.
+  EXPECT_EQ(skipped, 7);
 
   skipped = 0;
   auto empty = ParseUnhealthyPorts("[]", &skipped);

@@ -107,8 +107,8 @@ void ActionExecutor::Execute(PortAction a) {
     return;
   }
   inventory_.Upsert(port.value());
-  // Is the port already as the action wants it?
-  bool in_wanted = port->disabled() == cut;
+  // Is the port already as the action wants it? (A port whose state does not say is not.)
+  bool in_wanted = VerdictOf(a, port.value()) == Verdict::kDone;
   if (IsIsolation(a)) {
     auto list = ufm_.GetUnhealthyPorts();
     if (!list.ok()) {
@@ -232,6 +232,10 @@ void ActionExecutor::Follow(PortAction& a) {
         done = true;
         break;
       }
+    } else if (s.status().code() == Status::Code::kNotFound) {
+      // UFM answers [] for a job it does not know (purged, or UFM restarted): the port decides.
+      polls_.erase(a.id);
+      return FailAfterChecking(a, "UFM does not know job " + a.job_id + " any more");
     } else {
       spdlog::warn("job {}: {}", a.job_id, s.status().ToString());
     }
@@ -245,10 +249,12 @@ void ActionExecutor::Follow(PortAction& a) {
   if (!done) return;
   polls_.erase(a.id);
   CrashPoint("job_done", a.action);
-  if (!status.ok()) {
-    return FailAfterChecking(
-        a, "UFM job " + a.job_id + " ended '" + status.status + "': " + status.summary);
-  }
+  JudgeFinishedJob(a, status);
+}
+
+void ActionExecutor::JudgeFinishedJob(PortAction& a, const JobStatus& status) {
+  const std::string ended = "UFM job " + a.job_id + " ended '" + status.status + "'";
+  if (!status.ok()) return FailAfterChecking(a, ended + ": " + status.summary);
   auto after = ufm_.GetPort(a.port);
   if (!after.ok()) {
     spdlog::warn("action {}: job done but the port cannot be read: {}; will re-check", a.id,
@@ -256,47 +262,74 @@ void ActionExecutor::Follow(PortAction& a) {
     return;
   }
   inventory_.Upsert(after.value());
-  if (after->disabled() != a.cuts()) {
-    return Finish(
-        a, Outcome::kFailed,
-        "UFM job completed but the port reports logical_state '" + after->logical_state + "'");
+  const std::string states = "logical_state '" + after->logical_state + "', physical_state '" +
+                             after->physical_state + "'";
+  switch (VerdictOf(a, after.value())) {
+    case Verdict::kDone:
+      return Finish(a, Outcome::kConfirmed, "UFM job " + a.job_id + " " + status.status);
+    case Verdict::kNotDone:
+      return Finish(a, Outcome::kFailed, ended + " but the port reports " + states);
+    default:
+      // An enable that UFM completed is judged by the soak; a cut is held, never left untracked.
+      if (!a.cuts()) {
+        return Finish(a, Outcome::kConfirmed, ended + "; the port reports " + states);
+      }
+      return Finish(a, Outcome::kUncertain,
+                    ended + " but the port reports " + states +
+                        ", which says neither disabled "
+                        "nor enabled");
   }
-  Finish(a, Outcome::kConfirmed, "UFM job " + a.job_id + " " + status.status);
 }
 
-bool ActionExecutor::InWantedState(const PortAction& a, bool* known) {
-  *known = false;
+ActionExecutor::Verdict ActionExecutor::VerdictOf(const PortAction& a, const PortInfo& port) {
+  switch (port.admin_state()) {
+    case AdminState::kDisabled:
+      return a.cuts() ? Verdict::kDone : Verdict::kNotDone;
+    case AdminState::kEnabled:
+      return a.cuts() ? Verdict::kNotDone : Verdict::kDone;
+    default:
+      return Verdict::kAmbiguous;
+  }
+}
+
+ActionExecutor::Verdict ActionExecutor::Check(const PortAction& a) {
   if (IsIsolation(a)) {
     auto list = ufm_.GetUnhealthyPorts();
-    if (!list.ok()) return false;
-    *known = true;
+    if (!list.ok()) return Verdict::kUnreadable;
     bool isolated = std::any_of(list->begin(), list->end(),
                                 [&](const UnhealthyPort& u) { return u.port == a.port; });
-    return isolated == a.cuts();
+    return isolated == a.cuts() ? Verdict::kDone : Verdict::kNotDone;
   }
   auto port = ufm_.GetPort(a.port);
-  if (!port.ok()) return false;
+  if (!port.ok()) return Verdict::kUnreadable;
   inventory_.Upsert(port.value());
-  *known = true;
-  return port->disabled() == a.cuts();
+  return VerdictOf(a, port.value());
 }
 
 void ActionExecutor::FailAfterChecking(PortAction& a, const std::string& note) {
   // What UFM did decides, not what it said: a job that timed out or an answer that was lost may
   // still have done the work.
-  bool known = false;
-  if (InWantedState(a, &known)) {
-    return Finish(a, Outcome::kConfirmed, "UFM reports it done (" + note + ")");
+  switch (Check(a)) {
+    case Verdict::kDone:
+      return Finish(a, Outcome::kConfirmed, "UFM reports it done (" + note + ")");
+    case Verdict::kUnreadable:
+      spdlog::warn("action {} ({} {}): {}; the port cannot be read to check: will re-check", a.id,
+                   a.action, a.port, note);
+      return;
+    case Verdict::kAmbiguous:
+      // UFM took the cut (it made a job): it may have done it. Held, and said so.
+      if (a.cuts() && !a.job_id.empty()) {
+        return Finish(a, Outcome::kUncertain,
+                      note + "; the port's state says neither disabled nor enabled");
+      }
+      [[fallthrough]];
+    default:
+      Finish(a, Outcome::kFailed, note);
   }
-  if (!known) {
-    spdlog::warn("action {} ({} {}): {}; the port cannot be read to check: will re-check", a.id,
-                 a.action, a.port, note);
-    return;
-  }
-  Finish(a, Outcome::kFailed, note);
 }
 
 void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& note) {
+  if (outcome == Outcome::kUncertain) return FinishUncertain(a, note);
   const bool ok = outcome == Outcome::kConfirmed;
   auto txr = store_.Begin();
   if (!txr.ok()) {
@@ -363,6 +396,47 @@ void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& n
   }
   CrashPoint("confirmed", a.action);
   if (on_outcome_) on_outcome_(a, outcome);
+}
+
+void ActionExecutor::FinishUncertain(PortAction& a, const std::string& note) {
+  auto txr = store_.Begin();
+  if (!txr.ok()) {
+    spdlog::error("action {}: cannot record its outcome ({}); will re-check", a.id, note);
+    return;
+  }
+  auto& tx = *txr.value();
+  try {
+    // The row is done (nothing more to send); the ticket holds the port as this service's.
+    a.state = action_state::kConfirmed;
+    a.error = "uncertain: " + note;
+    a.next_try_at.reset();
+    tx.UpdateAction(a);
+    metrics_.Add(
+        MetricName("ufmr_port_actions_total", {{"action", a.action}, {"result", "uncertain"}}));
+    if (auto t = tx.TicketById(a.ticket_id)) {
+      tx.AddEvent(t->id, "action", kService,
+                  a.action + " " + a.port + " uncertain: " + note +
+                      ". The service holds the port as its own, so a repair report brings it "
+                      "back; reconciliation settles it when UFM reports the port disabled (or "
+                      "enabled, then it is a person's). Check the port in UFM before working on "
+                      "the cable.",
+                  {{"action_id", a.id}, {"job_id", a.job_id}, {"result", "uncertain"}});
+      t->disabled_by_us = true;
+      t->method = a.action;
+      t->guard = "uncertain";
+      t->state = t->attempts >= config_.remediation.max_attempts ? ticket_state::kEscalated
+                                                                 : ticket_state::kPortDisabled;
+      tx.UpdateTicket(*t);
+    }
+    tx.Commit();
+    spdlog::warn("action {}: {} {} uncertain: {}; held as this service's", a.id, a.action, a.port,
+                 note);
+  } catch (const std::exception& e) {
+    spdlog::error("action {}: cannot record its outcome: {}", a.id, e.what());
+    return;
+  }
+  CrashPoint("confirmed", a.action);
+  if (on_outcome_) on_outcome_(a, Outcome::kUncertain);
 }
 
 void ActionExecutor::AnnouncePending() {

@@ -30,7 +30,11 @@ namespace ufmr {
 
 class ActionExecutor {
  public:
-  enum class Outcome { kConfirmed, kFailed, kAlreadyDoneByHand };
+  // kUncertain: UFM accepted a cut (it made a job) and the job ended, but UFM's port state says
+  // neither disabled nor enabled ("Down" / "Link Down"). The port is held as this service's, and
+  // the ticket says so, until reconciliation reads it or a person settles it: a cut is never left
+  // untracked.
+  enum class Outcome { kConfirmed, kFailed, kAlreadyDoneByHand, kUncertain };
   // How long a ticket's link soaks after its port is back (the rule's soak, or the default).
   using SoakFor = std::function<double(const Ticket&)>;
   // Told of every recorded outcome (after its transaction committed).
@@ -61,12 +65,19 @@ class ActionExecutor {
   // A failed request: permanent (UFM said no) fails the action; transient waits and retries.
   void SendFailed(PortAction& a, const Status& s);
   bool Write(const PortAction& a);
-  // Whether UFM shows the port as the action wants it; *known false when it cannot be read.
-  bool InWantedState(const PortAction& a, bool* known);
+  // What UFM shows of the port against what the action wants.
+  enum class Verdict { kDone, kNotDone, kAmbiguous, kUnreadable };
+  Verdict Check(const PortAction& a);
+  // The verdict on a port as read (disable / enable; isolation has no ambiguity).
+  static Verdict VerdictOf(const PortAction& a, const PortInfo& port);
   // A failed request or job: confirmed after all if UFM shows the port done, left for the next
-  // pass if the port cannot be read, failed otherwise.
+  // pass if the port cannot be read, held as uncertain if UFM accepted it (a job) and the
+  // port's state does not say, failed otherwise.
   void FailAfterChecking(PortAction& a, const std::string& note);
+  // A job that ended: how the port reads decides.
+  void JudgeFinishedJob(PortAction& a, const JobStatus& status);
   void Finish(PortAction& a, Outcome outcome, const std::string& note);
+  void FinishUncertain(PortAction& a, const std::string& note);
 
   const Config& config_;
   Store& store_;

@@ -1,6 +1,7 @@
 #include "core/inventory.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 #include "core/ufm_json.h"
 
@@ -10,6 +11,33 @@ bool PortInfo::is_switch() const {
   return description.find("Switch") != std::string::npos ||
          (description.find("Computer") == std::string::npos &&
           node_description.find(':') != std::string::npos);
+}
+
+namespace {
+
+bool IsOneOf(const std::string& state, std::initializer_list<const char*> names) {
+  const std::string lower = AsciiLower(state);
+  for (const char* n : names) {
+    if (lower == n) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+AdminState PortInfo::admin_state() const {
+  if (IsOneOf(logical_state, {"disabled"}) || IsOneOf(physical_state, {"disabled"})) {
+    return AdminState::kDisabled;
+  }
+  // A logical state past Down needs a trained link; a physical state that is up or training
+  // (IBA's Polling, Sleep, configuration training, error recovery) needs an enabled port.
+  if (IsOneOf(logical_state, {"active", "armed", "init", "initialize"}) ||
+      IsOneOf(physical_state, {"link up", "linkup", "polling", "sleep", "portconfigurationtraining",
+                               "port configuration training", "linkerrorrecovery",
+                               "link error recovery", "phytest"})) {
+    return AdminState::kEnabled;
+  }
+  return AdminState::kUnknown;
 }
 
 nlohmann::json PortInfo::ToJson() const {
@@ -37,8 +65,12 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
   p.system_name = JsonText(j, "system_name");
   p.node_description = JsonText(j, "node_description");
   p.description = JsonText(j, "description");
-  p.label = JsonText(j, "label");
-  if (p.label.empty()) p.label = JsonText(j, "external_number");
+  p.label = JsonText(j, "dname");
+  if (p.label.empty() || p.label == "N/A") {
+    size_t colon = p.node_description.rfind(':');
+    p.label =
+        colon == std::string::npos || !p.is_switch() ? "" : p.node_description.substr(colon + 1);
+  }
   auto num = j.find("number");
   if (num != j.end() && num->is_number_integer()) p.number = num->get<int>();
   p.logical_state = JsonText(j, "logical_state");
@@ -46,7 +78,6 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
   p.peer = AsciiLower(JsonText(j, "peer"));
   p.active_speed = JsonText(j, "active_speed");
   p.active_width = JsonText(j, "active_width");
-  p.cable_serial = JsonText(j, "cable_serial");
   if (p.peer == "n/a") p.peer.clear();
   return p;
 }
@@ -54,9 +85,9 @@ Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
 Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) {
   // The fields ParsePortInfo reads: a port of UFM's has some 30.
   static const std::vector<std::string> kFields = {
-      "name",           "guid",  "systemID",        "system_name",  "node_description",
-      "description",    "label", "external_number", "number",       "logical_state",
-      "physical_state", "peer",  "active_speed",    "active_width", "cable_serial"};
+      "name",        "guid",         "systemID",    "system_name",   "node_description",
+      "description", "dname",        "number",      "logical_state", "physical_state",
+      "peer",        "active_speed", "active_width"};
   auto doc = ParseUfmList(body, "ports", kFields);
   if (!doc.ok()) return doc.status();
   std::vector<PortInfo> out;
@@ -178,6 +209,21 @@ std::optional<std::string> Inventory::FindByDescription(const std::string& ref) 
   return it->second;
 }
 
+namespace {
+
+// A link's cable serial: "serial_number" beside the link (GET /resources/links?cable_info=true),
+// or inside a "cable_info" object (the nesting is unverified; both are read).
+std::string CableSerialOf(const nlohmann::json& link) {
+  std::string serial = JsonText(link, "serial_number");
+  auto info = link.find("cable_info");
+  if (serial.empty() && info != link.end() && info->is_object()) {
+    serial = JsonText(*info, "serial_number");
+  }
+  return serial == "N/A" ? "" : serial;
+}
+
+}  // namespace
+
 Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) {
   auto doc = ParseUfmList(body, "links");
   if (!doc.ok()) return doc.status();
@@ -206,7 +252,7 @@ Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) 
       ++bad;
       continue;
     }
-    l.cable_serial = JsonText(j, "cable_serial");
+    l.cable_serial = CableSerialOf(j);
     out.push_back(std::move(l));
   }
   if (skipped) *skipped = bad;

@@ -16,6 +16,13 @@
 
 namespace ufmr {
 
+// Whether a port is administratively out of service, as far as UFM's answer tells. In InfiniBand,
+// "disabled" is a physical state: UFM may report a disabled port with physical_state "Disabled"
+// and logical_state "Down", or with logical_state "Disabled"; a port that is up or training is
+// plainly enabled; a port that is just "Down" / "Link Down" may be either (a disabled port on some
+// versions, or an enabled port whose cable is broken), and is kUnknown.
+enum class AdminState { kDisabled, kEnabled, kUnknown };
+
 struct PortInfo {
   std::string name;  // <guid>_<n>
   std::string guid;
@@ -23,6 +30,9 @@ struct PortInfo {
   std::string system_name;
   std::string node_description;
   std::string description;  // "Switch IB Port", "Computer IB Port"
+  // The port's label as UFM displays it: its "dname" ("1/3/1" on switches that have labels, else
+  // the number as text), else what follows the colon in a switch port's node_description. UFM's
+  // port objects have no "label" field, and external_number is not a label.
   std::string label;
   int number = 0;
   std::string logical_state;
@@ -37,7 +47,8 @@ struct PortInfo {
   bool link_up() const {
     return !disabled() && (physical_state == "Link Up" || logical_state == "Active");
   }
-  bool disabled() const { return logical_state == "Disabled"; }
+  AdminState admin_state() const;
+  bool disabled() const { return admin_state() == AdminState::kDisabled; }
   nlohmann::json ToJson() const;
 };
 

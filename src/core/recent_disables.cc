@@ -3,13 +3,14 @@
 #include <algorithm>
 
 #include "core/inventory.h"
+#include "core/ufm_json.h"
 
 namespace ufmr {
 
 namespace {
 
-constexpr int kPortDisabled = 336;
-constexpr int kPortEnabled = 337;
+constexpr int kPortActionSucceeded = 336;
+constexpr int kPortActionFailed = 337;
 // A note older than this, by intake time, is forgotten whatever its stamps say.
 constexpr double kForgetS = 600;
 
@@ -22,13 +23,25 @@ std::optional<TimePoint> Stamp(const Observation& o) {
 
 }  // namespace
 
+std::string RecentDisables::ActionOf(const Observation& o) {
+  for (const std::string* text : {&o.name, &o.description}) {
+    const std::string lower = AsciiLower(*text);
+    // "disable" first: it does not contain "enable", but a text may say both in another order.
+    if (lower.find("disable") != std::string::npos) return "disable";
+    if (lower.find("enable") != std::string::npos) return "enable";
+  }
+  return "";
+}
+
 std::vector<std::string> RecentDisables::Note(const Observation& o,
                                               const std::vector<std::string>& ports,
                                               const std::function<bool(const std::string&)>& ours) {
   std::vector<std::string> noted;
-  if (o.event_type != kPortDisabled && o.event_type != kPortEnabled) return noted;
+  if (o.event_type != kPortActionSucceeded) return noted;
+  const std::string action = ActionOf(o);
+  if (action.empty()) return noted;
   for (const auto& port : ports) {
-    if (o.event_type == kPortEnabled) {
+    if (action == "enable") {
       ports_.erase(port);
     } else if (!ours(port)) {
       // Two sources may both bring the 336: the port is said noted once.
@@ -51,8 +64,8 @@ bool RecentDisables::Within(const Noted& n, const Observation& o) const {
 
 bool RecentDisables::Covers(const Observation& o, const std::vector<std::string>& ports,
                             const Inventory& inventory) {
-  if (ports_.empty() || ports.empty() || o.event_type == kPortDisabled ||
-      o.event_type == kPortEnabled) {
+  if (ports_.empty() || ports.empty() || o.event_type == kPortActionSucceeded ||
+      o.event_type == kPortActionFailed) {
     return false;
   }
   for (auto it = ports_.begin(); it != ports_.end();) {

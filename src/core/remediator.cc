@@ -83,7 +83,9 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
           [this](const PortAction& a, ActionExecutor::Outcome outcome) {
             // Failed, or done by a person first: not this service's cut. Back up (by us or by a
             // person): what the link says is judged again.
-            if (a.action == "disable" && outcome != ActionExecutor::Outcome::kConfirmed) {
+            // An uncertain cut is held as ours: what its link reports is not a new fault.
+            if (a.action == "disable" && outcome != ActionExecutor::Outcome::kConfirmed &&
+                outcome != ActionExecutor::Outcome::kUncertain) {
               our_disables_.erase(a.port);
             }
             if (a.action == "enable" && outcome != ActionExecutor::Outcome::kFailed) {
@@ -467,7 +469,7 @@ void Remediator::PollEvents() {
 void Remediator::ConsiderEvent(const Observation& o) {
   // Before the dedup, so UFM's REST or event-log copy of a 336 counts even when syslog brought it
   // first; not from syslog, whose senders nobody checks: a forged 336 would hide a link's faults.
-  if ((o.event_type == 336 && o.source != "syslog") || o.event_type == 337) {
+  if (o.event_type == 336 && o.source != "syslog") {
     auto ours = [this](const std::string& port) { return our_disables_.count(port) > 0; };
     for (const auto& port : hand_disables_.Note(o, engine_.PortsOf(o), ours)) {
       spdlog::info(
@@ -1141,14 +1143,25 @@ void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
   spdlog::warn("ticket {}: verification failed ({}), attempt {}", t.id, why, t.attempts);
 }
 
+void Remediator::SettleUncertain(Store::Tx& tx, const Ticket& t) {
+  auto locked = tx.TicketById(t.id);
+  if (!locked || locked->guard != "uncertain") return;
+  locked->guard.clear();
+  tx.AddEvent(locked->id, "action", kService,
+              t.action_port + " reads disabled in UFM now: the uncertain cut is confirmed",
+              {{"port", t.action_port}, {"result", "confirmed"}});
+  tx.UpdateTicket(*locked);
+  spdlog::info("ticket {}: {} reads disabled now; uncertain cut confirmed", t.id, t.action_port);
+}
+
 bool Remediator::Reconcile() {
   auto list = ufm_.GetUnhealthyPorts();
   std::set<std::string> isolated;
-  std::map<std::string, std::string> conditions;
+  std::map<std::string, UnhealthyPort> entries;
   if (list.ok()) {
     for (const auto& u : list.value()) {
       isolated.insert(u.port);
-      conditions[u.port] = u.condition;
+      entries[u.port] = u;
     }
   } else if (list.status().code() != Status::Code::kNotFound) {
     spdlog::warn("reconciliation: cannot read UFM's unhealthy ports: {}", list.status().ToString());
@@ -1178,8 +1191,11 @@ bool Remediator::Reconcile() {
         auto port = ufm_.GetPort(t.action_port);
         if (!port.ok()) continue;
         inventory_.Upsert(port.value());
-        if (port->disabled()) continue;
-        now_is = "is " + port->logical_state + " in UFM again";
+        const AdminState state = port->admin_state();
+        if (state == AdminState::kDisabled && t.guard == "uncertain") SettleUncertain(tx, t);
+        // Only a port UFM plainly shows enabled was brought back: "Down" may be our disable.
+        if (state != AdminState::kEnabled) continue;
+        now_is = "is " + port->logical_state + " (" + port->physical_state + ") in UFM again";
       }
       // Someone brought back a port this service holds out: theirs now, never undone.
       auto locked = tx.TicketById(t.id);
@@ -1204,11 +1220,11 @@ bool Remediator::Reconcile() {
     std::map<std::string, std::string> persons;
     for (const auto& p : isolated) {
       if (ours.count(p)) continue;
-      persons[p] = conditions[p] == "MANUAL"
-                       ? "isolated in UFM by a person (Condition MANUAL)"
-                       : "isolated in UFM (Condition " +
-                             (conditions[p].empty() ? std::string("?") : conditions[p]) +
-                             "), not by this service";
+      const UnhealthyPort& u = entries[p];
+      persons[p] = u.manual() ? "isolated in UFM by a person (Condition " + u.condition + ")"
+                              : "isolated in UFM (Condition " +
+                                    (u.condition.empty() ? std::string("?") : u.condition) +
+                                    "), not by this service";
     }
     persons_isolated_ = std::move(persons);
     our_isolations_.clear();

@@ -117,6 +117,8 @@ class Remediator {
   // that someone brought back) is reported on its ticket; isolations not ours are a person's.
   // True when UFM and the database were read and compared.
   bool Reconcile();
+  // Reconciliation read a port held as an uncertain cut as disabled: the cut is confirmed.
+  void SettleUncertain(Store::Tx& tx, const Ticket& t);
   // Whether this service holds the port isolated (its own 702 MANUAL is not a person's).
   bool OurIsolation(const std::string& port) const { return our_isolations_.count(port) > 0; }
   // The ports this service holds disabled, or is disabling, from the database (at start and with

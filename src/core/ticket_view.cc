@@ -69,6 +69,13 @@ std::string WhatToDo(const Ticket& t) {
            "drain the host (move its jobs) before touching the cable." +
            then + " Then report the repair.";
   }
+  if (t.disabled_by_us && t.guard == "uncertain") {
+    return "The service asked UFM to disable " + PortWords(t, t.action_port) +
+           " and UFM took the request, but UFM's port state does not say whether the port is "
+           "disabled. Check the port in UFM before touching the cable; the service counts it "
+           "as its own until then." +
+           then + " Then report the repair: the service brings the port back and watches it.";
+  }
   if (t.disabled_by_us || (s == ticket_state::kOpen && !t.action_port.empty())) {
     std::string verb = t.method == "isolate" ? "isolated" : "disabled";
     std::string port = PortWords(t, t.action_port);

@@ -14,6 +14,14 @@ namespace ufmr {
 
 namespace {
 
+// Ports, disabled ones included (NVIDIA's port scripts pass show_disabled).
+constexpr std::string_view kPortsPath = "/resources/ports?show_disabled=true";
+// Links with their cables, in one page: the paging parameters NVIDIA's REST client passes to
+// work around a UFM bug (utils/ufm_rest_client.py in Mellanox/ufm_sdk_3.0), which then answers
+// {"data": [...]}. ParseUfmList reads both that and a bare list.
+constexpr std::string_view kLinksPath =
+    "/resources/links?cable_info=true&page_number=1&rpp=1000000000";
+
 HttpClientOptions RestOptions(const Config& c) {
   HttpClientOptions o;
   o.timeout = std::chrono::milliseconds(static_cast<long>(c.ufm.timeout_s * 1000));
@@ -87,8 +95,9 @@ const char* EndpointOf(const std::string& path) {
       {"/jobs", "jobs"},
       {"/app/unhealthy_ports", "unhealthy_ports"},
       {"/app/events/external_event", "external_event"}};
+  const std::string bare = path.substr(0, path.find('?'));
   for (const auto& [p, name] : kExact) {
-    if (path == p) return name;
+    if (bare == p) return name;
   }
   if (path.rfind("/resources/ports/", 0) == 0) return "port";
   if (path.rfind("/jobs/", 0) == 0) return "job";
@@ -259,7 +268,9 @@ Result<ParsedEvents> RestUfmClient::GetEvents() {
 }
 
 Result<std::vector<PortInfo>> RestUfmClient::GetPorts() {
-  auto r = Call("GET", "/resources/ports", "", true, true);
+  // What UFM leaves out by default is undocumented: NVIDIA's own port scripts ask for disabled
+  // ports explicitly, and a disabled port is exactly what this service must see.
+  auto r = Call("GET", std::string(kPortsPath), "", true, true);
   if (!r.ok()) return r.status();
   int skipped = 0;
   auto ports = ParsePorts(r->body, &skipped);
@@ -268,7 +279,7 @@ Result<std::vector<PortInfo>> RestUfmClient::GetPorts() {
 }
 
 Result<std::vector<LinkInfo>> RestUfmClient::GetLinks() {
-  auto r = Call("GET", "/resources/links", "", true, true);
+  auto r = Call("GET", std::string(kLinksPath), "", true, true);
   if (!r.ok()) return r.status();
   int skipped = 0;
   auto links = ParseLinks(r->body, &skipped);
@@ -322,7 +333,8 @@ Result<JobStatus> RestUfmClient::GetJob(const std::string& job_id) {
   auto r = Call("GET", "/jobs/" + job_id, "", true, true);
   if (!r.ok()) return r.status();
   auto doc = nlohmann::json::parse(r->body, nullptr, false);
-  if (doc.is_array() && !doc.empty()) doc = doc[0];
+  if (doc.is_array() && doc.empty()) return Status::NotFound("UFM does not know job " + job_id);
+  if (doc.is_array()) doc = doc[0];
   if (!doc.is_object() || !doc.contains("Status") || !doc["Status"].is_string()) {
     return Status::Unavailable("job " + job_id + ": answer has no Status");
   }
@@ -379,35 +391,84 @@ Status RestUfmClient::PostExternalEvent(int event_id, const std::string& name,
   return r.ok() ? Status::Ok() : r.status();
 }
 
+bool UnhealthyPort::manual() const {
+  size_t at = 0;
+  while (at <= condition.size()) {
+    size_t comma = std::min(condition.find(',', at), condition.size());
+    if (AsciiLower(condition.substr(at, comma - at)) == "manual") return true;
+    at = comma + 1;
+  }
+  return false;
+}
+
+namespace {
+
+bool IsHexGuid(const std::string& g) {
+  return g.size() == 16 && g.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+// "0x248A..." or "248a...": lower-case, without the prefix.
+std::string BareGuid(std::string g) {
+  if (g.rfind("0x", 0) == 0 || g.rfind("0X", 0) == 0) g = g.substr(2);
+  return AsciiLower(std::move(g));
+}
+
+// The port an unhealthy-ports element names: <UnhealthyGUID>_<UnhealthyPortNumber>; else
+// UnhealthyPort when it is itself a port name; else "".
+std::string UnhealthyPortName(const nlohmann::json& j) {
+  const std::string guid = BareGuid(IdOrText(j, "UnhealthyGUID"));
+  const std::string number = IdOrText(j, "UnhealthyPortNumber");
+  if (IsHexGuid(guid) && !number.empty() &&
+      number.find_first_not_of("0123456789") == std::string::npos) {
+    return guid + "_" + number;
+  }
+  const std::string named = BareGuid(IdOrText(j, "UnhealthyPort"));
+  const size_t underscore = named.find('_');
+  if (underscore == 16 && IsHexGuid(named.substr(0, 16)) && named.size() > 17 &&
+      named.find_first_not_of("0123456789", 17) == std::string::npos) {
+    return named;
+  }
+  return "";
+}
+
+// Condition: "MANUAL" up to 6.18, ["MANUAL"] from 6.19 (a port may have several).
+std::string ConditionText(const nlohmann::json& j) {
+  auto it = j.find("Condition");
+  if (it == j.end() || !it->is_array()) return IdOrText(j, "Condition");
+  std::string out;
+  for (const auto& c : *it) {
+    if (!c.is_string()) continue;
+    if (!out.empty()) out += ",";
+    out += c.get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, int* skipped) {
-  auto doc = ParseUfmList(body, "unhealthy ports");
+  // GET /app/unhealthy_ports/<port> answers one object: read it as a list of one.
+  auto single = nlohmann::json::parse(body, nullptr, false);
+  const bool one =
+      single.is_object() && (single.contains("UnhealthyGUID") || single.contains("UnhealthyPort"));
+  auto doc = one ? Result<nlohmann::json>(nlohmann::json::array({std::move(single)}))
+                 : ParseUfmList(body, "unhealthy ports");
   // A garbled answer is worth another try, not a verdict on the action.
   if (!doc.ok()) return Status::Unavailable(doc.status().message());
   std::vector<UnhealthyPort> out;
   for (const auto& j : doc.value()) {
     UnhealthyPort u;
     if (j.is_object()) {
-      u.port = IdOrText(j, "UnhealthyPort");
+      u.port = UnhealthyPortName(j);
       u.node = IdOrText(j, "UnhealthyNode");
       u.peer_port = IdOrText(j, "PeerPort");
-      u.condition = IdOrText(j, "Condition");
+      u.condition = ConditionText(j);
       u.status_time = IdOrText(j, "StatusTime");
-      // A bare port number beside the node's GUID: name the port <guid>_<n>.
-      if (!u.port.empty() && u.port.find_first_not_of("0123456789") == std::string::npos) {
-        std::string guid = u.node;
-        if (guid.rfind("0x", 0) == 0) guid = guid.substr(2);
-        bool hex = guid.size() == 16 &&
-                   guid.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
-        u.port = hex ? guid + "_" + u.port : "";
-      }
     }
     if (u.port.empty()) {
       ++*skipped;
       continue;
     }
-    // Port names compare as the inventory writes them: lower-case hex, no 0x.
-    if (u.port.rfind("0x", 0) == 0) u.port = u.port.substr(2);
-    u.port = AsciiLower(std::move(u.port));
     out.push_back(std::move(u));
   }
   return out;

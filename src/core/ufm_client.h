@@ -18,10 +18,12 @@
 
 namespace ufmr {
 
+// A job's status as GET /jobs/<id> reports it. Every status but "Running" is final: "Completed",
+// "Completed With Errors", "Completed With Warnings", "Aborted" (a person may abort a job).
 struct JobStatus {
-  std::string status;  // "Running", "Completed", "Completed With Errors", ...
+  std::string status;
   std::string summary;
-  bool done() const { return status.rfind("Completed", 0) == 0; }
+  bool done() const { return !status.empty() && status != "Running"; }
   bool ok() const { return status == "Completed" || status == "Completed With Warnings"; }
 };
 
@@ -34,15 +36,22 @@ struct JobInfo {
 
 // One entry of GET /app/unhealthy_ports: a port the SM isolates (routes around).
 struct UnhealthyPort {
-  std::string port;       // port name <guid>_<n> (or as UFM names it)
-  std::string node;       // UnhealthyNode
-  std::string peer_port;  // PeerPort
-  std::string condition;  // "MANUAL" for isolations made by a person or through the API
+  std::string port;       // port name <UnhealthyGUID>_<UnhealthyPortNumber>, lower-case hex
+  std::string node;       // UnhealthyNode: a node name or description, for people
+  std::string peer_port;  // PeerPort: a display path ("switch-ec4034/6"), for people
+  std::string condition;  // Condition, a list joined with ",": "MANUAL" (set through UFM's API
+                          // or GUI, by a person or by this service), "FLAPPING", ...
   std::string status_time;
+  // Condition holds MANUAL: an isolation made through UFM's API or GUI, not by the SM's health
+  // policy. Whether this service made it is for its own records to say.
+  bool manual() const;
 };
 
-// Parses GET /app/unhealthy_ports (a list, or {"data": [...]}); bad elements are skipped and
-// counted. UnhealthyPort may be a port name, or a port number beside a node GUID.
+// Parses GET /app/unhealthy_ports (a list, or {"data": [...]}, or one object as GET
+// /app/unhealthy_ports/<port> answers from 6.19). A port is named by UnhealthyGUID and
+// UnhealthyPortNumber; UnhealthyPort is a display path ("r-dmz-ufm135/HCA-1/1") or a bare
+// number, read as a port name only when it is one (<16 hex>_<n>). Condition may be a string or
+// a list. Elements that name no port are skipped and counted.
 Result<std::vector<UnhealthyPort>> ParseUnhealthyPorts(const std::string& body, int* skipped);
 
 // A warning when ufm.url is plain http:// to a host other than this one (localhost, 127.0.0.0/8,
@@ -60,6 +69,7 @@ class UfmClient {
   // action: "disable" or "enable". Returns the job id from the Location header.
   virtual Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,
                                                const std::string& description) = 0;
+  // NotFound when UFM does not know the job (it answers an empty list).
   virtual Result<JobStatus> GetJob(const std::string& job_id) = 0;
   // Every job UFM holds (to find, after a crash, the job an action may have made).
   virtual Result<std::vector<JobInfo>> GetJobs() { return Status::NotFound("no jobs list"); }

@@ -47,6 +47,13 @@ options:
   --event-log PATH       append each event to PATH as a line of UFM's event.log
   --syslog HOST:PORT     forward each event over UDP syslog (trailing NUL), as UFM does
   --fault JSON           inject a fault at start, same body as POST /sim/faults (repeatable)
+  --ufm-version X.Y      answer as this UFM version (default 6.22): before 6.17 events carry
+                         their id in "type" and milliseconds in "timestamp"; from 6.19
+                         GET /app/unhealthy_ports/<port> answers one port
+  --disabled-state S     how a disabled port reads in /resources/ports: physical (default:
+                         physical_state "Disabled", logical_state "Down"), logical
+                         (logical_state "Disabled"), ambiguous ("Down" / "Link Down", as a
+                         broken link of an enabled port reads)
   --log-level LEVEL      trace, debug, info, warn, error (default info)
   --help                 show this help
 
@@ -56,14 +63,17 @@ UFM REST API (on --port, under /ufmRest (basic auth), /ufmRestV2 (session from P
   POST /app/events/external_event  {"event_id": 551..554, "description": "...",
                     "external_event_name": "...", "external_event_type": "...",
                     "external_event_source": "..."}
-  GET  /resources/ports[?system=&active=], /resources/ports/<name>, /resources/links
+  GET  /resources/ports[?system=&active=&show_disabled=] (disabled ports only with
+                    show_disabled=true), /resources/ports/<name>,
+                    /resources/links[?cable_info=true][&page_number=1&rpp=N -> {"data": [...]}]
   POST /actions     {"action": "disable"|"enable", "object_type": "System", "object_ids": [G],
                     "params": {"port_id": "<guid>_<n>"}, "description": "..."} -> 202, Location
-  GET  /jobs, /jobs/<id>
+  GET  /jobs, /jobs/<id> ([] for a job it does not know)
   PUT  /app/unhealthy_ports  {"ports": ["<guid>_<n>", ...], "ports_policy": "UNHEALTHY",
                     "action": "isolate"} or {"ports": [...], "ports_policy": "HEALTHY"}
                     (702 "... unhealthy due to MANUAL"; logged in /sim/actions, job_id 0)
-  GET  /app/unhealthy_ports
+  GET  /app/unhealthy_ports (UnhealthyGUID + UnhealthyPortNumber name a port),
+       /app/unhealthy_ports/<name> (6.19+: one port, Condition a list)
 
 control API (no auth, on --port):
   POST /sim/faults  {"kind": "link_down"|"flap"|"symbol_errors", "port": "<guid>_<n>", ...}
@@ -97,6 +107,8 @@ struct Options {
   std::string syslog;     // forward each event to this HOST:PORT over UDP, as UFM's syslog
   std::vector<std::string> faults;
   std::string log_level = "info";
+  int ufm_version = 622;
+  std::string disabled_state = "physical";
 };
 
 int BadArgs(const std::string& message) {
@@ -132,9 +144,9 @@ std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
       return 0;
     }
     static const std::vector<std::string> kWithValue = {
-        "--listen",    "--port",      "--telemetry-port", "--topology",   "--user",
-        "--password",  "--seed",      "--job-delay-ms",   "--ready-file", "--fault",
-        "--log-level", "--event-log", "--syslog"};
+        "--listen",    "--port",      "--telemetry-port", "--topology",    "--user",
+        "--password",  "--seed",      "--job-delay-ms",   "--ready-file",  "--fault",
+        "--log-level", "--event-log", "--syslog",         "--ufm-version", "--disabled-state"};
     if (std::find(kWithValue.begin(), kWithValue.end(), arg) == kWithValue.end()) {
       return BadArgs("unknown argument '" + arg + "'");
     }
@@ -181,6 +193,15 @@ std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
       o->syslog = value;
     } else if (arg == "--log-level") {
       o->log_level = value;
+    } else if (arg == "--ufm-version") {
+      std::optional<int> v = ufmr::sim::ParseUfmVersion(value);
+      if (!v) return BadArgs("--ufm-version takes a version such as 6.22, got '" + value + "'");
+      o->ufm_version = *v;
+    } else if (arg == "--disabled-state") {
+      if (value != "physical" && value != "logical" && value != "ambiguous") {
+        return BadArgs("--disabled-state is physical, logical or ambiguous, got '" + value + "'");
+      }
+      o->disabled_state = value;
     }
   }
   if (o->user.empty()) return BadArgs("--user must not be empty");
@@ -278,6 +299,8 @@ int main(int argc, char** argv) {
   server_options.telemetry_port = static_cast<uint16_t>(options.telemetry_port);
   server_options.user = options.user;
   server_options.password = options.password;
+  server_options.ufm_version = options.ufm_version;
+  server_options.disabled_state = options.disabled_state;
   ufmr::sim::SimServer server(state, clock, server_options);
   if (ufmr::Status s = server.Start(); !s.ok()) {
     spdlog::error("cannot start: {}", s.message());

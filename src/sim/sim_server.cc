@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <ctime>
 #include <set>
 #include <thread>
 
@@ -32,6 +33,25 @@ std::string Lower(std::string s) {
   return s;
 }
 
+}  // namespace
+
+std::optional<int> ParseUfmVersion(const std::string& text) {
+  size_t dot = text.find('.');
+  if (dot == std::string::npos || dot == 0) return std::nullopt;
+  size_t end = text.find('.', dot + 1);
+  const std::string major = text.substr(0, dot);
+  const std::string minor = text.substr(dot + 1, end == std::string::npos ? end : end - dot - 1);
+  for (const std::string* part : {&major, &minor}) {
+    if (part->empty() || part->size() > 2 ||
+        part->find_first_not_of("0123456789") != std::string::npos) {
+      return std::nullopt;
+    }
+  }
+  return std::stoi(major) * 100 + std::stoi(minor);
+}
+
+namespace {
+
 std::optional<int64_t> ParseId(const std::string& s) {
   if (s.empty() || s.size() > 15) return std::nullopt;
   int64_t v = 0;
@@ -42,53 +62,19 @@ std::optional<int64_t> ParseId(const std::string& s) {
   return v;
 }
 
-OrderedJson EventJson(const Event& e) {
-  OrderedJson j;
-  j["id"] = e.id;
-  j["name"] = e.name;
-  j["type"] = e.type;
-  j["event_type"] = e.event_type;
-  j["severity"] = e.severity;
-  j["timestamp"] = FormatUfmTime(e.time);
-  j["counter"] = "N/A";
-  j["category"] = e.category;
-  j["object_name"] = e.object_name;
-  j["object_path"] = e.object_path;
-  j["write_to_syslog"] = e.write_to_syslog;
-  j["description"] = e.description;
-  return j;
+// "Wed Apr 29 00:05:32 2020": how the unhealthy ports list stamps an entry (UTC here).
+std::string CtimeUtc(TimePoint t) {
+  std::time_t secs =
+      std::chrono::system_clock::to_time_t(std::chrono::time_point_cast<std::chrono::seconds>(t));
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%a %b %d %H:%M:%S %Y", &tm);
+  return buf;
 }
 
-// `s` the port's status, `peer_status` its peer's (for the peer's node description).
-OrderedJson PortJson(const Topology& topology, const PortStatus& s, const PortStatus& peer_status) {
-  const Port& p = topology.ports()[s.port];
-  const Port& peer = topology.ports()[p.peer];
-  OrderedJson j;
-  j["name"] = p.name;
-  j["guid"] = p.guid;
-  j["systemID"] = p.system_guid;
-  j["system_name"] = p.system_name;
-  j["node_description"] = s.node_description;
-  j["description"] = p.is_switch ? "Switch IB Port" : "Computer IB Port";
-  j["number"] = p.number;
-  j["external_number"] = p.number;
-  j["label"] = p.label;
-  j["dname"] = p.label;
-  j["active_speed"] = "NDR";
-  j["active_width"] = "4x";
-  j["logical_state"] = s.logical_state;
-  j["physical_state"] = s.physical_state;
-  j["mtu"] = 4096;
-  j["peer"] = peer.name;
-  j["peer_guid"] = peer.guid;
-  j["peer_node_name"] = peer.system_name;
-  j["peer_port_dname"] = peer.label;
-  j["peer_node_description"] = peer_status.node_description;
-  j["severity"] = "Info";
-  j["tier"] = p.tier;
-  j["cable_serial"] = topology.links()[p.link].cable_serial;
-  return j;
-}
+// "gpu-node-001/1", "leaf-01/1/17/1": the display path the unhealthy ports list names a port by.
+std::string DisplayPath(const Port& p) { return p.system_name + "/" + p.label; }
 
 OrderedJson JobJson(const Topology& topology, const Job& job) {
   OrderedJson j;
@@ -192,6 +178,73 @@ SimServer::SimServer(SimState& state, const Clock& clock, SimServerOptions optio
 
 SimServer::~SimServer() { Stop(); }
 
+OrderedJson SimServer::EventJson(const Event& e) const {
+  OrderedJson j;
+  j["id"] = e.id;
+  j["name"] = e.name;
+  if (options_.ufm_version >= 617) {
+    j["type"] = e.type;
+    j["event_type"] = e.event_type;
+    j["timestamp"] = FormatUfmTime(e.time);
+  } else {
+    // Up to 6.16 "type" holds the event id and the timestamp has milliseconds.
+    j["type"] = e.event_type;
+    j["timestamp"] = FormatUfmTime(e.time) + ".000";
+  }
+  j["severity"] = e.severity;
+  j["counter"] = "N/A";
+  j["category"] = e.category;
+  j["object_name"] = e.object_name;
+  j["object_path"] = e.object_path;
+  j["write_to_syslog"] = e.write_to_syslog;
+  j["description"] = e.description;
+  return j;
+}
+
+// The fields real port objects carry (the REST API guide; Mellanox/ufm_sdk_3.0's port scripts):
+// no "label" (dname is the label on switches that have labels, else the number) and no cable
+// serial (that comes with the links).
+OrderedJson SimServer::PortJson(const PortStatus& s, const PortStatus& peer_status) const {
+  const Topology& topology = state_.topology();
+  const Port& p = topology.ports()[s.port];
+  const Port& peer = topology.ports()[p.peer];
+  OrderedJson j;
+  j["name"] = p.name;
+  j["guid"] = p.guid;
+  j["systemID"] = p.system_guid;
+  j["system_name"] = p.system_name;
+  j["node_description"] = s.node_description;
+  j["description"] = p.is_switch ? "Switch IB Port" : "Computer IB Port";
+  j["number"] = p.number;
+  j["external_number"] = p.number;
+  j["dname"] = p.label;
+  j["active_speed"] = "NDR";
+  j["active_width"] = "4x";
+  auto [logical, physical] = PortStates(s);
+  j["logical_state"] = logical;
+  j["physical_state"] = physical;
+  j["mtu"] = 4096;
+  j["peer"] = peer.name;
+  j["peer_guid"] = peer.guid;
+  j["peer_node_name"] = peer.system_name;
+  j["peer_port_dname"] = peer.label;
+  j["peer_node_description"] = peer_status.node_description;
+  j["severity"] = "Info";
+  j["tier"] = p.tier;
+  return j;
+}
+
+std::pair<std::string, std::string> SimServer::PortStates(const PortStatus& s) const {
+  if (s.disabled) {
+    if (options_.disabled_state == "logical") return {"Disabled", "Link Down"};
+    if (options_.disabled_state == "ambiguous") return {"Down", "Link Down"};
+    return {"Down", "Disabled"};  // in InfiniBand, disabled is a physical state
+  }
+  // An enabled port without a link partner keeps polling for one.
+  return s.link_up ? std::pair<std::string, std::string>{"Active", "Link Up"}
+                   : std::pair<std::string, std::string>{"Down", "Polling"};
+}
+
 void SimServer::AddRestRoutes() {
   auto bind = [this](HttpResponse (SimServer::*method)(const HttpRequest&)) {
     return [this, method](const HttpRequest& r) { return (this->*method)(r); };
@@ -208,6 +261,7 @@ void SimServer::AddRestRoutes() {
   r.Add("POST", "/ufmRest/app/events/external_event", bind(&SimServer::PostExternalEvent));
   r.Add("GET", "/ufmRest/app/unhealthy_ports", bind(&SimServer::GetUnhealthyPorts));
   r.Add("PUT", "/ufmRest/app/unhealthy_ports", bind(&SimServer::PutUnhealthyPorts));
+  r.Add("GET", "/ufmRest/app/unhealthy_ports/{name}", bind(&SimServer::GetUnhealthyPort));
   r.Add("POST", "/ufmRest/app/tokens", bind(&SimServer::IssueToken));
   r.Add("POST", "/sim/faults", bind(&SimServer::PostFault));
   r.Add("POST", "/sim/misbehave", bind(&SimServer::PostMisbehave));
@@ -445,8 +499,11 @@ HttpResponse SimServer::GetEvent(const HttpRequest& request) {
 HttpResponse SimServer::GetPorts(const HttpRequest& request) {
   const std::string system = Lower(request.Query("system"));
   const std::string active = Lower(request.Query("active"));
-  if (!active.empty() && active != "true" && active != "false") {
-    return HttpResponse::Error(400, "active must be true or false");
+  const std::string show_disabled = Lower(request.Query("show_disabled"));
+  for (const std::string* flag : {&active, &show_disabled}) {
+    if (!flag->empty() && *flag != "true" && *flag != "false") {
+      return HttpResponse::Error(400, "active and show_disabled must be true or false");
+    }
   }
   const Topology& topology = state_.topology();
   OrderedJson out = OrderedJson::array();
@@ -454,8 +511,12 @@ HttpResponse SimServer::GetPorts(const HttpRequest& request) {
   for (const PortStatus& s : ports) {
     const Port& p = topology.ports()[s.port];
     if (!system.empty() && p.system_guid != system) continue;
-    if (active == "true" && s.logical_state != "Active") continue;
-    out.push_back(PortJson(topology, s, ports[p.peer]));
+    if (active == "true" && (s.disabled || !s.link_up)) continue;
+    // What UFM leaves out by default is undocumented; NVIDIA's port scripts ask for disabled
+    // ports explicitly. The simulator leaves them out unless asked, so a client that forgets is
+    // caught by the tests.
+    if (s.disabled && show_disabled != "true") continue;
+    out.push_back(PortJson(s, ports[p.peer]));
   }
   return Ordered(200, out);
 }
@@ -466,7 +527,7 @@ HttpResponse SimServer::GetPort(const HttpRequest& request) {
   if (!port) return HttpResponse::Error(404, "port '" + name + "' not found");
   std::optional<PortStatus> s = state_.PortState(*port);
   std::optional<PortStatus> peer = state_.PortState(state_.topology().ports()[*port].peer);
-  return Ordered(200, OrderedJson::array({PortJson(state_.topology(), *s, *peer)}));
+  return Ordered(200, OrderedJson::array({PortJson(*s, *peer)}));
 }
 
 HttpResponse SimServer::GetLinks(const HttpRequest& request) {
@@ -477,24 +538,30 @@ HttpResponse SimServer::GetLinks(const HttpRequest& request) {
     const Link& l = topology.links()[i];
     const Port& a = topology.ports()[l.a];
     const Port& b = topology.ports()[l.b];
+    // As the REST API guide (6.20+) prints a link; ports as strings.
     OrderedJson j;
-    j["name"] = a.name + ":" + b.name;
     j["source_guid"] = a.guid;
-    j["source_port"] = a.number;
-    j["source_port_dname"] = a.label;
-    j["source_port_node_description"] = ports[l.a].node_description;
+    j["source_port"] = std::to_string(a.number);
     j["destination_guid"] = b.guid;
-    j["destination_port"] = b.number;
+    j["destination_port"] = std::to_string(b.number);
+    j["source_port_dname"] = a.label;
+    j["source_port_name"] = a.name;
     j["destination_port_dname"] = b.label;
-    j["destination_port_node_description"] = ports[l.b].node_description;
-    j["width"] = "IB_4x";
-    j["capabilities"] = "NDR";
+    j["destination_port_name"] = b.name;
+    j["width"] = "4x";
     j["severity"] = "Info";
-    j["state"] = ports[l.a].link_up ? "Up" : "Down";
-    j["cable_serial"] = l.cable_serial;
+    j["source_port_node_description"] = ports[l.a].node_description;
+    j["destination_port_node_description"] = ports[l.b].node_description;
+    j["name"] = a.name + ":" + b.name;
+    j["capabilities"] = OrderedJson::array();
+    // ?cable_info=true adds the cable (the field names are unverified; see docs/UFM.md).
+    if (Lower(request.Query("cable_info")) == "true") {
+      j["serial_number"] = l.cable_serial;
+      j["part_number"] = "MCP4Y10-N001";
+    }
     data.push_back(std::move(j));
   }
-  // Some UFM versions page links and wrap them in {"data": [...]}.
+  // Paged (NVIDIA's REST client asks for page 1 of a huge page), UFM wraps them in {"data": []}.
   if (request.query.count("page_number") || request.query.count("rpp")) {
     std::optional<int64_t> page = ParseId(request.Query("page_number", "1"));
     std::optional<int64_t> rpp = ParseId(request.Query("rpp", "100"));
@@ -530,7 +597,8 @@ HttpResponse SimServer::GetJob(const HttpRequest& request) {
   std::optional<int64_t> id = ParseId(request.params.at("id"));
   std::optional<Job> job;
   if (id) job = state_.FindJob(*id);
-  if (!job) return HttpResponse::Error(404, "job '" + request.params.at("id") + "' not found");
+  // UFM answers a job it does not know with an empty list.
+  if (!job) return Ordered(200, OrderedJson::array());
   return Ordered(200, JobJson(state_.topology(), *job));
 }
 
@@ -560,16 +628,58 @@ HttpResponse SimServer::GetUnhealthyPorts(const HttpRequest&) {
   for (const Isolation& i : state_.UnhealthyPorts()) {
     const Port& p = topology.ports()[i.port];
     const Port& peer = topology.ports()[p.peer];
+    // As the REST API guide (6.11 to 6.22) prints an entry: the port is UnhealthyGUID +
+    // UnhealthyPortNumber; UnhealthyPort and PeerPort are display paths.
     OrderedJson j;
-    j["UnhealthyPort"] = p.name;
+    j["PeerLID"] = std::to_string(peer.number);
+    j["PeerPortNumber"] = peer.number;
+    j["UnhealthyPortNumber"] = p.number;
+    j["PeerGUID"] = peer.guid;
+    j["PeerPort"] = DisplayPath(peer);
     j["UnhealthyNode"] = p.system_name;
-    j["PeerPort"] = peer.name;
-    j["PeerNode"] = peer.system_name;
+    j["UnhealthyPort"] = DisplayPath(p);
+    j["State"] = "Info";
+    j["PeerPortDname"] = peer.label;
     j["Condition"] = i.condition;
-    j["StatusTime"] = FormatUfmTime(i.time);
+    j["PeerNode"] = peer.system_name;
+    j["StatusTime"] = CtimeUtc(i.time);
+    j["UnhealthyPortDname"] = p.label;
+    j["UnhealthyGUID"] = p.guid;
     out.push_back(std::move(j));
   }
   return Ordered(200, out);
+}
+
+HttpResponse SimServer::GetUnhealthyPort(const HttpRequest& request) {
+  if (options_.ufm_version < 619) return HttpResponse::Error(404, "Not Found");
+  const std::string& name = request.params.at("name");
+  std::optional<int> port = state_.topology().FindPort(name);
+  if (!port) return HttpResponse::Error(404, "port '" + name + "' not found");
+  const Topology& topology = state_.topology();
+  for (const Isolation& i : state_.UnhealthyPorts()) {
+    if (i.port != *port) continue;
+    const Port& p = topology.ports()[i.port];
+    const Port& peer = topology.ports()[p.peer];
+    std::optional<PortStatus> s = state_.PortState(i.port);
+    // As the REST API guide (6.19+) prints one port: UnhealthyPort is the number as text,
+    // UnhealthyNode the node description, Condition a list.
+    OrderedJson j;
+    j["PeerPort"] = peer.system_name + " / " + peer.label;
+    j["PeerGUID"] = peer.guid;
+    j["StatusTime"] = CtimeUtc(i.time);
+    j["UnhealthyGUID"] = p.guid;
+    j["UnhealthyPort"] = std::to_string(p.number);
+    j["PeerNode"] = peer.system_name;
+    j["PeerNodeType"] = peer.is_switch ? "switch" : "host";
+    j["UnhealthyNodeType"] = p.is_switch ? "switch" : "host";
+    j["UnhealthyNode"] = s ? s->node_description : p.system_name;
+    j["UnhealthyPortNumber"] = p.number;
+    j["UnhealthyPortDname"] = p.label;
+    j["Condition"] = OrderedJson::array({i.condition});
+    j["State"] = "Warning";
+    return Ordered(200, j);
+  }
+  return HttpResponse::Error(404, "port '" + name + "' is not unhealthy");
 }
 
 HttpResponse SimServer::PutUnhealthyPorts(const HttpRequest& request) {

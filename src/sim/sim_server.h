@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "core/clock.h"
 #include "core/http_server.h"
@@ -30,7 +31,18 @@ struct SimServerOptions {
   std::string user = "admin";
   std::string password = "123456";
   int threads = 2;  // per listener
+  // Which UFM the REST API answers as (major * 100 + minor: 622 is 6.22). Before 6.17 an event's
+  // "type" holds its id and its timestamp has milliseconds; from 6.19 GET
+  // /app/unhealthy_ports/<port> answers one port, its Condition a list.
+  int ufm_version = 622;
+  // How GET /resources/ports shows a disabled port: "physical" (physical_state "Disabled",
+  // logical_state "Down"), "logical" (logical_state "Disabled"), or "ambiguous" (logical_state
+  // "Down", physical_state "Link Down": as a broken link of an enabled port may read).
+  std::string disabled_state = "physical";
 };
+
+// "6.22", "6.19.3" -> 622, 619; nullopt for anything else.
+std::optional<int> ParseUfmVersion(const std::string& text);
 
 class SimServer {
  public:
@@ -65,6 +77,12 @@ class SimServer {
   HttpResponse GetJobs(const HttpRequest& request);
   HttpResponse PostExternalEvent(const HttpRequest& request);
   HttpResponse GetUnhealthyPorts(const HttpRequest& request);
+  HttpResponse GetUnhealthyPort(const HttpRequest& request);
+  // A port as GET /resources/ports shows it, in the configured UFM's shape.
+  nlohmann::ordered_json PortJson(const PortStatus& s, const PortStatus& peer_status) const;
+  nlohmann::ordered_json EventJson(const Event& e) const;
+  // {logical_state, physical_state} of a port as the configured UFM reports them.
+  std::pair<std::string, std::string> PortStates(const PortStatus& s) const;
   HttpResponse PutUnhealthyPorts(const HttpRequest& request);
   HttpResponse PostOperator(const HttpRequest& request);
   HttpResponse GetOperator(const HttpRequest& request);

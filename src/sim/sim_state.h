@@ -159,8 +159,10 @@ struct SimOptions {
 // Names of the UFM event ids the simulator emits.
 inline constexpr const char* kEventLinkUp = "328";
 inline constexpr const char* kEventLinkDown = "329";
+// 336 is "port action succeeded" for any action, the message saying which (337 is "port action
+// failed"): a disable and an enable are both 336.
 inline constexpr const char* kEventPortDisabled = "336";
-inline constexpr const char* kEventPortEnabled = "337";
+inline constexpr const char* kEventPortEnabled = "336";
 inline constexpr const char* kEventNodeDown = "331";
 inline constexpr const char* kEventNodeUp = "332";
 inline constexpr const char* kEventPortUnhealthy = "702";

@@ -42,7 +42,7 @@ def ports():
     def sw(guid, name, n, peer):
         out.append({"name": "%s_%d" % (guid, n), "guid": guid, "systemID": guid,
                     "system_name": name, "node_description": "%s:%s" % (name, label(n)),
-                    "description": "Switch IB Port", "number": n, "label": label(n),
+                    "description": "Switch IB Port", "number": n, "dname": label(n),
                     "logical_state": "Active", "physical_state": "Link Up", "peer": peer,
                     "active_speed": "NDR", "active_width": "4x"})
 
