@@ -40,6 +40,11 @@ AdminState PortInfo::admin_state() const {
   return AdminState::kUnknown;
 }
 
+bool PortInfo::link_up() const {
+  return !disabled() &&
+         (IsOneOf(physical_state, {"link up", "linkup"}) || IsOneOf(logical_state, {"active"}));
+}
+
 nlohmann::json PortInfo::ToJson() const {
   return {{"name", name},
           {"guid", guid},

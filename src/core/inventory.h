@@ -44,9 +44,7 @@ struct PortInfo {
 
   bool is_switch() const;
   // A disabled port is never up, whatever physical state it last reported.
-  bool link_up() const {
-    return !disabled() && (physical_state == "Link Up" || logical_state == "Active");
-  }
+  bool link_up() const;
   AdminState admin_state() const;
   bool disabled() const { return admin_state() == AdminState::kDisabled; }
   nlohmann::json ToJson() const;
