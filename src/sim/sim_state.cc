@@ -117,6 +117,25 @@ std::string FormatUfmTime(TimePoint t) {
   return buf;
 }
 
+namespace {
+
+// The event log names a port as an IBPort object, in the shapes UFM writes: a switch port by label
+// ("Default / Switch: ib-leaf-01 / 1/17/1", the newer form), a host port in the older form
+// ("default(1) / Computer: gpu-node-001 HCA-1 / NA / 1") with the node's GUID as dev_id, which is
+// not the port's GUID: a reader must take the port from the description, not from the dev_id.
+void SetIbPortObject(const Port& p, const std::string& node_description, Event* e) {
+  e->log_type = "IBPort";
+  e->dev_id = p.system_guid;
+  if (p.is_switch) {
+    e->log_object = "Default / Switch: " + p.system_name + " / " + p.label;
+  } else {
+    e->log_object =
+        "default(1) / Computer: " + node_description + " / NA / " + std::to_string(p.number);
+  }
+}
+
+}  // namespace
+
 std::string FormatEventLogLine(const Event& e) {
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(e.time.time_since_epoch()).count();
@@ -132,8 +151,9 @@ std::string FormatEventLogLine(const Event& e) {
     object = "Source " + object.substr(0, colon) + "  TO Dest: " + object.substr(colon + 1);
   }
   const std::string dev_id = e.dev_id.empty() ? "" : " [dev_id: " + e.dev_id + "]";
+  const std::string& type = e.log_type.empty() ? e.type : e.log_type;
   return FormatUfmTime(e.time) + frac + " [" + std::to_string(e.id) + "] [" + e.event_type + "] " +
-         severity + " [" + category + "] " + e.type + " [" + object + "]" + dev_id + ": " +
+         severity + " [" + category + "] " + type + " [" + object + "]" + dev_id + ": " +
          e.description;
 }
 
@@ -347,6 +367,7 @@ void SimState::EmitUnhealthyEvent(int port, const std::string& condition, TimePo
   Port described = p;
   described.node_description = NodeDescriptionLocked(port);
   e.description = UnhealthyPortDescription(described, condition);
+  SetIbPortObject(p, described.node_description, &e);
   e.write_to_syslog = true;
   e.time = t;
   Emit(std::move(e));
