@@ -119,19 +119,19 @@ std::string FormatUfmTime(TimePoint t) {
 
 namespace {
 
-// The event log names a port as an IBPort object, in the shapes UFM writes: a switch port by label
-// ("Default / Switch: ib-leaf-01 / 1/17/1", the newer form), a host port in the older form
-// ("default(1) / Computer: gpu-node-001 HCA-1 / NA / 1") with the node's GUID as dev_id, which is
-// not the port's GUID: a reader must take the port from the description, not from the dev_id.
+// The event log names a port as an IBPort object in UFM's older form, "<site> / <kind>: <name> /
+// <label or NA> / <number>", with the node's GUID as dev_id: a switch port
+// ("default(1) / Switch: ib-leaf-01 / 1/17/1 / 33", its name "<dev_id>_33" as a switch's ports are
+// named by its GUID, so the REST copy of the event, which names the port, is recognised as the same
+// event), a host port ("default(1) / Computer: gpu-node-001 HCA-1 / NA / 1": the dev_id is the
+// node's GUID, not the port's; a reader takes the port from the description).
 void SetIbPortObject(const Port& p, const std::string& node_description, Event* e) {
   e->log_type = "IBPort";
   e->dev_id = p.system_guid;
-  if (p.is_switch) {
-    e->log_object = "Default / Switch: " + p.system_name + " / " + p.label;
-  } else {
-    e->log_object =
-        "default(1) / Computer: " + node_description + " / NA / " + std::to_string(p.number);
-  }
+  const std::string number = std::to_string(p.number);
+  e->log_object = p.is_switch
+                      ? "default(1) / Switch: " + p.system_name + " / " + p.label + " / " + number
+                      : "default(1) / Computer: " + node_description + " / NA / " + number;
 }
 
 }  // namespace

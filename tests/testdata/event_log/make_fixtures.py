@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes the event-log fixtures in this folder (run it here after editing; commit the output).
 
-Shapes follow the documented UFM event log format. The first line
-of reference_samples.log is the real sample verbatim; the other entries put the documented real
-message bodies (and the REST samples' events) under headers built from the documented line shape.
+Shapes follow the documented UFM event log format. The first line of reference_samples.log is
+IBM CAST's old Link sample (which lacks a timestamp) under a timestamp from another public source,
+so not one real line; the other entries put the documented real message bodies (and the REST
+samples' events) under headers built from the documented line shape. ibport_samples.log names
+each entry's public source.
 Several files hold bytes a text editor would mangle (invalid UTF-8, NUL, CR), hence this script.
 """
 import os
