@@ -804,6 +804,66 @@ TEST(AppendPortNamesTest, SameAsExtractPortNamesOnRandomText) {
   }
 }
 
+// IBPort objects and "Peer info:" messages built at random from their pieces: the entry's ports
+// are as defined, and the own port (when there is one) comes first.
+TEST(AppendPortNamesTest, IbPortEntriesAtRandomAreAsDefined) {
+  const std::vector<std::string> pieces = {"default(34)",
+                                           " / ",
+                                           "Switch: ",
+                                           "Computer: ",
+                                           "c931ibsw-leaf01",
+                                           "h HCA-1",
+                                           "NA",
+                                           "16",
+                                           "1/19/2",
+                                           "0x",
+                                           "248a0703006d40f0",
+                                           "_",
+                                           "Peer info: ",
+                                           ".",
+                                           ". ",
+                                           "\n",
+                                           "(",
+                                           ")",
+                                           ":",
+                                           " : ",
+                                           "12",
+                                           "Default",
+                                           " ",
+                                           "00016"};
+  const std::string head = "2024-06-01 10:00:00.000 [1] [112] WARNING [Hardware] IBPort [";
+  std::mt19937 rng(20161017);
+  auto text = [&](int max) {
+    std::string t;
+    int n = static_cast<int>(rng() % max);
+    for (int k = 0; k < n; ++k) t += pieces[rng() % pieces.size()];
+    return t;
+  };
+  int with_own = 0;
+  LogEntry e;
+  for (int i = 0; i < 5000; ++i) {
+    // Half of them near the documented shape, so that many do name their own port.
+    std::string object =
+        rng() % 2 ? text(8)
+                  : "default(34) / Switch: " + text(2) + " / " + text(3) + " / " + text(2);
+    if (object.find_first_of("[]\n") != std::string::npos) continue;
+    std::string dev = rng() % 2 ? "248a0703006d40f0" : text(3);
+    std::string line =
+        head + object + "]" +
+        (dev.find_first_of("[]\n") == std::string::npos ? " [dev_id: " + dev + "]" : "") + ": " +
+        text(10);
+    if (!ParseEventLogEntry(line, &e).ok()) continue;
+    ASSERT_EQ(e.ports, DefinedPorts(e)) << line;
+    std::string own = ObjectPortName(e.object_type, e.object, e.dev_id);
+    if (!own.empty()) {
+      ++with_own;
+      ASSERT_EQ(e.ports.front(), own) << line;
+    }
+    ExpectAllValidUtf8(e);
+  }
+  EXPECT_GT(with_own, 10);
+}
+
 // --- Conversions ---------------------------------------------------------------------------
 
 TEST(ToUfmEventTest, LooksLikeARestEvent) {
