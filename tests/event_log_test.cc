@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/inventory.h"
 #include "core/ufm_event.h"
 #include "support/test_env.h"
 
@@ -303,6 +305,145 @@ TEST(ParseEventLogEntryTest, ReferenceSamplePeerPortUnhealthy) {
   EXPECT_EQ(parsed.ok[4].site, "default");
 }
 
+// --- IBPort objects, "Peer info:", the old Link form (ibport_samples.log, sources there) ------
+
+LogEntry IbPortSample(size_t i) {
+  auto parsed = ParseAll(Assemble(Fixture("ibport_samples.log")));
+  EXPECT_TRUE(parsed.errors.empty()) << parsed.errors[0];
+  EXPECT_EQ(parsed.ok.size(), 5u);
+  return i < parsed.ok.size() ? parsed.ok[i] : LogEntry{};
+}
+
+// A switch's IBPort names its port by number: "<dev_id>_<number>". The host peer is a node name
+// and a "<node>:<number>" reference for the inventory, after the event's own port.
+TEST(ParseEventLogEntryTest, IbPortOlderFormSwitchPortFromDevIdAndHostPeer) {
+  LogEntry e = IbPortSample(0);
+  EXPECT_EQ(e.event_id, 112);
+  EXPECT_EQ(e.object_type, "IBPort");
+  EXPECT_EQ(e.object, "default(34) / Switch: c931ibsw-leaf01 / NA / 16");
+  EXPECT_EQ(e.dev_id, "248a0703006d40f0");
+  EXPECT_EQ(e.ports, (Names{"248a0703006d40f0_16"}));
+  EXPECT_EQ(e.node_names, (Names{"c931ibsw-leaf01", "c931f03p08 HCA-1"}));
+  EXPECT_TRUE(e.labels.empty());  // "NA" is no label
+  EXPECT_EQ(e.port_descriptions, (Names{"c931f03p08 HCA-1:1"}));
+  EXPECT_EQ(e.peers, (Names{"c931f03p08 HCA-1:1"}));
+  EXPECT_EQ(ObjectPortName(e.object_type, e.object, e.dev_id), "248a0703006d40f0_16");
+}
+
+// The old Link form: ports from the object (port GUIDs), none from the message's node GUID.
+TEST(ParseEventLogEntryTest, OldLinkFormTakesPortsFromTheObjectOnly) {
+  LogEntry e = IbPortSample(1);
+  EXPECT_EQ(e.event_id, 329);
+  EXPECT_EQ(e.ports, (Names{"248a0703006d40f0_12", "e41d2d0300ff4939_2"}));
+  EXPECT_EQ(e.node_names, (Names{"c931ibsw-leaf01", "c931f02p18 HCA-1"}));
+  // The RE2 definition does find the node-GUID name in the message: the parser must not use it.
+  EXPECT_EQ(ExtractPortNames(e.message), (Names{"248a0703006d40f0_12", "e41d2d0300ff4938_2"}));
+}
+
+// The newer IBPort form names a switch port by label: a description, the peer's after it.
+TEST(ParseEventLogEntryTest, IbPortNewerFormAndSwitchPeerAreDescriptions) {
+  LogEntry e = IbPortSample(2);
+  EXPECT_EQ(e.event_id, 110);
+  EXPECT_TRUE(e.ports.empty());
+  EXPECT_EQ(e.node_names, (Names{"T2-E63-L-U37", "T4-E45-L-U51"}));
+  EXPECT_EQ(e.labels, (Names{"1/19/2", "1/4/2"}));
+  EXPECT_EQ(e.port_descriptions, (Names{"T2-E63-L-U37:1/19/2", "T4-E45-L-U51:1/4/2"}));
+  EXPECT_EQ(e.peers, (Names{"T4-E45-L-U51:1/4/2"}));
+  EXPECT_EQ(ObjectPortName(e.object_type, e.object, e.dev_id), "");
+}
+
+// Event 702: its own port (the object) first, then the "Peer Port".
+TEST(ParseEventLogEntryTest, UnhealthyIbPortOwnPortBeforeThePeer) {
+  LogEntry e = IbPortSample(3);
+  EXPECT_EQ(e.event_id, 702);
+  EXPECT_TRUE(e.ports.empty());
+  EXPECT_EQ(e.port_descriptions, (Names{"T3-E21-N-U47:1/17/1", "T2-E63-L-U37:1/19/2"}));
+  EXPECT_EQ(e.peers, (Names{"T2-E63-L-U37:1/19/2"}));
+  Observation o = ToObservation(e, TimePoint());
+  EXPECT_EQ(o.port_refs, (Names{"T3-E21-N-U47:1/17/1", "T2-E63-L-U37:1/19/2"}));
+}
+
+// A host's IBPort: its dev_id may be the node GUID, so no "<dev_id>_<n>"; a description instead.
+TEST(ParseEventLogEntryTest, IbPortOfAHostMakesNoPortNameFromDevId) {
+  LogEntry e = IbPortSample(4);
+  EXPECT_EQ(e.dev_id, "e41d2d0300ff4938");
+  EXPECT_TRUE(e.ports.empty());
+  EXPECT_EQ(e.port_descriptions, (Names{"c931f03p08 HCA-1:1", "c931ibsw-leaf01:16"}));
+  EXPECT_EQ(e.peers, (Names{"c931ibsw-leaf01:16"}));
+  EXPECT_EQ(ObjectPortName(e.object_type, e.object, e.dev_id), "");
+}
+
+// Object and peer texts at their edges: nothing is made of what is not a port.
+TEST(ParseEventLogEntryTest, IbPortEdgeCases) {
+  struct Case {
+    std::string object_and_message;
+    Names ports, descriptions, peers;
+  };
+  const std::string head = "2024-06-01 10:00:00.000 [1] [112] WARNING [Hardware] IBPort ";
+  const std::vector<Case> cases = {
+      // dev_id in upper case with 0x; the number with a leading zero.
+      {"[default(1) / Switch: sw / NA / 016] [dev_id: 0x248A0703006D40F0]: x",
+       {"248a0703006d40f0_16"},
+       {},
+       {}},
+      // No dev_id: the switch's port by number, for the inventory.
+      {"[default(1) / Switch: sw / NA / 16]: x", {}, {"sw:16"}, {}},
+      // A dev_id that is not 16 hex digits: not a port name; the description instead.
+      {"[default(1) / Switch: sw / NA / 16] [dev_id: 248a07]: x", {}, {"sw:16"}, {}},
+      // A label and a number: the port by dev_id (the label goes to labels only).
+      {"[default(1) / Switch: sw / 1/8/2 / 16] [dev_id: 248a0703006d40f0]: x",
+       {"248a0703006d40f0_16"},
+       {},
+       {}},
+      // Neither label nor number; a 5-digit "number"; NA alone.
+      {"[Default / Switch: sw]: x", {}, {}, {}},
+      {"[Default / Switch: sw / 12345]: x", {}, {}, {}},
+      {"[Default / Switch: sw / NA]: x. Peer info: N/A.", {}, {}, {}},
+      // "Peer info:" followed by another sentence, on a continuation line, or empty.
+      {"[Default / Switch: a / 1/1/1]: x. Peer info: Computer: h HCA-1 / 2. Then more.",
+       {},
+       {"a:1/1/1", "h HCA-1:2"},
+       {"h HCA-1:2"}},
+      {"[Default / Switch: a / 1/1/1]: x.\nPeer info: Default / Switch: b / 1/2/1.\nmore",
+       {},
+       {"a:1/1/1", "b:1/2/1"},
+       {"b:1/2/1"}},
+      {"[Default / Switch: a / 1/1/1]: x. Peer info:", {}, {"a:1/1/1"}, {}},
+      // A port object that names a port by GUID: that name.
+      {"[e41d2d0300062380_3]: x", {"e41d2d0300062380_3"}, {}, {}},
+  };
+  for (const auto& c : cases) {
+    auto r = ParseEventLogEntry(head + c.object_and_message);
+    ASSERT_TRUE(r.ok()) << c.object_and_message << ": " << r.status().message();
+    EXPECT_EQ(r->ports, c.ports) << c.object_and_message;
+    EXPECT_EQ(r->port_descriptions, c.descriptions) << c.object_and_message;
+    EXPECT_EQ(r->peers, c.peers) << c.object_and_message;
+  }
+}
+
+// The references are what Inventory::FindByDescription resolves: a switch port by system name
+// and label (the ASIC prefix optional), a host port by system name and number.
+TEST(ParseEventLogEntryTest, IbPortDescriptionsResolveThroughTheInventory) {
+  Inventory inventory;
+  PortInfo sw;
+  sw.name = "fc6a1c0300244e00_8";
+  sw.system_name = "T4-E45-L-U51";
+  sw.node_description = "T4-E45-L-U51:1/4/2";
+  sw.description = "Switch IB Port";
+  sw.number = 8;
+  inventory.Upsert(sw);
+  PortInfo host;
+  host.name = "e41d2d0300ff4939_1";
+  host.system_name = "c931f03p08 HCA-1";
+  host.node_description = "c931f03p08 HCA-1";
+  host.description = "Computer IB Port";
+  host.label = "1";
+  host.number = 1;
+  inventory.Upsert(host);
+  EXPECT_EQ(inventory.FindByDescription(IbPortSample(2).peers.at(0)), sw.name);
+  EXPECT_EQ(inventory.FindByDescription(IbPortSample(0).peers.at(0)), host.name);
+}
+
 TEST(ParseEventLogEntryTest, EveryObjectShape) {
   auto parsed = ParseAll(Assemble(Fixture("shapes.log")));
   ASSERT_TRUE(parsed.errors.empty()) << parsed.errors[0];
@@ -581,11 +722,27 @@ std::vector<std::string> Fast(const std::string& text) {
   return out;
 }
 
-TEST(AppendPortNamesTest, SameAsExtractPortNamesOnEveryFixtureEntry) {
-  for (const char* name : {"reference_samples.log", "shapes.log", "multiline.log", "garbage.log",
-                           "invalid_utf8.log", "trailing_nul.log", "crlf.log", "long_line.log"}) {
+// An entry's ports by their definition: the IBPort object's own port, then the names
+// ExtractPortNames finds in the object, and only when there are none, those in the message.
+Names DefinedPorts(const LogEntry& e) {
+  Names want;
+  auto add = [&want](const std::string& name) {
+    if (std::find(want.begin(), want.end(), name) == want.end()) want.push_back(name);
+  };
+  if (std::string own = ObjectPortName(e.object_type, e.object, e.dev_id); !own.empty()) add(own);
+  for (const auto& name : ExtractPortNames(e.object)) add(name);
+  if (want.empty()) {
+    for (const auto& name : ExtractPortNames(e.message)) add(name);
+  }
+  return want;
+}
+
+TEST(AppendPortNamesTest, EntryPortsAsDefinedOnEveryFixtureEntry) {
+  for (const char* name :
+       {"reference_samples.log", "shapes.log", "multiline.log", "garbage.log", "invalid_utf8.log",
+        "trailing_nul.log", "crlf.log", "long_line.log", "ibport_samples.log"}) {
     for (const auto& e : ParseAll(Assemble(Fixture(name))).ok) {
-      EXPECT_EQ(e.ports, ExtractPortNames(e.object + " " + e.message)) << name << ": " << e.index;
+      EXPECT_EQ(e.ports, DefinedPorts(e)) << name << ": " << e.index;
     }
   }
 }
@@ -645,6 +802,66 @@ TEST(AppendPortNamesTest, SameAsExtractPortNamesOnRandomText) {
     for (int k = 0; k < n; ++k) text += pieces[rng() % pieces.size()];
     ASSERT_EQ(Fast(text), ExtractPortNames(text)) << "'" << text << "'";
   }
+}
+
+// IBPort objects and "Peer info:" messages built at random from their pieces: the entry's ports
+// are as defined, and the own port (when there is one) comes first.
+TEST(AppendPortNamesTest, IbPortEntriesAtRandomAreAsDefined) {
+  const std::vector<std::string> pieces = {"default(34)",
+                                           " / ",
+                                           "Switch: ",
+                                           "Computer: ",
+                                           "c931ibsw-leaf01",
+                                           "h HCA-1",
+                                           "NA",
+                                           "16",
+                                           "1/19/2",
+                                           "0x",
+                                           "248a0703006d40f0",
+                                           "_",
+                                           "Peer info: ",
+                                           ".",
+                                           ". ",
+                                           "\n",
+                                           "(",
+                                           ")",
+                                           ":",
+                                           " : ",
+                                           "12",
+                                           "Default",
+                                           " ",
+                                           "00016"};
+  const std::string head = "2024-06-01 10:00:00.000 [1] [112] WARNING [Hardware] IBPort [";
+  std::mt19937 rng(20161017);
+  auto text = [&](int max) {
+    std::string t;
+    int n = static_cast<int>(rng() % max);
+    for (int k = 0; k < n; ++k) t += pieces[rng() % pieces.size()];
+    return t;
+  };
+  int with_own = 0;
+  LogEntry e;
+  for (int i = 0; i < 5000; ++i) {
+    // Half of them near the documented shape, so that many do name their own port.
+    std::string object =
+        rng() % 2 ? text(8)
+                  : "default(34) / Switch: " + text(2) + " / " + text(3) + " / " + text(2);
+    if (object.find_first_of("[]\n") != std::string::npos) continue;
+    std::string dev = rng() % 2 ? "248a0703006d40f0" : text(3);
+    std::string line =
+        head + object + "]" +
+        (dev.find_first_of("[]\n") == std::string::npos ? " [dev_id: " + dev + "]" : "") + ": " +
+        text(10);
+    if (!ParseEventLogEntry(line, &e).ok()) continue;
+    ASSERT_EQ(e.ports, DefinedPorts(e)) << line;
+    std::string own = ObjectPortName(e.object_type, e.object, e.dev_id);
+    if (!own.empty()) {
+      ++with_own;
+      ASSERT_EQ(e.ports.front(), own) << line;
+    }
+    ExpectAllValidUtf8(e);
+  }
+  EXPECT_GT(with_own, 10);
 }
 
 // --- Conversions ---------------------------------------------------------------------------

@@ -66,6 +66,21 @@ TEST(ExtractPortSubjectsTest, MessageShapes) {
       {"a GUID that is too short", "(Switch:a)9c0591030090e00:1", {}},
       {"no port number", "(Switch:a)9c0591030090e000", {}},
       {"empty", "", {}},
+      {"threshold events name their peer only by name and label or number (no GUID)",
+       "Link-Downed counter delta threshold exceeded. Threshold is 0, calculated delta is 1. Peer "
+       "info: Computer: c931f03p08 HCA-1 / 1.",
+       {}},
+      {"... or as a switch's node and label",
+       "Symbol error counter rate threshold exceeded. Peer info: Default / Switch: T4-E45-L-U51 / "
+       "1/4/2.",
+       {}},
+      // IBM CAST's sample: the host is named by its node GUID (its port is e41d2d0300ff4939_2).
+      // The subject says what the text says; callers match it against ports they know only.
+      {"older shape naming a host by its node GUID",
+       "Link went down: 248a0703006d40f0 (Switch: c931ibsw-leaf01) : 12 - e41d2d0300ff4938 "
+       "(Computer: c931f02p18 HCA-1) : 2",
+       {{"248a0703006d40f0_12", true, "c931ibsw-leaf01", ""},
+        {"e41d2d0300ff4938_2", false, "c931f02p18 HCA-1", ""}}},
       {"event 702 names its peer only as node:label",
        "Peer Port T2-E63-L-U37:1/19/2 is considered by SM as unhealthy due to FLAPPING.",
        {}},

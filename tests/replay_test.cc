@@ -486,6 +486,23 @@ TEST_F(ReplayTest, PortsMissingFromThePortsFileAreLearnedFromEvents) {
   EXPECT_EQ(out.decisions[0].title, "link_down: T3-E21-N-U47 port 3 <-> fsgb002 HCA-1 port 1");
 }
 
+// IBM CAST's old Link form: the object names the HCA's port GUID (...4939_2), the message its node
+// GUID (...4938). Only the object's ports are learned: no port is made of the node GUID.
+TEST_F(ReplayTest, NoPortIsLearnedFromAHostsNodeGuid) {
+  Outcome out = Run(Log({{0,
+                          "[329] WARNING [Fabric_Topology] Link [Source 248a0703006d40f0_12  TO "
+                          "Dest: e41d2d0300ff4939_2]: Link went down: 248a0703006d40f0 (Switch: "
+                          "c931ibsw-leaf01) : 12 - e41d2d0300ff4938 (Computer: c931f02p18 HCA-1) "
+                          ": 2"}}),
+                    {}, /*with_ports=*/false);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  EXPECT_EQ(out.stats.learned_ports, 1u) << "the switch port only";
+  for (const auto& d : out.decisions) {
+    EXPECT_NE(d.port, "e41d2d0300ff4938_2") << out.Describe();
+    EXPECT_NE(d.peer, "e41d2d0300ff4938_2") << out.Describe();
+  }
+}
+
 TEST_F(ReplayTest, SnapshotsWithoutATimestampAreSkipped) {
   std::string folder = dir_ + "/t";
   std::filesystem::create_directories(folder);

@@ -547,11 +547,14 @@ TEST_F(SimServerTest, Event702NamesThePortTheServiceMarksAsManual) {
     ASSERT_TRUE(entry.ok()) << line << ": " << entry.status().ToString();
     Observation from_log = ToObservation(entry.value(), clock_.Now());
     EXPECT_EQ(from_log.event_type, 702);
-    EXPECT_EQ(from_log.ports, std::vector<std::string>{p->name}) << line;
-    ManualMarks log_marks;
-    log_marks.Observe(from_log, from_log.ports);
-    EXPECT_NE(log_marks.Why(p->name), "");
+    EXPECT_EQ(entry->object_type, "IBPort") << line;
     if (p->is_switch) {
+      // "IBPort [default(1) / Switch: ib-leaf-01 / 1/1/1 / 1] [dev_id: <switch GUID>]": a
+      // switch's ports are named by its GUID.
+      EXPECT_EQ(from_log.ports, std::vector<std::string>{p->name}) << line;
+      ManualMarks log_marks;
+      log_marks.Observe(from_log, from_log.ports);
+      EXPECT_NE(log_marks.Why(p->name), "");
       // "Peer Port ib-leaf-01:1/1/1": the inventory finds the same port by its description.
       EXPECT_EQ(from_log.port_refs, std::vector<std::string>{"ib-leaf-01:1/1/1"});
       Inventory inventory;
@@ -562,7 +565,13 @@ TEST_F(SimServerTest, Event702NamesThePortTheServiceMarksAsManual) {
       EXPECT_EQ(inventory.FindByDescription(from_log.port_refs[0]),
                 std::optional<std::string>(p->name));
     } else {
-      EXPECT_TRUE(from_log.port_refs.empty()) << "an HCA's label is no switch label";
+      // "IBPort [default(1) / Computer: gpu-node-001 HCA-1 / NA / 1] [dev_id: <node GUID>]": the
+      // dev_id is no port's GUID, so no port name is made of it; the port is a description (which
+      // the inventory resolves where a host's system name carries its HCA, as in UFM's samples).
+      EXPECT_TRUE(from_log.ports.empty()) << line;
+      EXPECT_EQ(from_log.port_refs,
+                std::vector<std::string>{p->node_description + ":" + std::to_string(p->number)})
+          << line;
     }
   }
 }

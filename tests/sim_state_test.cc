@@ -508,7 +508,9 @@ TEST_F(SimStateTest, IsolatingSeveralPortsNamesEachSwitchPortByItsLabel) {
   EXPECT_EQ(events[1].description,
             "Peer Port ib-spine-01:1/1/1 is considered by SM as unhealthy due to MANUAL.");
   EXPECT_EQ(FormatEventLogLine(events[0]),
-            "2027-01-15 08:00:00.000 [1] [702] WARNING [Fabric_Notification] Port [" + leaf_up_ +
+            "2027-01-15 08:00:00.000 [1] [702] WARNING [Fabric_Notification] IBPort [default(1) / "
+            "Switch: ib-leaf-01 / 1/2/1 / 3] [dev_id: " +
+                leaf_up_.substr(0, leaf_up_.find('_')) +
                 "]: Peer Port ib-leaf-01:1/2/1 is considered by SM as unhealthy due to MANUAL.");
   // Policy is read in any case; a lower-case port name is the same port.
   std::string upper = leaf_up_;

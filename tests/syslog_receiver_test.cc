@@ -1,4 +1,5 @@
-// SyslogReceiver: header stripping (RFC 3164, RFC 5424, bare, trailing NUL) and real UDP and TCP
+// SyslogReceiver: header stripping (RFC 3164 with and without PRI, RFC 5424, bare, trailing NUL,
+// and UFM's "<SEVERITY> - " before the event-log line, on IBM CAST's record) and real UDP and TCP
 // (newline-framed and octet-counted) senders over loopback; a full queue drops and counts.
 #include "core/syslog_receiver.h"
 
@@ -6,6 +7,7 @@
 
 #include <boost/asio.hpp>
 
+#include "core/event_log.h"
 #include "support/test_env.h"
 
 namespace ufmr {
@@ -35,6 +37,54 @@ TEST(SyslogStripHeaderTest, Shapes) {
        }) {
     EXPECT_EQ(SyslogReceiver::StripHeader(c.in), c.out) << c.in;
   }
+}
+
+// IBM CAST, csm_big_data/DataAggregators/README.rst ("UFM Logs"): a record as its collectors
+// received it from UFM (no PRI: the relay dropped it), on one line (the README wraps it).
+const char* kCastRecord =
+    "Oct 17 15:56:33 c931hsm04 eventlog[30300]: WARNING - 2016-10-17 15:56:33.245 [5744] [112] "
+    "WARNING [Hardware] IBPort [default(34) / Switch: c931ibsw-leaf01 / NA / 16] [dev_id: "
+    "248a0703006d40f0]: Link-Downed counter delta threshold exceeded. Threshold is 0, calculated "
+    "delta is 1. Peer info: Computer: c931f03p08 HCA-1 / 1.";
+
+// UFM puts "<SEVERITY> - " before the event-log line: stripped when an event-log line follows.
+TEST(SyslogStripHeaderTest, UfmSeverityBeforeTheEventLogLine) {
+  const std::string record = kCastRecord;
+  const std::string line = record.substr(record.find(" - ") + 3);
+  ASSERT_EQ(line.rfind("2016-10-17 15:56:33.245 [5744] [112] WARNING [Hardware] IBPort", 0), 0u);
+  struct Case {
+    std::string in, out;
+  };
+  for (const Case& c : std::vector<Case>{
+           {record, line},
+           {"<132>" + record, line},
+           {"<132>" + record + std::string(1, '\0'), line},
+           {"<130>Oct  7 05:06:07 ufm eventlog[1]: CRITICAL - " + line, line},
+           {"<134>1 2016-10-17T15:56:33Z c931hsm04 eventlog 30300 - - INFO - " + line, line},
+           {"WARNING - " + line, line},  // no syslog header at all
+           // Not followed by an event-log line: passed on whole, for the parser to report.
+           {"<132>Oct 17 15:56:33 h eventlog[1]: WARNING - something else",
+            "WARNING - something else"},
+           {"<132>Oct 17 15:56:33 h eventlog[1]: WARNING - 2016-10-17 15:56",
+            "WARNING - 2016-10-17 15:56"},
+           {"<132>Oct 17 15:56:33 h eventlog[1]: WARNING -", "WARNING -"},
+           {"<132>Oct 17 15:56:33 h eventlog[1]: WARNING-2016-10-17 15:56:33.245 [1]",
+            "WARNING-2016-10-17 15:56:33.245 [1]"},
+       }) {
+    EXPECT_EQ(SyslogReceiver::StripHeader(c.in), c.out) << c.in;
+  }
+}
+
+// What the receiver hands on parses, with the IBPort's port and its peer (the issue: "today every
+// real record is rejected").
+TEST(SyslogStripHeaderTest, UfmRecordParsesAsAnEventLogEntry) {
+  auto entry = ParseEventLogEntry(
+      SyslogReceiver::StripHeader("<132>" + std::string(kCastRecord) + std::string(1, '\0')));
+  ASSERT_TRUE(entry.ok()) << entry.status().message();
+  EXPECT_EQ(entry->event_id, 112);
+  EXPECT_EQ(entry->severity, "WARNING");
+  EXPECT_EQ(entry->ports, (std::vector<std::string>{"248a0703006d40f0_16"}));
+  EXPECT_EQ(entry->peers, (std::vector<std::string>{"c931f03p08 HCA-1:1"}));
 }
 
 std::vector<SyslogMessage> DrainUntil(SyslogReceiver& r, size_t n) {

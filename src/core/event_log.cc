@@ -218,6 +218,7 @@ class ListWriter {
     ++n_;
   }
   void Finish() { v_->resize(n_); }
+  size_t size() const { return n_; }
 
  private:
   std::vector<std::string>* v_;
@@ -392,6 +393,89 @@ bool IsSingleWord(std::string_view s) {
   return true;
 }
 
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (Lower(a[k]) != Lower(b[k])) return false;
+  }
+  return true;
+}
+
+// A port number as UFM writes it in an object ("16"): 1 to 4 digits, written back without leading
+// zeros (as ExtractPortNames writes numbers). Empty when s is not one.
+struct PortNumberText {
+  char text[8] = {};
+  uint8_t len = 0;
+  std::string_view view() const { return std::string_view(text, len); }
+};
+PortNumberText ParsePortNumber(std::string_view s) {
+  PortNumberText out;
+  if (s.empty() || s.size() > 4) return out;
+  int v = 0;
+  for (char c : s) {
+    if (!IsDigit(c)) return out;
+    v = v * 10 + (c - '0');
+  }
+  out.len =
+      static_cast<uint8_t>(std::to_chars(out.text, out.text + sizeof(out.text), v).ptr - out.text);
+  return out;
+}
+
+// One port as an IBPort object or a "Peer info:" names it, split on " / " (labels hold '/'):
+//   "default(34) / Switch: c931ibsw-leaf01 / NA / 16"   older: site, node, label or NA, number
+//   "Default / Switch: T2-E63-L-U37 / 1/19/2"           newer: site, node, label
+//   "Computer: c931f03p08 HCA-1 / 1"                    a host's port (Peer info)
+struct PortRef {
+  std::string_view kind;  // "Switch", "Computer", ...: the word before the node's ':'
+  std::string_view node;  // the first node named
+  std::string_view label;
+  PortNumberText number;  // a number segment after the node
+  bool is_switch() const { return EqualsIgnoreCase(kind, "Switch"); }
+};
+
+// Splits `text`; every node and label it names also goes to node_names and labels when given.
+PortRef SplitPortRef(std::string_view text, ListWriter* node_names, ListWriter* labels) {
+  PortRef r;
+  while (!text.empty()) {
+    size_t sep = text.find(" / ");
+    std::string_view seg = Trim(text.substr(0, sep));
+    text = sep == std::string_view::npos ? std::string_view() : text.substr(sep + 3);
+    size_t colon = seg.find(':');
+    if (colon != std::string_view::npos && IsSingleWord(Trim(seg.substr(0, colon)))) {
+      std::string_view name = Trim(seg.substr(colon + 1));
+      if (name.empty()) continue;
+      if (node_names) node_names->Add(name);
+      if (r.node.empty()) {
+        r.node = name;
+        r.kind = Trim(seg.substr(0, colon));
+      }
+    } else if (IsLabel(seg)) {  // "NA" (no label) is not one
+      if (labels) labels->Add(seg);
+      if (r.label.empty()) r.label = seg;
+    } else if (!r.node.empty()) {
+      if (PortNumberText n = ParsePortNumber(seg); n.len > 0) r.number = n;
+    }
+  }
+  return r;
+}
+
+// "<dev_id>_<number>" into *name when the object names a switch port by number and dev_id is a
+// 16-hex-digit GUID: a switch's ports are named by the switch GUID. Never for a host: its dev_id
+// may be the node GUID while its ports are named by port GUIDs.
+bool DevIdPortName(const PortRef& r, std::string_view dev_id, std::array<char, 24>* name) {
+  if (!r.is_switch() || r.number.len == 0) return false;
+  if (dev_id.size() == 18 && dev_id[0] == '0' && (dev_id[1] == 'x' || dev_id[1] == 'X')) {
+    dev_id.remove_prefix(2);
+  }
+  if (dev_id.size() != 16 || !Hex16(dev_id.data())) return false;
+  for (size_t k = 0; k < 16; ++k) (*name)[k] = Lower(dev_id[k]);
+  (*name)[16] = '_';
+  std::memcpy(name->data() + 17, r.number.text, r.number.len);
+  return true;
+}
+
+bool IsPortObjectType(std::string_view type) { return type == "IBPort" || type == "Port"; }
+
 struct Details {
   ListWriter node_names;
   ListWriter labels;
@@ -405,6 +489,21 @@ struct Details {
     description_buffer.push_back(':');
     description_buffer.append(label);
     port_descriptions.Add(description_buffer);
+  }
+
+  // "<node>:<label>", or "<node>:<number>" when there is no label: a switch without labels and a
+  // host port carry their number where a label would be (the inventory indexes them so). False
+  // when the reference names no port.
+  bool DescribePort(const PortRef& r) {
+    if (r.node.empty()) return false;
+    if (!r.label.empty()) {
+      Describe(r.node, r.label);
+    } else if (r.number.len > 0) {
+      Describe(r.node, r.number.view());
+    } else {
+      return false;
+    }
+    return true;
   }
 
   // "NAME:LABEL" (a port's node description) or just a name.
@@ -421,36 +520,51 @@ struct Details {
       node_names.Add(ref);
     }
   }
+
+  // "Computer: c931f03p08 HCA-1 / 1" or "Default / Switch: T2-E63-L-U37 / 1/4/2" after "Peer
+  // info:".
+  void PeerInfo(std::string_view ref) {
+    PortRef r = SplitPortRef(ref, &node_names, &labels);
+    if (DescribePort(r)) peers.Add(description_buffer);
+  }
 };
 
-// Object texts: "Source G_N  TO Dest: G_M", "default / Switch: NAME / 1/17/1", "Computer: NAME",
-// "default", "Grid". Segments are separated by " / " (labels contain '/').
-void ObjectDetails(std::string_view type, std::string_view object, Details* d) {
-  std::string_view node, label;
-  while (!object.empty()) {
-    size_t sep = object.find(" / ");
-    std::string_view seg = Trim(object.substr(0, sep));
-    object = sep == std::string_view::npos ? std::string_view() : object.substr(sep + 3);
-    size_t colon = seg.find(':');
-    if (colon != std::string_view::npos && IsSingleWord(Trim(seg.substr(0, colon)))) {
-      std::string_view name = Trim(seg.substr(colon + 1));
-      if (!name.empty()) {
-        d->node_names.Add(name);
-        if (node.empty()) node = name;
-      }
-    } else if (IsLabel(seg)) {
-      d->labels.Add(seg);
-      if (label.empty()) label = seg;
-    }
+// The event's own port from its object: "<dev_id>_<number>" for a switch's IBPort, otherwise a
+// port description for the inventory. Other object texts ("Source G_N  TO Dest: G_M",
+// "default / Switch: NAME / 1/17/1", "Computer: NAME", "default", "Grid") give their node names
+// and labels, and a switch object with a label its port description.
+void ObjectDetails(std::string_view type, std::string_view object, std::string_view dev_id,
+                   ListWriter* ports, Details* d) {
+  PortRef r = SplitPortRef(object, &d->node_names, &d->labels);
+  if (!IsPortObjectType(type)) {
+    if (type == "Switch" && !r.node.empty() && !r.label.empty()) d->Describe(r.node, r.label);
+    return;
   }
-  if (!node.empty() && !label.empty() && (type == "Switch" || type == "Port")) {
-    d->Describe(node, label);
+  std::array<char, 24> name;
+  if (DevIdPortName(r, dev_id, &name)) {
+    ports->Add(std::string_view(name.data(), 17 + r.number.len));
+    return;
   }
+  d->DescribePort(r);
 }
 
 // The first of '(', 'P', 'S' (the anchors below) in m[i, n), or n.
 inline size_t NextDetailAnchor(const char* p, size_t n, size_t i) {
   return FindAny3(p, i, n, '(', 'P', 'S');
+}
+
+// The peer a threshold event names after "Peer info:" (from k), up to the end of its sentence or
+// line: "Computer: c931f03p08 HCA-1 / 1." or "Default / Switch: T2-E63-L-U37 / 1/4/2.". Returns
+// where it ends.
+size_t PeerInfo(std::string_view m, size_t k, Details* d) {
+  size_t e = m.find('\n', k);
+  if (e == std::string_view::npos) e = m.size();
+  // A host name holds no ". ": anything after one is another sentence.
+  if (size_t stop = m.substr(k, e - k).find(". "); stop != std::string_view::npos) e = k + stop + 1;
+  std::string_view ref = Trim(m.substr(k, e - k));
+  while (!ref.empty() && ref.back() == '.') ref.remove_suffix(1);
+  d->PeerInfo(ref);
+  return e;
 }
 
 // Message forms: "(Switch: mellanox-SX6036)", "(Computer: fsgb001 HCA-1)",
@@ -474,6 +588,11 @@ void MessageDetails(std::string_view m, Details* d) {
       d->NodeRef(inner, false);
       i = close;
     } else if (c == 'P') {
+      constexpr std::string_view kPeerInfo = "Peer info:";
+      if (m.compare(i, kPeerInfo.size(), kPeerInfo) == 0) {
+        i = PeerInfo(m, i + kPeerInfo.size(), d) - 1;
+        continue;
+      }
       constexpr std::string_view kPeer = "Peer Port ";
       if (m.compare(i, kPeer.size(), kPeer) != 0) continue;
       size_t k = i + kPeer.size();
@@ -756,17 +875,19 @@ Status ParseEventLogEntry(std::string_view text, LogEntry* out) {
   std::string_view message = Trim(h.Rest());
   out->message.assign(message);
 
-  ListWriter ports(&out->ports);
-  auto add_port = [&ports](std::string_view name) { ports.Add(name); };
-  ScanPortNames(out->object, add_port);
-  ScanPortNames(out->message, add_port);
-  ports.Finish();
-
   out->cable_serial.clear();
+  ListWriter ports(&out->ports);
   Details d{
       ListWriter(&out->node_names), ListWriter(&out->labels), ListWriter(&out->port_descriptions),
       ListWriter(&out->peers),      &out->cable_serial,       {}};
-  ObjectDetails(out->object_type, out->object, &d);
+  // The event's own port first (an IBPort object's), so a peer is never taken for it.
+  ObjectDetails(out->object_type, out->object, out->dev_id, &ports, &d);
+  auto add_port = [&ports](std::string_view name) { ports.Add(name); };
+  ScanPortNames(out->object, add_port);
+  // An object that names ports is the authority: the old Link form's message names the HCA by its
+  // node GUID ("e41d2d0300ff4938 (Computer: c931f02p18 HCA-1) : 2" for port e41d2d0300ff4939_2).
+  if (ports.size() == 0) ScanPortNames(out->message, add_port);
+  ports.Finish();
   MessageDetails(out->message, &d);
   d.node_names.Finish();
   d.labels.Finish();
@@ -791,6 +912,15 @@ Result<LogEntry> ParseEventLogEntry(std::string_view text) {
   Status s = ParseEventLogEntry(text, &e);
   if (!s.ok()) return s;
   return e;
+}
+
+std::string ObjectPortName(std::string_view object_type, std::string_view object,
+                           std::string_view dev_id) {
+  if (!IsPortObjectType(object_type)) return "";
+  std::array<char, 24> name;
+  PortRef r = SplitPortRef(object, nullptr, nullptr);
+  if (!DevIdPortName(r, dev_id, &name)) return "";
+  return std::string(name.data(), 17 + r.number.len);
 }
 
 void AppendPortNames(std::string_view text, std::vector<std::string>* out) {

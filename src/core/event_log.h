@@ -123,16 +123,25 @@ struct LogEntry {
   std::string dev_id;       // from "[dev_id: <guid>]", lower-cased; empty when absent
   std::string message;      // after "]: "; continuation lines joined with '\n'
 
-  // Extracted from the object and the message, de-duplicated, in order of appearance.
-  std::vector<std::string> ports;       // "<guid>_<n>", lower-case: same as ExtractPortNames
+  // Extracted from the object and the message, de-duplicated, in order of appearance; the event's
+  // own port (its object's) always before a peer the message names.
+  // ports: "<guid>_<n>", lower-case. First ObjectPortName (an IBPort object of a switch port:
+  // "<dev_id>_<number>"), then what ExtractPortNames finds in the object, and only when those are
+  // none, what it finds in the message: an object that names ports is the authority (the old Link
+  // form's message names a host by its node GUID, which is no port's name).
+  std::vector<std::string> ports;
   std::vector<std::string> node_names;  // "mellanox-SX6036", "T3-E21-N-U47", "fsgb001 HCA-1"
-  std::vector<std::string> labels;      // port labels: "1/17/1", "1/19/2"
-  // Ports named as "<node>:<label>" (a switch port's node_description, e.g.
-  // "T3-E21-N-U47:1/17/1"): from "(Switch:NAME:LABEL)", "Peer Port NAME:LABEL" and
-  // "Switch [site / Switch: NAME / LABEL]" objects. The inventory can resolve them to port names.
+  std::vector<std::string> labels;      // port labels: "1/17/1", "1/19/2" ("NA" is none)
+  // Ports named as "<node>:<label>", or "<node>:<number>" where the port has no label (a host's
+  // port, a switch without labels): the inventory can resolve them to port names. From the object
+  // first (an IBPort or Port object not already in `ports`: "Default / Switch: NAME / 1/19/2",
+  // "<site> / Computer: HOST HCA-1 / NA / 1"; a "Switch [site / Switch: NAME / LABEL]"), then the
+  // message ("(Switch:NAME:LABEL)", "Peer Port NAME:LABEL", "Peer info: ...").
   std::vector<std::string> port_descriptions;
-  std::vector<std::string> peers;  // the port(s) after "Peer Port " (event 702), as written
-  std::string cable_serial;        // after "cable S/N:"
+  // The event port's peer, as "<node>:<label or number>": after "Peer Port " (event 702) and
+  // "Peer info: " (threshold events: "Computer: HOST HCA-1 / 1", "Default / Switch: NAME / 1/4/2").
+  std::vector<std::string> peers;
+  std::string cable_serial;  // after "cable S/N:"
 
   // Where it came from (set by the RawLogEntry overload of ParseEventLogEntry).
   uint64_t file_id = 0;
@@ -148,6 +157,13 @@ Status ParseEventLogEntry(std::string_view text, LogEntry* out);
 // Same, and copies file_id, offset and truncated from the raw entry.
 Status ParseEventLogEntry(const RawLogEntry& raw, LogEntry* out);
 Result<LogEntry> ParseEventLogEntry(std::string_view text);
+
+// The port an IBPort (or Port) object names by its device GUID: "<dev_id>_<number>", lower-case,
+// when the object names a switch port by number ("default(34) / Switch: c931ibsw-leaf01 / NA /
+// 16" with dev_id 248a0703006d40f0); else empty. Never for a host ("Computer: ..."): its dev_id
+// may be the node GUID, and host ports are named by port GUID.
+std::string ObjectPortName(std::string_view object_type, std::string_view object,
+                           std::string_view dev_id);
 
 // Port names in text, exactly as ExtractPortNames (ufm_event.h) finds them, by a hand-written scan
 // (about 10x faster than the RE2 version in bench/event_log_bench). Appends to *out, skipping names

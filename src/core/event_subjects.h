@@ -18,7 +18,10 @@ struct PortSubject {
   std::string label;  // "1/17/1" when the text carries it
 };
 
-// Ports named with their node in `text`, in order of appearance, de-duplicated by port.
+// Ports named with their node in `text`, in order of appearance, de-duplicated by port. A host in
+// the older shape may be named by its node GUID ("e41d2d0300ff4938 (Computer: c931f02p18 HCA-1) :
+// 2" for port e41d2d0300ff4939_2): such a subject's `port` is no port's name, so match subjects
+// against ports known otherwise (the event's object, the inventory); never learn one from it.
 std::vector<PortSubject> ExtractPortSubjects(std::string_view text);
 
 // How switch and host names compare: lower case, without a ":<label>" suffix (a switch port's

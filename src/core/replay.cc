@@ -112,6 +112,14 @@ class ReplayContext final : public DecisionContext {
 size_t LearnPorts(const Observation& o, Inventory* inventory,
                   std::set<std::string>* learned_names) {
   auto named = ExtractPortSubjects(o.description);
+  // The ports the event's object names are the authority: the old Link form's message names a
+  // host by its node GUID ("e41d2d0300ff4938 (Computer: ...) : 2" for port e41d2d0300ff4939_2),
+  // which is no port's name.
+  if (!o.ports.empty()) {
+    std::erase_if(named, [&o](const PortSubject& s) {
+      return std::find(o.ports.begin(), o.ports.end(), s.port) == o.ports.end();
+    });
+  }
   size_t learned = 0;
   for (const auto& s : named) {
     if (inventory->Get(s.port)) continue;

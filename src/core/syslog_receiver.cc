@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include "core/event_log.h"  // IsEventLogEntryStart
+
 namespace ufmr {
 
 namespace net = boost::asio;
@@ -24,41 +26,73 @@ bool IsDigits(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+// "<PRI>" (up to three digits): removed; true when there was one.
+bool StripPri(std::string_view* s) {
+  if (s->size() <= 2 || (*s)[0] != '<') return false;
+  size_t close = s->find('>');
+  if (close == std::string_view::npos || close > 4 || !IsDigits(s->substr(1, close - 1))) {
+    return false;
+  }
+  s->remove_prefix(close + 1);
+  return true;
+}
+
+// RFC 5424 after the PRI: "1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA MSG".
+bool StripRfc5424(std::string_view* s) {
+  if (s->size() <= 2 || (*s)[0] != '1' || (*s)[1] != ' ') return false;
+  s->remove_prefix(2);
+  for (int field = 0; field < 5 && !s->empty(); ++field) {
+    size_t sp = s->find(' ');
+    s->remove_prefix(sp == std::string_view::npos ? s->size() : sp + 1);
+  }
+  if (!s->empty() && (*s)[0] == '[') {
+    size_t end = s->find("] ");
+    s->remove_prefix(end == std::string_view::npos ? s->size() : end + 2);
+  } else if (s->size() >= 2 && (*s)[0] == '-' && (*s)[1] == ' ') {
+    s->remove_prefix(2);
+  }
+  return true;
+}
+
+// RFC 3164: "Mmm dd hh:mm:ss HOST TAG: MSG", the tag with or without a pid ("eventlog[30300]:").
+// Also without a PRI: a relay may drop it (IBM CAST's collectors print the record so).
+bool StripRfc3164(std::string_view* s) {
+  const std::string_view t = *s;
+  if (t.size() < 16 || !std::isalpha(static_cast<unsigned char>(t[0])) || t[3] != ' ' ||
+      t[6] != ' ' || t[9] != ':' || t[12] != ':' || t[15] != ' ') {
+    return false;
+  }
+  s->remove_prefix(16);
+  size_t sp = s->find(' ');  // host
+  if (sp != std::string_view::npos) s->remove_prefix(sp + 1);
+  size_t colon = s->find(": ");
+  size_t space = s->find(' ');
+  if (colon != std::string_view::npos && colon < space) s->remove_prefix(colon + 2);
+  return true;
+}
+
+// UFM's event records: "WARNING - 2016-10-17 15:56:33.245 [5744] [112] WARNING ...": the
+// severity and " - " before the event-log line. Removed only when an event-log line follows, so
+// any other message is passed on whole.
+void StripEventSeverity(std::string_view* s) {
+  size_t k = 0;
+  while (k < s->size() && k <= 16 && std::isalpha(static_cast<unsigned char>((*s)[k]))) ++k;
+  if (k == 0 || s->compare(k, 3, " - ") != 0) return;
+  if (IsEventLogEntryStart(s->substr(k + 3))) s->remove_prefix(k + 3);
+}
+
 }  // namespace
 
 std::string SyslogReceiver::StripHeader(std::string_view s) {
   while (!s.empty() && (s.back() == '\0' || s.back() == '\n' || s.back() == '\r')) {
     s.remove_suffix(1);  // UFM's forwarded records can end in a NUL byte
   }
-  if (s.size() > 2 && s[0] == '<') {
-    size_t close = s.find('>');
-    if (close != std::string_view::npos && close <= 4 && IsDigits(s.substr(1, close - 1))) {
-      s.remove_prefix(close + 1);
-      if (s.size() > 2 && s[0] == '1' && s[1] == ' ') {
-        // RFC 5424: VERSION TIMESTAMP HOSTNAME APP-NAME PROCID MSGID STRUCTURED-DATA MSG
-        s.remove_prefix(2);
-        for (int field = 0; field < 5 && !s.empty(); ++field) {
-          size_t sp = s.find(' ');
-          s.remove_prefix(sp == std::string_view::npos ? s.size() : sp + 1);
-        }
-        if (!s.empty() && s[0] == '[') {
-          size_t end = s.find("] ");
-          s.remove_prefix(end == std::string_view::npos ? s.size() : end + 2);
-        } else if (s.size() >= 2 && s[0] == '-' && s[1] == ' ') {
-          s.remove_prefix(2);
-        }
-      } else if (s.size() >= 16 && std::isalpha(static_cast<unsigned char>(s[0])) && s[3] == ' ' &&
-                 s[6] == ' ' && s[9] == ':' && s[12] == ':' && s[15] == ' ') {
-        // RFC 3164: "Mmm dd hh:mm:ss HOST TAG: MSG"
-        s.remove_prefix(16);
-        size_t sp = s.find(' ');  // host
-        if (sp != std::string_view::npos) s.remove_prefix(sp + 1);
-        size_t colon = s.find(": ");
-        size_t space = s.find(' ');
-        if (colon != std::string_view::npos && colon < space) s.remove_prefix(colon + 2);
-      }
-    }
+  if (StripPri(&s)) {
+    if (!StripRfc5424(&s)) StripRfc3164(&s);
+  } else {
+    StripRfc3164(&s);
   }
+  StripEventSeverity(&s);
   while (!s.empty() && s.back() == '\0') s.remove_suffix(1);
   return std::string(s);
 }

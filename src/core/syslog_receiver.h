@@ -40,8 +40,11 @@ class SyslogReceiver {
   uint64_t received() const;
   uint64_t dropped() const;
 
-  // "<134>Nov 29 18:46:32 ufm-host ufm[123]: 2026-11-29 ... \0" -> "2026-11-29 ...". Also takes
-  // RFC 5424 ("<134>1 2026-11-29T18:46:32Z host app pid msgid - msg") and bare messages.
+  // "<132>Oct 17 15:56:33 ufm-host eventlog[30300]: WARNING - 2016-10-17 15:56:33.245 ...\0" ->
+  // "2016-10-17 15:56:33.245 ...": the RFC 3164 header (with or without its PRI), then the
+  // "<SEVERITY> - " UFM puts before an event-log line (only when an event-log line follows), and a
+  // trailing NUL. Also takes RFC 5424 ("<134>1 2026-11-29T18:46:32Z host app pid msgid - msg"),
+  // bare event-log lines, and any other message (returned as it is, for the caller to report).
   static std::string StripHeader(std::string_view line);
 
  private:

@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -45,7 +46,8 @@ options:
   --job-delay-ms N       how long a port action job stays Running (default 500)
   --ready-file PATH      once listening, write {"port": P, "telemetry_port": T} here (atomically)
   --event-log PATH       append each event to PATH as a line of UFM's event.log
-  --syslog HOST:PORT     forward each event over UDP syslog (trailing NUL), as UFM does
+  --syslog HOST:PORT     forward each event over UDP syslog as UFM does ("eventlog[PID]:
+                         SEVERITY - <event-log line>", a trailing NUL)
   --fault JSON           inject a fault at start, same body as POST /sim/faults (repeatable)
   --ufm-version X.Y      answer as this UFM version (default 6.22): before 6.17 events carry
                          their id in "type" and milliseconds in "timestamp"; from 6.19
@@ -224,6 +226,31 @@ bool WriteReadyFile(const std::string& path, uint16_t port, uint16_t telemetry_p
   return true;
 }
 
+// An event-log line as UFM forwards it over syslog (IBM CAST's collectors print such a record):
+// "<PRI>Mmm dd hh:mm:ss HOST eventlog[PID]: SEVERITY - <event-log line>" and a trailing NUL. The
+// header's time and severity are the line's own; the facility is local0.
+std::string SyslogRecord(const std::string& line) {
+  static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  // "YYYY-MM-DD HH:MM:SS.mmm [index] [event id] SEVERITY [...": FormatEventLogLine's shape.
+  int month = line.size() > 23 ? std::atoi(line.substr(5, 2).c_str()) : 0;
+  int day = line.size() > 23 ? std::atoi(line.substr(8, 2).c_str()) : 0;
+  if (month < 1 || month > 12) return line + std::string(1, '\0');
+  size_t index_end = line.find("] ", 23);
+  size_t id_end = index_end == std::string::npos ? index_end : line.find("] ", index_end + 2);
+  std::string severity = id_end == std::string::npos
+                             ? "INFO"
+                             : line.substr(id_end + 2, line.find(' ', id_end + 2) - id_end - 2);
+  int level = severity == "CRITICAL"                         ? 2
+              : severity == "MAJOR"                          ? 3
+              : severity == "WARNING" || severity == "MINOR" ? 4
+                                                             : 6;
+  char header[64];
+  std::snprintf(header, sizeof(header), "<%d>%s %2d %s ufm-sim eventlog[%d]: ", 16 * 8 + level,
+                kMonths[month - 1], day, line.substr(11, 8).c_str(), static_cast<int>(getpid()));
+  return header + severity + " - " + line + std::string(1, '\0');
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -266,8 +293,7 @@ int main(int argc, char** argv) {
     sim_options.on_event_line = [&](const std::string& line) {
       if (event_log.is_open()) event_log << line << '\n' << std::flush;
       if (syslog_socket.is_open()) {
-        // "<PRI>Mmm dd hh:mm:ss HOST TAG: MSG" and, like UFM, a trailing NUL.
-        std::string record = "<132>Jan  1 00:00:00 ufm-sim ufm: " + line + std::string(1, '\0');
+        std::string record = SyslogRecord(line);
         boost::system::error_code ec;
         syslog_socket.send_to(boost::asio::buffer(record), syslog_to, 0, ec);
       }

@@ -117,6 +117,25 @@ std::string FormatUfmTime(TimePoint t) {
   return buf;
 }
 
+namespace {
+
+// The event log names a port as an IBPort object in UFM's older form, "<site> / <kind>: <name> /
+// <label or NA> / <number>", with the node's GUID as dev_id: a switch port
+// ("default(1) / Switch: ib-leaf-01 / 1/17/1 / 33", its name "<dev_id>_33" as a switch's ports are
+// named by its GUID, so the REST copy of the event, which names the port, is recognised as the same
+// event), a host port ("default(1) / Computer: gpu-node-001 HCA-1 / NA / 1": the dev_id is the
+// node's GUID, not the port's; a reader takes the port from the description).
+void SetIbPortObject(const Port& p, const std::string& node_description, Event* e) {
+  e->log_type = "IBPort";
+  e->dev_id = p.system_guid;
+  const std::string number = std::to_string(p.number);
+  e->log_object = p.is_switch
+                      ? "default(1) / Switch: " + p.system_name + " / " + p.label + " / " + number
+                      : "default(1) / Computer: " + node_description + " / NA / " + number;
+}
+
+}  // namespace
+
 std::string FormatEventLogLine(const Event& e) {
   auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(e.time.time_since_epoch()).count();
@@ -132,8 +151,9 @@ std::string FormatEventLogLine(const Event& e) {
     object = "Source " + object.substr(0, colon) + "  TO Dest: " + object.substr(colon + 1);
   }
   const std::string dev_id = e.dev_id.empty() ? "" : " [dev_id: " + e.dev_id + "]";
+  const std::string& type = e.log_type.empty() ? e.type : e.log_type;
   return FormatUfmTime(e.time) + frac + " [" + std::to_string(e.id) + "] [" + e.event_type + "] " +
-         severity + " [" + category + "] " + e.type + " [" + object + "]" + dev_id + ": " +
+         severity + " [" + category + "] " + type + " [" + object + "]" + dev_id + ": " +
          e.description;
 }
 
@@ -347,6 +367,7 @@ void SimState::EmitUnhealthyEvent(int port, const std::string& condition, TimePo
   Port described = p;
   described.node_description = NodeDescriptionLocked(port);
   e.description = UnhealthyPortDescription(described, condition);
+  SetIbPortObject(p, described.node_description, &e);
   e.write_to_syslog = true;
   e.time = t;
   Emit(std::move(e));

@@ -63,8 +63,10 @@ struct Event {
   bool write_to_syslog = true;
   TimePoint time;
   // Only in the event.log line: the object as the log writes it when it differs from
-  // object_name ("default / Switch: ib-leaf-01"), and the device GUID ("[dev_id: ...]").
+  // object_name ("default / Switch: ib-leaf-01"), its type when it differs from `type` ("IBPort"
+  // for a port), and the device GUID ("[dev_id: ...]").
   std::string log_object;
+  std::string log_type;
   std::string dev_id;
 };
 

@@ -1,7 +1,7 @@
 // libFuzzer target: UFM event-log text (any bytes) through the tailer's path: lines into
 // EventLogAssembler, each entry through ParseEventLogEntry and ToObservation. Also the whole
-// input as one entry. Never a crash; an entry's ports must be what ExtractPortNames (RE2) finds
-// in its object and in its message.
+// input as one entry. Never a crash; an entry's ports must be what ObjectPortName and
+// ExtractPortNames (RE2) find in its object, else in its message.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -22,10 +22,17 @@ void Check(const ufmr::LogEntry& entry) {
   ufmr::Observation o = ufmr::ToObservation(entry, received);
   if (o.ports != entry.ports) std::abort();
   // The object and the message are scanned apart (a "<guid> (" in the object does not close in
-  // the message), each as the RE2 definition finds names in it, then merged without repeats.
-  std::vector<std::string> want = ufmr::ExtractPortNames(entry.object);
-  for (const auto& name : ufmr::ExtractPortNames(entry.message)) {
+  // the message), each as the RE2 definition finds names in it: the IBPort object's own port,
+  // then the object's names, and the message's only when those are none; no repeats.
+  std::vector<std::string> want;
+  auto add = [&want](const std::string& name) {
     if (std::find(want.begin(), want.end(), name) == want.end()) want.push_back(name);
+  };
+  std::string own = ufmr::ObjectPortName(entry.object_type, entry.object, entry.dev_id);
+  if (!own.empty()) add(own);
+  for (const auto& name : ufmr::ExtractPortNames(entry.object)) add(name);
+  if (want.empty()) {
+    for (const auto& name : ufmr::ExtractPortNames(entry.message)) add(name);
   }
   if (entry.ports != want) std::abort();
 }

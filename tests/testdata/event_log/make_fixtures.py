@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Writes the event-log fixtures in this folder (run it here after editing; commit the output).
 
-Shapes follow the documented UFM event log format. The first line
-of reference_samples.log is the real sample verbatim; the other entries put the documented real
-message bodies (and the REST samples' events) under headers built from the documented line shape.
+Shapes follow the documented UFM event log format. The first line of reference_samples.log is
+IBM CAST's old Link sample (which lacks a timestamp) under a timestamp from another public source,
+so not one real line; the other entries put the documented real message bodies (and the REST
+samples' events) under headers built from the documented line shape. ibport_samples.log names
+each entry's public source.
 Several files hold bytes a text editor would mangle (invalid UTF-8, NUL, CR), hence this script.
 """
 import os
@@ -143,4 +145,35 @@ write("empty_lines.log", "\n".join([
     "",
     SITE,
     "",
+]) + "\n")
+
+# IBPort objects and the old Link form, as public sources print them. Each entry says where it is
+# from; a "built" entry puts documented pieces together under the documented line shape.
+write("ibport_samples.log", "\n".join([
+    # IBM CAST, csm_big_data/DataAggregators/README.rst ("UFM Logs"): the event-log line inside the
+    # forwarded syslog record, verbatim but on one line (the README wraps it for the page).
+    "2016-10-17 15:56:33.245 [5744] [112] WARNING [Hardware] IBPort [default(34) / Switch: "
+    "c931ibsw-leaf01 / NA / 16] [dev_id: 248a0703006d40f0]: Link-Downed counter delta threshold "
+    "exceeded. Threshold is 0, calculated delta is 1. Peer info: Computer: c931f03p08 HCA-1 / 1.",
+    # IBM CAST, the grok_dynamic Logstash filter's spec ("mellanox system event log"): object and
+    # message verbatim, under a header built from the documented line shape. The object names port
+    # GUIDs (...4939_2), the message the HCA's node GUID (...4938).
+    "2016-10-17 15:57:02.118 [5745] [329] WARNING [Fabric_Topology] Link [Source "
+    "248a0703006d40f0_12  TO Dest: e41d2d0300ff4939_2]: Link went down: 248a0703006d40f0 (Switch: "
+    "c931ibsw-leaf01) : 12 - e41d2d0300ff4938 (Computer: c931f02p18 HCA-1) : 2",
+    # Built: the newer IBPort object and the switch form of "Peer info:" as the field notes give
+    # them (Imbue's cluster-health script parses both this way); the peer's name and label from the
+    # documented newer link message.
+    "2024-05-28 08:04:11.020 [97230] [110] WARNING Site [default] [Hardware] IBPort [Default / "
+    "Switch: T2-E63-L-U37 / 1/19/2]: Symbol error counter rate threshold exceeded. Peer info: "
+    "Default / Switch: T4-E45-L-U51 / 1/4/2.",
+    # Built: event 702 with a newer IBPort object; the message is the documented one verbatim.
+    "2024-05-28 08:04:12.502 [97231] [702] WARNING Site [default] [Fabric_Notification] IBPort "
+    "[Default / Switch: T3-E21-N-U47 / 1/17/1]: Peer Port T2-E63-L-U37:1/19/2 is considered by SM "
+    "as unhealthy due to FLAPPING.",
+    # Built: the older IBPort form naming a host's port (its dev_id may be the node GUID: no port
+    # name is made of it), the peer a switch without labels in the older form.
+    "2016-10-17 15:58:00.001 [5746] [113] WARNING [Hardware] IBPort [default(34) / Computer: "
+    "c931f03p08 HCA-1 / NA / 1] [dev_id: e41d2d0300ff4938]: Port receive errors threshold "
+    "exceeded. Peer info: default(34) / Switch: c931ibsw-leaf01 / NA / 16.",
 ]) + "\n")
