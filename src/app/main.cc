@@ -8,6 +8,7 @@
 //   token create|list|revoke ... --config FILE       API tokens for scripts
 //   config check FILE          check a config file (as serve would load it) without connecting
 //   parse --event-log FILE ... what the service reads from one input file, as JSONL
+//   probe --config FILE        a read-only first contact with a UFM: what the service would get
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 
 #include "app/config_commands.h"
 #include "app/parse_command.h"
+#include "app/probe_command.h"
 #include "app/rules_commands.h"
 #include "app/user_commands.h"
 #include "core/api.h"
@@ -72,6 +74,7 @@ void Usage(std::ostream& out) {
          "  ufm-remediator token list|revoke ID --config FILE\n"
          "  ufm-remediator parse (--event-log|--syslog|--rest-events|--telemetry) FILE\n"
          "                       [--ports FILE] [--utc-offset +HH:MM]\n"
+         "  ufm-remediator probe --config FILE [--format text|json] [--syslog-seconds N]\n"
          "  ufm-remediator --version\n";
 }
 
@@ -319,6 +322,9 @@ int main(int argc, char** argv) {
   // Commands that read their own options (one clear line on a mistake).
   if (argc >= 2 && std::strcmp(argv[1], "parse") == 0) {
     return ufmr::app::ParseCommand(std::vector<std::string>(argv + 2, argv + argc));
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "probe") == 0) {
+    return ufmr::app::ProbeCommand(std::vector<std::string>(argv + 2, argv + argc));
   }
   Args args;
   if (!ParseArgs(argc, argv, &args)) {
