@@ -7,6 +7,8 @@
 //   user add|list|passwd|disable ... --config FILE   who may log in to the dashboard and API
 //   token create|list|revoke ... --config FILE       API tokens for scripts
 //   config check FILE          check a config file (as serve would load it) without connecting
+//   parse --event-log FILE ... what the service reads from one input file, as JSONL
+//   probe --config FILE        a read-only first contact with a UFM: what the service would get
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -22,6 +24,8 @@
 #include <vector>
 
 #include "app/config_commands.h"
+#include "app/parse_command.h"
+#include "app/probe_command.h"
 #include "app/rules_commands.h"
 #include "app/user_commands.h"
 #include "core/api.h"
@@ -68,6 +72,9 @@ void Usage(std::ostream& out) {
          "  ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
          "  ufm-remediator config check FILE [--set KEY=VALUE ...]\n"
          "  ufm-remediator token list|revoke ID --config FILE\n"
+         "  ufm-remediator parse (--event-log|--syslog|--rest-events|--telemetry) FILE\n"
+         "                       [--ports FILE] [--utc-offset +HH:MM]\n"
+         "  ufm-remediator probe --config FILE [--format text|json] [--syslog-seconds N]\n"
          "  ufm-remediator --version\n";
 }
 
@@ -312,6 +319,13 @@ int main(int argc, char** argv) {
   // would hold a pass, or a readiness probe, for minutes. A URL's own connect_timeout (or the
   // operator's PGCONNECT_TIMEOUT) still wins.
   setenv("PGCONNECT_TIMEOUT", "5", /*overwrite=*/0);
+  // Commands that read their own options (one clear line on a mistake).
+  if (argc >= 2 && std::strcmp(argv[1], "parse") == 0) {
+    return ufmr::app::ParseCommand(std::vector<std::string>(argv + 2, argv + argc));
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "probe") == 0) {
+    return ufmr::app::ProbeCommand(std::vector<std::string>(argv + 2, argv + argc));
+  }
   Args args;
   if (!ParseArgs(argc, argv, &args)) {
     Usage(std::cerr);

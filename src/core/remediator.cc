@@ -12,6 +12,7 @@
 #include "core/duration.h"
 #include "core/explain.h"
 #include "core/rule_loader.h"
+#include "core/syslog_record.h"
 
 namespace ufmr {
 
@@ -613,14 +614,13 @@ void Remediator::DrainSyslog() {
   const TimePoint now = clock_.Now();
   for (const auto& m : syslog_->Drain()) {
     LogEntry entry;
-    Status s = ParseEventLogEntry(m.text, &entry);
+    Observation o;
+    Status s = ParseSyslogRecord(m.text, now, &entry, &o);
     if (!s.ok()) {
       metrics_.Add("ufmr_parse_errors_total{source=\"syslog\"}");
       spdlog::warn("syslog from {}: {}", m.peer, s.message());
       continue;
     }
-    Observation o = ToObservation(entry, now);
-    o.source = "syslog";
     ConsiderEvent(o);
   }
   inputs_.Ok("syslog", now,

@@ -1,0 +1,56 @@
+// Probe: a read-only first contact with a UFM, for `ufm-remediator probe`. It reads ports, links,
+// recent events, unhealthy ports, jobs, a telemetry sample and, when configured, the event log
+// and a few seconds of syslog, and reports what the service would understand of them, and what
+// it would miss. The probe holds UfmReads (the reads, and nothing else), never a UfmClient, so it
+// cannot act on UFM by construction. The report is JSON (the fields are documented in
+// docs/PROBE.md); probe_command renders it as text for a person. Single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/config.h"
+#include "core/http_client.h"
+#include "core/inventory.h"
+#include "core/status.h"
+#include "core/ufm_client.h"
+#include "core/ufm_event.h"
+
+namespace ufmr::app {
+
+// Every call the probe may make to UFM: GETs only (a session login aside, which the client
+// makes itself). Unset members are reported as unavailable.
+struct UfmReads {
+  std::function<Result<std::vector<PortInfo>>()> ports;
+  std::function<Result<std::vector<LinkInfo>>()> links;
+  std::function<Result<ParsedEvents>()> events;
+  std::function<Result<std::vector<UnhealthyPort>>()> unhealthy_ports;
+  std::function<Result<std::vector<JobInfo>>()> jobs;
+  std::function<Result<HttpResult>(const std::string& url)> telemetry;
+  // GET of a REST path under the auth method's prefix ("/app/users/admin"); unset when the auth
+  // method needs a login this probe does not make.
+  std::function<Result<HttpResult>(const std::string& path)> rest_get;
+};
+
+// The read methods of `client` (which must outlive the result), and for basic and local auth a
+// GET of any REST path with the same credentials.
+UfmReads ReadsOf(RestUfmClient& client, const Config& config);
+
+// The unit of a telemetry timestamp, told by its magnitude: "seconds" (10 digits),
+// "milliseconds" (13), "microseconds" (16), "nanoseconds" (19), else "unknown".
+std::string TelemetryTimestampUnit(int64_t timestamp);
+
+struct ProbeOptions {
+  double syslog_seconds = 5;  // how long to listen for syslog, when configured
+  size_t first_errors = 5;    // how many of the lines it could not place to show, per input
+};
+
+// The report (see docs/PROBE.md). "ok" is false when something the service needs is missing;
+// "problems" says what, "warnings" what is worth a look.
+nlohmann::ordered_json RunProbe(const Config& config, const UfmReads& ufm,
+                                const ProbeOptions& options);
+
+}  // namespace ufmr::app

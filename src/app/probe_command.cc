@@ -1,0 +1,145 @@
+#include "app/probe_command.h"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/cli_options.h"
+#include "app/probe.h"
+#include "core/config.h"
+#include "core/ufm_client.h"
+
+namespace ufmr::app {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kUsageLine =
+    "usage: ufm-remediator probe --config FILE [--format text|json] [--syslog-seconds N] "
+    "[--set KEY=VALUE ...]\n";
+
+constexpr const char* kHelp = R"(
+A read-only first contact with the UFM the config names: reads ports, links, recent events,
+unhealthy ports, jobs, a telemetry sample and, when configured, the event log and a few seconds
+of syslog, and reports what the service would understand of them. It never writes to UFM (no
+port action, isolation or external event; a session login is the only POST, with auth session).
+
+options:
+  --config FILE         the service's config file (as `serve` loads it)
+  --format text|json    text for a person (default), or one JSON object (docs/PROBE.md)
+  --syslog-seconds N    how long to listen for syslog when it is configured (default 5)
+  --set KEY=VALUE       override a config key, as `serve` takes it (repeatable)
+
+Exit 0 when everything the service needs is there, 1 when something is missing (ports or
+events unreadable, telemetry configured but unreadable, event log unreadable, syslog cannot
+listen, credentials that may not act), 2 on a usage error.
+)";
+
+int UsageError(const std::string& message) {
+  std::cerr << "probe: " << message << " (see ufm-remediator probe --help)\n";
+  return 2;
+}
+
+std::string Text(const Json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+
+// "key value, key value" for the named fields that are present.
+std::string Fields(const Json& section, std::initializer_list<const char*> keys) {
+  std::string out;
+  for (const char* k : keys) {
+    if (!section.contains(k)) continue;
+    out += (out.empty() ? "" : ", ") + std::string(k) + " " + Text(section[k]);
+  }
+  return out;
+}
+
+void Section(std::ostream& out, const char* title, const Json& s,
+             std::initializer_list<const char*> keys) {
+  out << title << ": ";
+  if (s.contains("configured") && !s["configured"].get<bool>()) {
+    out << "not configured\n";
+    return;
+  }
+  if (!s.value("ok", false) && s.contains("error") && !s["error"].is_null()) {
+    out << "FAILED: " << Text(s["error"]) << "\n";
+    return;
+  }
+  out << Fields(s, keys) << "\n";
+  if (s.contains("first_errors")) {
+    for (const auto& e : s["first_errors"]) out << "    could not place: " << Text(e) << "\n";
+  }
+}
+
+void RenderText(std::ostream& out, const Json& r) {
+  out << "UFM " << Text(r["ufm"]["url"]) << " (auth " << Text(r["ufm"]["auth"]) << ")\n";
+  Section(out, "ports", r["ports"],
+          {"total", "switch_ports", "switch_ports_with_label", "host_ports", "up", "disabled"});
+  Section(out, "links", r["links"], {"total", "both_ends_resolved"});
+  Section(out, "events", r["events"], {"parsed", "errors", "event_ids"});
+  Section(out, "unhealthy ports", r["unhealthy_ports"], {"total", "manual", "manual_ports"});
+  if (r["unhealthy_ports"].contains("note")) {
+    out << "    " << Text(r["unhealthy_ports"]["note"]) << "\n";
+  }
+  Section(out, "telemetry", r["telemetry"],
+          {"url", "format", "rows", "columns_mapped", "columns_missing", "timestamp_unit"});
+  if (r["telemetry"].contains("secondary")) {
+    Section(out, "telemetry secondary", r["telemetry"]["secondary"], {"url", "rows", "columns"});
+  }
+  Section(out, "event log", r["event_log"], {"path", "entries", "errors"});
+  Section(out, "syslog", r["syslog"], {"seconds", "records", "parsed", "errors"});
+  const Json& c = r["credentials"];
+  out << "credentials: auth " << Text(c["auth"]) << ", jobs readable "
+      << (c["jobs_readable"].get<bool>() ? "yes" : "no") << ", may act: " << Text(c["may_act"])
+      << " (" << Text(c["detail"]) << ")\n";
+  for (const auto& w : r["warnings"]) out << "warning: " << Text(w) << "\n";
+  for (const auto& p : r["problems"]) out << "PROBLEM: " << Text(p) << "\n";
+  out << (r["ok"].get<bool>() ? "ok: the service has what it needs\n"
+                              : "not ready: the service lacks something it needs (above)\n");
+}
+
+}  // namespace
+
+int ProbeCommand(const std::vector<std::string>& args) {
+  CliOptions cl;
+  std::string error = ParseCliOptions(args, {"config", "format", "syslog-seconds", "set"}, &cl);
+  if (cl.help && error.empty()) {
+    std::cout << kUsageLine << kHelp;
+    return 0;
+  }
+  if (!error.empty()) return UsageError(error);
+  if (!cl.positional.empty()) return UsageError("unexpected argument '" + cl.positional[0] + "'");
+  if (!cl.Has("config")) return UsageError("--config FILE is required");
+  const std::string format = cl.Get("format", "text");
+  if (format != "text" && format != "json") return UsageError("--format must be text or json");
+  ProbeOptions options;
+  try {
+    size_t used = 0;
+    options.syslog_seconds = std::stod(cl.Get("syslog-seconds", "5"), &used);
+    if (used != cl.Get("syslog-seconds", "5").size() || options.syslog_seconds < 0 ||
+        options.syslog_seconds > 600) {
+      throw std::invalid_argument("range");
+    }
+  } catch (const std::exception&) {
+    return UsageError("--syslog-seconds must be a number of seconds from 0 to 600");
+  }
+  std::vector<std::string> sets;
+  for (const auto& [name, value] : cl.given) {
+    if (name == "set") sets.push_back(value);
+  }
+  LogWarningsToStderr();
+  auto config = LoadConfigFile(cl.Get("config"), sets);
+  if (!config.ok()) {
+    std::cerr << "probe: " << config.status().message() << "\n";
+    return 1;
+  }
+  RestUfmClient client(config.value());
+  Json report = RunProbe(config.value(), ReadsOf(client, config.value()), options);
+  if (format == "json") {
+    std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
+    RenderText(std::cout, report);
+  }
+  return report["ok"].get<bool>() ? 0 : 1;
+}
+
+}  // namespace ufmr::app

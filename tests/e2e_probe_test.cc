@@ -1,0 +1,219 @@
+// Covers `ufm-remediator probe` against the real simulator over loopback: the text and JSON
+// reports, the exit codes (a closed UFM port, unreadable telemetry, usage errors), and that the
+// probe never writes to UFM (no port action, isolation or external event reaches the simulator).
+// Also the timestamp unit the probe tells by magnitude (src/app/probe.cc, linked in directly).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/probe.h"
+#include "core/http_client.h"
+#include "support/test_env.h"
+
+namespace ufmr {
+namespace {
+
+using json = nlohmann::json;
+using std::chrono::seconds;
+using testing::BinaryDir;
+using testing::ChildProcess;
+
+class ProbeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::MakeTempDir("ufmr-probe");
+    sim_ = std::make_unique<ChildProcess>(
+        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
+                                 "--topology", "fat-tree:leaves=2,spines=2,hosts_per_leaf=2",
+                                 "--event-log", dir_ + "/event.log", "--ready-file",
+                                 dir_ + "/sim.json"},
+        dir_ + "/sim.log");
+    ASSERT_TRUE(testing::WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); },
+                                   seconds(20)))
+        << sim_->Log();
+    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
+    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
+    telemetry_url_ =
+        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+  }
+  void TearDown() override {
+    sim_.reset();
+    testing::RemoveTree(dir_);
+  }
+
+  // A config as `serve` takes it; `extra` adds YAML sections.
+  std::string WriteConfig(const std::string& ufm_url, const std::string& telemetry_url,
+                          const std::string& extra = "") {
+    const std::string path = dir_ + "/config.yaml";
+    testing::WriteFile(path, "ufm:\n  url: " + ufm_url +
+                                 "\n  user: admin\n  password: \"123456\"\n  retries: 0\n"
+                                 "telemetry:\n  url: " +
+                                 telemetry_url +
+                                 "\ndatabase:\n  url: \"postgresql://127.0.0.1:1/unused\"\n"
+                                 "rules:\n  dir: " +
+                                 testing::SourceDir() + "/rules\n" + extra);
+    return path;
+  }
+  testing::CommandResult Probe(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {BinaryDir() + "/ufm-remediator", "probe"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return testing::RunCommand(argv);
+  }
+  json Get(const std::string& url) {
+    auto r = http_.Get(url);
+    return r.ok() ? json::parse(r->body, nullptr, false) : json();
+  }
+  int Post(const std::string& path, const json& body) {
+    auto r = http_.Post(sim_url_ + path, body.dump());
+    return r.ok() ? static_cast<int>(r->status) : 0;
+  }
+
+  std::string dir_, sim_url_, telemetry_url_;
+  std::unique_ptr<ChildProcess> sim_;
+  HttpClient http_;
+};
+
+TEST_F(ProbeTest, JsonReportsWhatTheServiceWouldUnderstand) {
+  json links = Get(sim_url_ + "/sim/links");
+  ASSERT_TRUE(links.is_array() && !links.empty()) << links.dump();
+  const std::string isolated = links[0]["a"]["port"];
+  const std::string down = links[1]["a"]["port"];
+  // A person isolates a port in UFM's GUI; a link goes down (events, and event log lines).
+  ASSERT_EQ(Post("/sim/operator", {{"port", isolated}, {"action", "isolate"}}), 200);
+  ASSERT_EQ(Post("/sim/faults", {{"kind", "link_down"}, {"port", down}}), 201);
+  ASSERT_TRUE(testing::WaitUntil([&] { return !testing::ReadFile(dir_ + "/event.log").empty(); },
+                                 seconds(10)));
+
+  const std::string config = WriteConfig(
+      sim_url_, telemetry_url_,
+      "event_log:\n  path: " + dir_ + "/event.log\nsyslog:\n  listen: 127.0.0.1\n  udp_port: 0\n");
+  auto r = Probe({"--config", config, "--format", "json", "--syslog-seconds", "0.2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  json j = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_TRUE(j["ok"].get<bool>());
+  EXPECT_TRUE(j["problems"].empty()) << j["problems"].dump();
+
+  EXPECT_GT(j["ports"]["total"].get<int>(), 0);
+  EXPECT_GT(j["ports"]["switch_ports"].get<int>(), 0);
+  EXPECT_EQ(j["ports"]["total"].get<int>(),
+            j["ports"]["switch_ports"].get<int>() + j["ports"]["host_ports"].get<int>());
+  EXPECT_EQ(j["links"]["total"], links.size());
+  EXPECT_EQ(j["links"]["both_ends_resolved"], links.size());
+  EXPECT_GE(j["events"]["parsed"].get<int>(), 1);
+  EXPECT_EQ(j["events"]["errors"], 0);
+
+  EXPECT_EQ(j["unhealthy_ports"]["manual"], 1) << j["unhealthy_ports"].dump();
+  EXPECT_EQ(j["unhealthy_ports"]["manual_ports"], json({isolated}));
+
+  EXPECT_TRUE(j["telemetry"]["ok"].get<bool>()) << j["telemetry"].dump();
+  EXPECT_EQ(j["telemetry"]["timestamp_unit"], "microseconds");
+  EXPECT_TRUE(j["telemetry"]["columns_missing"].empty()) << j["telemetry"].dump();
+  EXPECT_FALSE(j["telemetry"]["columns_mapped"].empty());
+
+  EXPECT_TRUE(j["event_log"]["configured"].get<bool>());
+  EXPECT_GE(j["event_log"]["entries"].get<int>(), 1) << j["event_log"].dump();
+  EXPECT_EQ(j["event_log"]["errors"], 0);
+  EXPECT_TRUE(j["syslog"]["configured"].get<bool>());
+  EXPECT_TRUE(j["syslog"]["ok"].get<bool>()) << j["syslog"].dump();
+
+  EXPECT_EQ(j["credentials"]["auth"], "basic");
+  EXPECT_TRUE(j["credentials"]["jobs_readable"].get<bool>());
+  // The simulator has no users endpoint: the probe says it cannot know.
+  EXPECT_EQ(j["credentials"]["may_act"], "unknown");
+  EXPECT_NE(j["credentials"]["detail"].get<std::string>().find("UFM offers no read-only check"),
+            std::string::npos);
+}
+
+TEST_F(ProbeTest, TextReportForAPersonAndNothingWrittenToUfm) {
+  json links = Get(sim_url_ + "/sim/links");
+  ASSERT_TRUE(links.is_array() && !links.empty());
+  ASSERT_EQ(Post("/sim/faults", {{"kind", "link_down"}, {"port", links[0]["a"]["port"]}}), 201);
+  auto r = Probe({"--config", WriteConfig(sim_url_, telemetry_url_)});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  for (const char* section :
+       {"ports:", "links:", "events:", "unhealthy ports:", "telemetry:",
+        "event log: not configured", "syslog: not configured", "credentials:", "ok: "}) {
+    EXPECT_NE(r.out.find(section), std::string::npos) << section << " missing in\n" << r.out;
+  }
+  // Read-only: no port action or isolation (the simulator logs both in /sim/actions), no
+  // external event, and UFM's unhealthy ports untouched.
+  EXPECT_EQ(Get(sim_url_ + "/sim/actions"), json::array());
+  EXPECT_EQ(Get(sim_url_ + "/sim/external_events"), json::array());
+  HttpClientOptions admin;
+  admin.basic_user = "admin";
+  admin.basic_password = "123456";
+  HttpClient ufm(admin);
+  auto unhealthy = ufm.Get(sim_url_ + "/ufmRest/app/unhealthy_ports");
+  ASSERT_TRUE(unhealthy.ok());
+  EXPECT_EQ(json::parse(unhealthy->body, nullptr, false), json::array()) << unhealthy->body;
+}
+
+TEST_F(ProbeTest, ClosedUfmPortExits1) {
+  const std::string closed = "http://127.0.0.1:" + std::to_string(testing::FreePort());
+  auto r = Probe({"--config", WriteConfig(closed, telemetry_url_), "--format", "json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  json j = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_FALSE(j["ok"].get<bool>());
+  EXPECT_FALSE(j["ports"]["ok"].get<bool>());
+  EXPECT_NE(j["problems"].dump().find("ports"), std::string::npos) << j["problems"].dump();
+
+  auto text = Probe({"--config", WriteConfig(closed, telemetry_url_)});
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("PROBLEM: ports"), std::string::npos) << text.out;
+}
+
+TEST_F(ProbeTest, TelemetryConfiguredButUnreadableExits1) {
+  const std::string closed =
+      "http://127.0.0.1:" + std::to_string(testing::FreePort()) + "/csv/metrics";
+  auto r = Probe({"--config", WriteConfig(sim_url_, closed), "--format", "json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  json j = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_FALSE(j["telemetry"]["ok"].get<bool>());
+  EXPECT_TRUE(j["ports"]["ok"].get<bool>());
+}
+
+TEST_F(ProbeTest, UsageErrorsExit2AndHelpExits0) {
+  const std::string config = WriteConfig(sim_url_, telemetry_url_);
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{},
+                                             {"--config"},
+                                             {"--config", config, "--format", "xml"},
+                                             {"--config", config, "--syslog-seconds", "soon"},
+                                             {"--config", config, "--bogus", "1"},
+                                             {"extra", "--config", config}}) {
+    auto r = Probe(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+  auto help = Probe({"--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("--syslog-seconds"), std::string::npos);
+  auto missing = Probe({"--config", dir_ + "/no-such-config.yaml"});
+  EXPECT_EQ(missing.exit_code, 1) << missing.err;
+}
+
+TEST(TelemetryTimestampUnitTest, ByMagnitude) {
+  struct Case {
+    int64_t t;
+    const char* unit;
+  };
+  for (const Case& c : std::vector<Case>{{1712228785, "seconds"},
+                                         {1712228785304, "milliseconds"},
+                                         {1700000000000000, "microseconds"},
+                                         {1712228785304000000, "nanoseconds"},
+                                         {0, "unknown"},
+                                         {42, "unknown"},
+                                         {171222878530, "unknown"}}) {
+    EXPECT_EQ(app::TelemetryTimestampUnit(c.t), c.unit) << c.t;
+  }
+}
+
+}  // namespace
+}  // namespace ufmr
