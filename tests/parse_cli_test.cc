@@ -76,6 +76,8 @@ TEST(ParseCliTest, EventLogEntriesAndErrorsWithTheirFirstLine) {
 
   EXPECT_EQ(lines[1]["event_id"], 112);
   EXPECT_EQ(lines[1]["switch"], "c931ibsw-leaf01");  // the IBPort object names it
+  // The switch's port: <dev_id>_<number> from the IBPort object, not the peer host's.
+  EXPECT_EQ(lines[1]["ports"], json({"248a0703006d40f0_16"})) << lines[1].dump();
   EXPECT_EQ(lines[4]["event_id"], 702);
   EXPECT_EQ(lines[4]["ports"], json::array());  // "<node>:<label>" needs the inventory
 
@@ -121,8 +123,8 @@ TEST(ParseCliTest, SyslogRecordsOneALine) {
 }
 
 // The forwarded record as IBM CAST's collectors received it: "WARNING - " before the event-log
-// line. Enabled once the syslog header stripping takes that prefix off (its own change).
-TEST(ParseCliTest, DISABLED_SyslogRecordWithSeverityPrefix) {
+// line: the header and that prefix come off, and the IBPort object gives the port.
+TEST(ParseCliTest, SyslogRecordWithSeverityPrefix) {
   auto r = Parse({"--syslog", Fixture("syslog.log")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = Lines(r.out);
@@ -130,6 +132,7 @@ TEST(ParseCliTest, DISABLED_SyslogRecordWithSeverityPrefix) {
   EXPECT_EQ(lines[0]["event_id"], 112) << lines[0].dump();
   EXPECT_EQ(lines[0]["severity"], "WARNING");
   EXPECT_EQ(lines[0]["switch"], "c931ibsw-leaf01");
+  EXPECT_EQ(lines[0]["ports"], json({"248a0703006d40f0_16"})) << lines[0].dump();
 }
 
 TEST(ParseCliTest, RestEventsBothLayoutsAndBadElementsByLine) {
