@@ -2,13 +2,15 @@
 // every key set, seconds keys given as numbers or duration strings, unknown keys, required keys,
 // bad values (with name:line:column), password_env, and the trailing slash of ufm.url; the
 // remediation guards, retries and reconciliation keys and ufm's external event keys (defaults,
-// parsed values, bad values); ufm.utc_offset (its forms, junk refused with name:line:column); and
+// parsed values, bad values); ufm.utc_offset (its forms, junk refused with name:line:column); the
+// telemetry column maps (per endpoint, our names in our spelling, clear errors); and
 // LoadConfigFile on a missing path.
 #include "core/config.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <string>
 
 namespace ufmr {
@@ -199,7 +201,30 @@ INSTANTIATE_TEST_SUITE_P(
                 "cfg.yaml:6:18: telemetry.secondary_url: needs telemetry.url"},
         BadCase{"TelemetrySecondaryIntervalTooShort",
                 "telemetry:\n  url: x\n  secondary_interval_s: 500ms\n",
-                "telemetry.secondary_interval_s: must be at least 1s"}),
+                "telemetry.secondary_interval_s: must be at least 1s"},
+        BadCase{"TelemetryColumnsUnknownCounter",
+                "telemetry:\n  columns:\n    SymbolErrors: Infiniband_SymbolErrors_u_Errors\n",
+                "cfg.yaml:7:5: telemetry.columns.SymbolErrors: unknown counter name "
+                "'SymbolErrors'"},
+        BadCase{"TelemetryColumnsEmptyColumn",
+                "telemetry:\n  columns:\n    SymbolErrorCounterExtended: ''\n",
+                "cfg.yaml:7:33: telemetry.columns.SymbolErrorCounterExtended: empty column name"},
+        BadCase{"TelemetryColumnsNullColumn",
+                "telemetry:\n  secondary_columns:\n    Symbol_Errors:\n",
+                "telemetry.secondary_columns.Symbol_Errors: empty column name"},
+        BadCase{"TelemetryColumnsNotAMapping", "telemetry:\n  columns: [a, b]\n",
+                "cfg.yaml:6:12: telemetry.columns: expected a mapping of counter names"},
+        BadCase{"TelemetryColumnsColumnNotAString",
+                "telemetry:\n  columns:\n    SymbolErrorCounterExtended: [a]\n",
+                "telemetry.columns.SymbolErrorCounterExtended: expected the endpoint's column"},
+        BadCase{"TelemetryColumnsTwiceInTwoCases",
+                "telemetry:\n  columns:\n    SymbolErrorCounterExtended: a\n"
+                "    symbolerrorcounterextended: b\n",
+                "symbolerrorcounterextended: SymbolErrorCounterExtended is mapped twice"},
+        BadCase{"TelemetryColumnsOneColumnTwoNames",
+                "telemetry:\n  columns:\n    SymbolErrorCounterExtended: errs\n"
+                "    PortRcvErrorsExtended: ERRS\n",
+                "telemetry.columns: column 'errs' is given for both"}),
     [](const ::testing::TestParamInfo<BadCase>& param) { return param.param.label; });
 
 TEST(LoadConfigTextTest, GuardRetryAndExternalEventDefaults) {
@@ -416,6 +441,38 @@ TEST(LoadConfigTextTest, TelemetryEndpointsFormatAndShards) {
   EXPECT_EQ(c->telemetry.shards, 4);
   EXPECT_EQ(c->telemetry.secondary_url, "http://ufm:9002/csv/xcset/low_freq_debug");
   EXPECT_DOUBLE_EQ(c->telemetry.secondary_interval_s, 300);
+}
+
+TEST(LoadConfigTextTest, TelemetryColumnMapsPerEndpoint) {
+  auto defaults = LoadConfigText(kMinimal, "cfg.yaml");
+  ASSERT_TRUE(defaults.ok()) << defaults.status().message();
+  EXPECT_TRUE(defaults->telemetry.columns.empty());
+  EXPECT_TRUE(defaults->telemetry.secondary_columns.empty());
+  auto c = LoadConfigText(std::string(kMinimal) +
+                              "telemetry:\n"
+                              "  url: http://ufm:9001/csv/metrics\n"
+                              "  columns:\n"
+                              "    symbolerrorcounterextended: Infiniband_SymbolErrors_u_Errors\n"
+                              "    port_num: PortNo\n"
+                              "  secondary_columns: {}\n",
+                          "cfg.yaml");
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  // Our names are kept in the service's spelling.
+  EXPECT_EQ(c->telemetry.columns,
+            (std::map<std::string, std::string>{
+                {"SymbolErrorCounterExtended", "Infiniband_SymbolErrors_u_Errors"},
+                {"port_num", "PortNo"}}));
+  EXPECT_TRUE(c->telemetry.secondary_columns.empty());
+  // A --set can empty a map, not give one.
+  auto cleared = LoadConfigText(std::string(kMinimal) + "telemetry:\n  columns:\n    port_num: p\n",
+                                "cfg.yaml", {"telemetry.columns="});
+  ASSERT_TRUE(cleared.ok()) << cleared.status().message();
+  EXPECT_TRUE(cleared->telemetry.columns.empty());
+  auto set = LoadConfigText(kMinimal, "cfg.yaml", {"telemetry.columns=port_num"});
+  ASSERT_FALSE(set.ok());
+  EXPECT_NE(set.status().message().find("--set telemetry.columns: expected a mapping"),
+            std::string::npos)
+      << set.status().message();
 }
 
 TEST(LoadConfigTextTest, UnknownAuthIsAnError) {

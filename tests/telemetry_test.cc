@@ -2,8 +2,10 @@
 // Observations (baseline first, then moved counters), the interest filter, sharded polls with a
 // failed shard, a failed primary, input errors passed on, the secondary endpoint on its own
 // interval (first in a pass, retried after a failure) giving link speeds for SymbolBER, SymbolBER
-// from the inventory, the shipped rules matching what the intake emits, and the service wiring
-// through UfmClient::GetTelemetry (its default, and RestUfmClient against a loopback server).
+// from the inventory, the shipped rules matching what the intake emits, the service wiring
+// through UfmClient::GetTelemetry (its default, and RestUfmClient against a loopback server), host
+// rows named by port_guid through the inventory, rates right whatever the timestamps' unit, and
+// per-endpoint column maps from the configuration.
 #include "core/telemetry.h"
 
 #include <gtest/gtest.h>
@@ -381,6 +383,163 @@ TEST(TelemetryIntakeTest, RestClientAgainstLoopbackPrometheusEndpoint) {
   EXPECT_DOUBLE_EQ(c.obs[0].delta, 30);
   EXPECT_DOUBLE_EQ(c.obs[0].interval_s, 60);
   server.Stop();
+}
+
+// A host row whose port number is not UFM's (2; the inventory names the port ..._1), a switch
+// port, and a host port the inventory does not know, at kT0 + t seconds.
+std::string HostRows(int t, uint64_t hca_errors, uint64_t stranger_errors = 0) {
+  const std::string ts = std::to_string((1'700'000'000LL + t) * 1'000'000LL);
+  return "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,SymbolErrorCounterExtended\n" +
+         ts + ",s,,0xfc6a1c0300686f68,0xfc6a1c0300686f68,5,0\n" + ts +
+         ",s,,0xe41d2d0300a4f400,0xe41d2d0300a4f482,2," + std::to_string(hca_errors) + "\n" + ts +
+         ",s,,0x0002c90300aabb00,0x0002c90300aabb01,2," + std::to_string(stranger_errors) + "\n";
+}
+
+PortInfo InventoryPort(const std::string& name, const std::string& description) {
+  PortInfo p;
+  p.name = name;
+  p.guid = name.substr(0, 16);
+  p.description = description;
+  return p;
+}
+
+Inventory& FabricInventory(Inventory& inventory) {
+  inventory.Replace(
+      {InventoryPort(kSw5, "Switch IB Port"), InventoryPort(kHca, "Computer IB Port")});
+  return inventory;
+}
+
+TEST(TelemetryIntakeTest, HostRowIsMatchedByPortGuidWhateverItsPortNumber) {
+  FakeTelemetry fake;
+  Inventory inventory;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  intake.UseInventory(&FabricInventory(inventory));
+  Collected c;
+  fake.Set(kUrl, Ok(HostRows(0, 10, 100)));
+  intake.Poll(kT0, c.Sink());
+  fake.Set(kUrl, Ok(HostRows(60, 25, 130)));
+  intake.Poll(kT0 + seconds(60), c.Sink());
+  // The HCA's row said port 2: it is the inventory's e41d2d0300a4f482_1 all the same.
+  EXPECT_EQ(c.Deltas(kHca), (std::map<std::string, double>{{"SymbolErrorCounterExtended", 15}}));
+  EXPECT_TRUE(c.Deltas("e41d2d0300a4f482_2").empty());
+  // A port GUID the inventory does not know keeps <port_guid>_<port_num>, as before.
+  EXPECT_EQ(c.Deltas("0002c90300aabb01_2"),
+            (std::map<std::string, double>{{"SymbolErrorCounterExtended", 30}}));
+  TimePoint at;
+  std::map<std::string, uint64_t> values;
+  ASSERT_TRUE(intake.primary().LastSample(PortKey{0xe41d2d0300a4f482, 1}, &at, &values));
+  EXPECT_EQ(values.at("SymbolErrorCounterExtended"), 25u);
+}
+
+TEST(TelemetryIntakeTest, AHostTheInventoryLearnsLaterIsMatchedFromThen) {
+  FakeTelemetry fake;
+  Inventory inventory;
+  FabricInventory(inventory);
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  intake.UseInventory(&inventory);
+  Collected c;
+  fake.Set(kUrl, Ok(HostRows(0, 10, 100)));
+  intake.Poll(kT0, c.Sink());
+  // The stranger becomes an inventory host port, numbered 1 by UFM: a new port, a new baseline.
+  inventory.Upsert(InventoryPort("0002c90300aabb01_1", "Computer IB Port"));
+  fake.Set(kUrl, Ok(HostRows(60, 10, 130)));
+  intake.Poll(kT0 + seconds(60), c.Sink());
+  EXPECT_TRUE(c.obs.empty());
+  fake.Set(kUrl, Ok(HostRows(120, 10, 135)));
+  intake.Poll(kT0 + seconds(120), c.Sink());
+  EXPECT_EQ(c.Deltas("0002c90300aabb01_1"),
+            (std::map<std::string, double>{{"SymbolErrorCounterExtended", 5}}));
+  EXPECT_TRUE(c.Deltas("0002c90300aabb01_2").empty());
+}
+
+TEST(TelemetryIntakeTest, ServiceWiringMatchesHostsAndIngestOfAParsedSnapshotToo) {
+  OneEndpointUfm ufm;
+  Inventory inventory;
+  TelemetryIntake intake(Cfg(kUrl), ufm, FabricInventory(inventory));
+  Collected c;
+  auto first = ParseTelemetryCsv(testing::ReadFixture("telemetry/host_port_num.csv"));
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_EQ(intake.Ingest(first.value(), false, kT0, c.Sink()), 0u);
+  // The parsed snapshot is the caller's: it keeps the row's own number.
+  EXPECT_EQ(first->ports[2], (PortKey{0xe41d2d0300a4f482, 2}));
+  auto second = ParseTelemetryCsv(HostRows(60, 4));
+  ASSERT_TRUE(second.ok());
+  intake.Ingest(second.value(), false, kT0 + seconds(60), c.Sink());
+  EXPECT_EQ(c.Deltas(kHca), (std::map<std::string, double>{{"SymbolErrorCounterExtended", 4}}));
+}
+
+// The same two samples, a minute apart, stamped in each unit a source uses: the interval, and so
+// every rate, must come out the same.
+struct UnitCase {
+  std::string label;
+  int64_t scale;  // units per second
+  bool prometheus;
+};
+
+class TimestampUnitTest : public ::testing::TestWithParam<UnitCase> {};
+
+TEST_P(TimestampUnitTest, RatesAreRight) {
+  auto body = [this](int t, uint64_t errors) {
+    const int64_t ts = (1'712'228'785LL + t) * GetParam().scale;
+    if (GetParam().prometheus) {
+      return "SymbolErrorCounterExtended{port_guid=\"0xfc6a1c0300686f68\",port_num=\"5\"} " +
+             std::to_string(errors) + " " + std::to_string(ts) + "\n";
+    }
+    return "timestamp,port_guid,port_num,SymbolErrorCounterExtended\n" + std::to_string(ts) +
+           ",0xfc6a1c0300686f68,5," + std::to_string(errors) + "\n";
+  };
+  FakeTelemetry fake;
+  TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
+  Collected c;
+  fake.Set(kUrl,
+           Ok(body(0, 1000), GetParam().prometheus ? "text/plain; version=0.0.4" : "text/csv"));
+  // The poll times are far from the samples' own: only the stamps may set the interval.
+  intake.Poll(kT0, c.Sink());
+  fake.Set(kUrl,
+           Ok(body(60, 1600), GetParam().prometheus ? "text/plain; version=0.0.4" : "text/csv"));
+  intake.Poll(kT0 + seconds(5), c.Sink());
+  ASSERT_EQ(c.obs.size(), 1u);
+  EXPECT_DOUBLE_EQ(c.obs[0].interval_s, 60);
+  EXPECT_DOUBLE_EQ(c.obs[0].delta / c.obs[0].interval_s, 10);  // 600 errors a minute: 10/s
+  EXPECT_EQ(c.obs[0].time, TimePoint(seconds(1'712'228'845)));
+}
+
+INSTANTIATE_TEST_SUITE_P(Units, TimestampUnitTest,
+                         ::testing::Values(UnitCase{"CsvSeconds", 1, false},
+                                           UnitCase{"CsvMilliseconds", 1'000, false},
+                                           UnitCase{"CsvMicroseconds", 1'000'000, false},
+                                           UnitCase{"PrometheusMilliseconds", 1'000, true},
+                                           UnitCase{"PrometheusMicroseconds", 1'000'000, true}),
+                         [](const ::testing::TestParamInfo<UnitCase>& p) { return p.param.label; });
+
+TEST(TelemetryIntakeTest, MillisecondFixtureGivesMillisecondTimes) {
+  auto s = ParseTelemetryCsv(testing::ReadFixture("telemetry/milliseconds.csv"));
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_EQ(s->rows(), 3u);
+  for (int64_t t : s->time_us) EXPECT_EQ(t, 1'712'228'785'304'000);
+}
+
+TEST(TelemetryIntakeTest, EachEndpointHasItsOwnColumnMap) {
+  const std::string kSecondary = "http://ufm:9002/csv/xcset/low_freq_debug";
+  Config::Telemetry config = Cfg(kUrl);
+  config.secondary_url = kSecondary;
+  config.columns = {{"SymbolErrorCounterExtended", "Infiniband_SymbolErrors_u_Errors"}};
+  config.secondary_columns = {{"Symbol_Errors", "phy_errs"}};
+  FakeTelemetry fake;
+  TelemetryIntake intake(config, fake.Fetch());
+  Collected c;
+  auto bodies = [&](int t, uint64_t errors) {
+    const std::string row = std::to_string((1'700'000'000LL + t) * 1'000'000LL) +
+                            ",0xfc6a1c0300686f68,5," + std::to_string(errors) + "\n";
+    fake.Set(kUrl, Ok("timestamp,port_guid,port_num,Infiniband_SymbolErrors_u_Errors\n" + row));
+    fake.Set(kSecondary, Ok("timestamp,port_guid,port_num,phy_errs\n" + row));
+  };
+  bodies(0, 10);
+  intake.Poll(kT0, c.Sink());
+  bodies(300, 40);
+  intake.Poll(kT0 + seconds(300), c.Sink());
+  EXPECT_EQ(c.Deltas(kSw5), (std::map<std::string, double>{{"SymbolErrorCounterExtended", 30},
+                                                           {"Symbol_Errors", 30}}));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "core/clock.h"
 #include "core/db_url.h"
 #include "core/duration.h"
+#include "core/telemetry_columns.h"
 
 namespace ufmr {
 
@@ -41,7 +42,8 @@ const std::vector<SectionKeys>& KeyTable() {
         "token", "token_env", "retries", "retry_base_s", "retry_max_s", "external_events",
         "external_event_id_cut", "external_event_id_restore", "utc_offset"}},
       {"telemetry",
-       {"url", "interval_s", "format", "shards", "secondary_url", "secondary_interval_s"}},
+       {"url", "interval_s", "format", "shards", "secondary_url", "secondary_interval_s", "columns",
+        "secondary_columns"}},
       {"database", {"url", "schema_dir"}},
       {"rules", {"dir", "reload_check_interval_s"}},
       {"events", {"poll_interval_s"}},
@@ -155,6 +157,41 @@ struct Reader {
     if (!d.ok()) return Fail(n, path, d.status().message());
     if (d.value() < min) return Fail(n, path, "must be at least " + FormatDuration(min));
     *out = d.value();
+  }
+
+  // A telemetry column map: our column name -> the endpoint's (TelemetryColumns). Empty (or an
+  // empty string, as a --set or a documented default gives) is no map.
+  void Columns(const YAML::Node& parent, const char* key, const std::string& path,
+               std::map<std::string, std::string>* out) {
+    read.insert(path);
+    YAML::Node n = parent[key];
+    if (!n || n.IsNull() || (n.IsScalar() && n.Scalar().empty())) return;
+    if (!n.IsMap()) {
+      return Fail(n, path,
+                  "expected a mapping of counter names to the endpoint's column names, e.g. "
+                  "SymbolErrorCounterExtended: Infiniband_SymbolErrors_u_Errors");
+    }
+    for (const auto& kv : n) {
+      const std::string ours = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      const std::string item = path + "." + ours;
+      if (!kv.second.IsScalar() && !kv.second.IsNull()) {
+        return Fail(kv.second, item, "expected the endpoint's column name (a string)");
+      }
+      const std::string canonical(CanonicalTelemetryColumn(ours));
+      if (canonical.empty()) {
+        return Fail(kv.first, item,
+                    "unknown counter name '" + ours +
+                        "' (docs/TELEMETRY.md lists the names a column map may use)");
+      }
+      const std::string theirs = kv.second.IsNull() ? "" : kv.second.Scalar();
+      if (theirs.find_first_not_of(" \t") == std::string::npos) {
+        return Fail(kv.second, item,
+                    "empty column name: give the endpoint's name for " + canonical);
+      }
+      if (out->count(canonical)) return Fail(kv.first, item, canonical + " is mapped twice");
+      (*out)[canonical] = theirs;
+    }
+    if (auto all = TelemetryColumns::Make(*out); !all.ok()) Fail(n, path, all.status().message());
   }
 
   // The named section if it is a mapping; otherwise an error and an undefined node.
@@ -296,6 +333,9 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
     r.Str(t, "secondary_url", "telemetry.secondary_url", &c.telemetry.secondary_url);
     r.Secs(t, "secondary_interval_s", "telemetry.secondary_interval_s",
            &c.telemetry.secondary_interval_s, 1);
+    r.Columns(t, "columns", "telemetry.columns", &c.telemetry.columns);
+    r.Columns(t, "secondary_columns", "telemetry.secondary_columns",
+              &c.telemetry.secondary_columns);
     if (!c.telemetry.secondary_url.empty() && c.telemetry.url.empty()) {
       r.Fail(t["secondary_url"], "telemetry.secondary_url", "needs telemetry.url (the primary)");
     }

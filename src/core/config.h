@@ -2,6 +2,7 @@
 // database addresses. Loading validates every value and names the offending key. Plain data.
 #pragma once
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,10 @@ struct Config {
     int shards = 1;               // > 1: N requests ?num_shards=N&shard=K&sharding_field=port_guid
     std::string secondary_url;    // optional, e.g. http://ufm.example:9002/csv/xcset/low_freq_debug
     double secondary_interval_s = 300;
+    // Per endpoint: our column name (a counter, or port_guid, port_num, timestamp...) -> the
+    // endpoint's, for collectors that name counters their own way. Names match in any case.
+    std::map<std::string, std::string> columns;
+    std::map<std::string, std::string> secondary_columns;
     bool operator==(const Telemetry&) const = default;
   } telemetry;
 

@@ -96,6 +96,13 @@ class Inventory {
     f(it->second);
     return true;
   }
+  // Calls f(const PortInfo&) for every port, under the inventory's lock (e.g. to index ports by
+  // GUID once per generation). f must not call back into the inventory.
+  template <typename F>
+  void ForEachPort(F&& f) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, port] : ports_) f(port);
+  }
   // Which switch or host a port sits on (its system name, else its node description), without
   // copying the port: the rules engine's hot path. False when the port is unknown or unnamed.
   bool Placement(const std::string& name, bool* is_switch, std::string* node) const;

@@ -13,6 +13,11 @@ TelemetryFormat FormatOf(const std::string& name) {
   return f.ok() ? f.value() : TelemetryFormat::kAuto;  // the config loader rejects bad names
 }
 
+TelemetryColumns ColumnsOf(const std::map<std::string, std::string>& map) {
+  auto c = TelemetryColumns::Make(map);
+  return c.ok() ? c.value() : TelemetryColumns();  // the config loader rejects bad maps
+}
+
 TimePoint After(TimePoint t, double seconds) {
   return t + std::chrono::duration_cast<TimePoint::duration>(Seconds(seconds));
 }
@@ -21,8 +26,10 @@ TimePoint After(TimePoint t, double seconds) {
 
 TelemetryIntake::TelemetryIntake(const Config::Telemetry& config, TelemetryFetch fetch,
                                  LinkRateLookup link_rates)
-    : primary_endpoint_{config.url, FormatOf(config.format), config.shards},
-      secondary_endpoint_{config.secondary_url, FormatOf(config.format), config.shards},
+    : primary_endpoint_{config.url, FormatOf(config.format), config.shards,
+                        ColumnsOf(config.columns)},
+      secondary_endpoint_{config.secondary_url, FormatOf(config.format), config.shards,
+                          ColumnsOf(config.secondary_columns)},
       secondary_interval_s_(config.secondary_interval_s),
       fetch_(std::move(fetch)),
       link_rates_(std::move(link_rates)) {}
@@ -37,7 +44,18 @@ TelemetryIntake::TelemetryIntake(const Config::Telemetry& config, UfmClient& ufm
             LinkRate rate = ParseLinkRate(info->active_speed, info->active_width);
             if (!rate.known()) return std::nullopt;
             return rate;
-          }) {}
+          }) {
+  UseInventory(&inventory);
+}
+
+void TelemetryIntake::UseInventory(const Inventory* inventory) {
+  inventory_ = inventory;
+  hosts_.Clear();
+}
+
+void TelemetryIntake::RefreshHosts() {
+  if (inventory_) hosts_.Refresh(*inventory_);
+}
 
 void TelemetryIntake::SetInterest(std::optional<std::set<std::string>> counters) {
   if (counters == interest_) return;
@@ -72,6 +90,24 @@ std::optional<LinkRate> TelemetryIntake::LinkFor(const TelemetrySnapshot& snapsh
 
 size_t TelemetryIntake::Ingest(const TelemetrySnapshot& snapshot, bool secondary, TimePoint now,
                                const Sink& sink, size_t* ber_without_rate) {
+  RefreshHosts();
+  if (!hosts_.Changes(snapshot.ports)) {
+    return IngestNamed(snapshot, secondary, now, sink, ber_without_rate);
+  }
+  TelemetrySnapshot named = snapshot;
+  hosts_.Resolve(&named.ports);
+  return IngestNamed(named, secondary, now, sink, ber_without_rate);
+}
+
+size_t TelemetryIntake::Ingest(TelemetrySnapshot&& snapshot, bool secondary, TimePoint now,
+                               const Sink& sink, size_t* ber_without_rate) {
+  RefreshHosts();
+  hosts_.Resolve(&snapshot.ports);
+  return IngestNamed(snapshot, secondary, now, sink, ber_without_rate);
+}
+
+size_t TelemetryIntake::IngestNamed(const TelemetrySnapshot& snapshot, bool secondary,
+                                    TimePoint now, const Sink& sink, size_t* ber_without_rate) {
   CounterTracker& tracker = secondary ? secondary_ : primary_;
   const bool wants_ber = Wants(std::string(kSymbolBerCounter));
   size_t emitted = 0;
@@ -124,7 +160,7 @@ void TelemetryIntake::Fetch(const TelemetryEndpoint& endpoint, bool secondary, T
   for (auto& e : fetched->snapshot.errors) report->input_errors.push_back(std::move(e));
   report->rows += fetched->snapshot.rows();
   report->observations +=
-      Ingest(fetched->snapshot, secondary, now, sink, &report->ber_without_rate);
+      Ingest(std::move(fetched->snapshot), secondary, now, sink, &report->ber_without_rate);
 }
 
 TelemetryIntake::Report TelemetryIntake::Poll(TimePoint now, const Sink& sink) {

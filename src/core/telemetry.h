@@ -4,8 +4,10 @@
 // that moved into Observations (kind kCounter, source "telemetry") for the rules engine, plus the
 // derived SymbolBER (see telemetry_ber.h) where the link's speed and width are known (from the
 // secondary telemetry or the inventory). Only counters some rule names need become Observations
-// (SetInterest); every counter's delta is still tracked. Including this header brings the parts:
-// telemetry_csv.h, telemetry_prometheus.h, telemetry_source.h, telemetry_tracker.h.
+// (SetInterest); every counter's delta is still tracked. Host (HCA) rows are named by their
+// port_guid through the inventory (telemetry_hosts.h), each endpoint's columns by its column map
+// (telemetry_columns.h). Including this header brings the parts: telemetry_csv.h,
+// telemetry_prometheus.h, telemetry_source.h, telemetry_tracker.h.
 // A TelemetryIntake is owned by the pipeline thread; not thread-safe. The fetch and link-rate
 // functions it is given must outlive it.
 #pragma once
@@ -21,6 +23,7 @@
 #include "core/observation.h"
 #include "core/telemetry_ber.h"
 #include "core/telemetry_csv.h"
+#include "core/telemetry_hosts.h"
 #include "core/telemetry_prometheus.h"
 #include "core/telemetry_snapshot.h"
 #include "core/telemetry_source.h"
@@ -41,8 +44,14 @@ class TelemetryIntake {
   TelemetryIntake(const Config::Telemetry& config, TelemetryFetch fetch,
                   LinkRateLookup link_rates = nullptr);
   // The service's wiring: GETs through ufm.GetTelemetry, link rates from the inventory's
-  // active_speed/active_width.
+  // active_speed/active_width, host rows matched against the inventory (UseInventory).
   TelemetryIntake(const Config::Telemetry& config, UfmClient& ufm, const Inventory& inventory);
+
+  // Host rows (a port GUID the inventory has on a host, not a switch) are named after the
+  // inventory's port with that GUID, whatever their port number; other rows `<guid>_<number>`.
+  // The index is rebuilt when the inventory's generation moves. nullptr: every row by number.
+  // The inventory must outlive the intake.
+  void UseInventory(const Inventory* inventory);
 
   // Only these counters become Observations ("SymbolBER" for the derived BER); nullopt: every
   // counter that moved (the default).
@@ -65,7 +74,11 @@ class TelemetryIntake {
 
   // Folds an already-parsed snapshot in, as Poll does (for tests and the benchmark). Returns the
   // number of Observations passed to `sink`; adds to *ber_without_rate if given.
+  // Host rows are renamed (UseInventory) in a copy, made only when some row needs it.
   size_t Ingest(const TelemetrySnapshot& snapshot, bool secondary, TimePoint now, const Sink& sink,
+                size_t* ber_without_rate = nullptr);
+  // The same, renaming host rows in place.
+  size_t Ingest(TelemetrySnapshot&& snapshot, bool secondary, TimePoint now, const Sink& sink,
                 size_t* ber_without_rate = nullptr);
 
   const CounterTracker& primary() const { return primary_; }
@@ -76,6 +89,9 @@ class TelemetryIntake {
     return !interest_ || interest_->count(counter) > 0;
   }
   std::optional<LinkRate> LinkFor(const TelemetrySnapshot& snapshot, size_t row) const;
+  void RefreshHosts();
+  size_t IngestNamed(const TelemetrySnapshot& snapshot, bool secondary, TimePoint now,
+                     const Sink& sink, size_t* ber_without_rate);
   void Fetch(const TelemetryEndpoint& endpoint, bool secondary, TimePoint now, const Sink& sink,
              Report* report, bool* ok);
 
@@ -85,6 +101,8 @@ class TelemetryIntake {
   TimePoint next_secondary_{};
   TelemetryFetch fetch_;
   LinkRateLookup link_rates_;
+  const Inventory* inventory_ = nullptr;
+  HostPortIndex hosts_;
   std::optional<std::set<std::string>> interest_;
   CounterTracker primary_;
   CounterTracker secondary_;

@@ -69,16 +69,11 @@ bool PrintableName(const std::string& s) {
   return true;
 }
 
+// The sample time in microseconds (unit by magnitude, TimestampMicros); 0 when the cell is not a
+// time, and the row is then taken at the poll time.
 int64_t ParseTimestampUs(std::string_view s) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec == std::errc() && end == s.data() + s.size()) return v > 0 ? v : 0;
-  double d = 0;
-  auto [dend, dec] = std::from_chars(s.data(), s.data() + s.size(), d);
-  if (dec == std::errc() && dend == s.data() + s.size() && d > 0 && d < 9e18) {
-    return static_cast<int64_t>(d);
-  }
-  return 0;
+  int64_t us = 0;
+  return ParseTimestampMicros(s, &us) ? us : 0;
 }
 
 std::string LineError(int line_no, const std::string& what) {
@@ -88,6 +83,12 @@ std::string LineError(int line_no, const std::string& what) {
 }  // namespace
 
 Result<TelemetrySnapshot> ParseTelemetryCsv(std::string_view text) {
+  static const TelemetryColumns kAsNamed;
+  return ParseTelemetryCsv(text, kAsNamed);
+}
+
+Result<TelemetrySnapshot> ParseTelemetryCsv(std::string_view text,
+                                            const TelemetryColumns& columns) {
   TelemetrySnapshot out;
   const char* p = text.data();
   const char* const end = p + text.size();
@@ -116,15 +117,16 @@ Result<TelemetrySnapshot> ParseTelemetryCsv(std::string_view text) {
                            "') is not a printable ASCII name; ignored");
       continue;
     }
-    switch (ClassifyColumn(name)) {
+    const std::string_view ours = columns.Rename(name);
+    switch (ClassifyColumn(ours)) {
       case ColumnRole::kCounter:
-        if (out.Column(name) >= 0) {
-          out.errors.push_back("header: column " + std::to_string(i + 1) + " repeats '" + name +
-                               "'; the first is used");
+        if (out.Column(ours) >= 0) {
+          out.errors.push_back("header: column " + std::to_string(i + 1) + " ('" + name +
+                               "') repeats " + std::string(ours) + "; the first is used");
           break;
         }
         cols[i] = Col{Kind::kCounter, static_cast<uint32_t>(out.counters.size())};
-        out.counters.push_back(name);
+        out.counters.emplace_back(ours);
         break;
       case ColumnRole::kTimestamp:
         cols[i].kind = Kind::kTime;

@@ -24,16 +24,18 @@ const char* SkipBlanks(const char* c, const char* e) {
 // Label keys seen so far and what they mean; label sets repeat on every line, so this stays tiny.
 class LabelRoles {
  public:
+  explicit LabelRoles(const TelemetryColumns& columns) : columns_(columns) {}
   ColumnRole Get(std::string_view key) {
     for (const auto& [k, role] : known_) {
       if (k == key) return role;
     }
-    ColumnRole role = ClassifyColumn(key);
+    ColumnRole role = ClassifyColumn(columns_.Rename(key));
     if (known_.size() < 64) known_.emplace_back(std::string(key), role);
     return role;
   }
 
  private:
+  const TelemetryColumns& columns_;
   std::vector<std::pair<std::string, ColumnRole>> known_;
 };
 
@@ -44,9 +46,15 @@ std::string LineError(int line_no, const std::string& what) {
 }  // namespace
 
 Result<TelemetrySnapshot> ParseTelemetryPrometheus(std::string_view text) {
+  static const TelemetryColumns kAsNamed;
+  return ParseTelemetryPrometheus(text, kAsNamed);
+}
+
+Result<TelemetrySnapshot> ParseTelemetryPrometheus(std::string_view text,
+                                                   const TelemetryColumns& names) {
   TelemetrySnapshot out;
   PortIndex rows;
-  LabelRoles label_roles;
+  LabelRoles label_roles(names);
   struct Metric {
     ColumnRole role;
     uint32_t column;
@@ -128,21 +136,9 @@ Result<TelemetrySnapshot> ParseTelemetryPrometheus(std::string_view text) {
       continue;
     }
     int64_t ts_us = 0;
-    if (!ts_text.empty()) {
-      int64_t ms = 0;
-      bool ts_ok = ts_text.size() <= 15;  // milliseconds: 13 digits until the year 2286
-      for (char d : ts_text) {
-        if (!ts_ok || static_cast<unsigned>(d - '0') >= 10) {
-          ts_ok = false;
-          break;
-        }
-        ms = ms * 10 + (d - '0');
-      }
-      if (!ts_ok) {
-        out.errors.push_back(LineError(line_no, "bad timestamp"));
-        continue;
-      }
-      ts_us = ms * 1000;
+    if (!ts_text.empty() && !ParseTimestampMicros(ts_text, &ts_us)) {
+      out.errors.push_back(LineError(line_no, "bad timestamp"));
+      continue;
     }
 
     // Which port.
@@ -257,10 +253,14 @@ Result<TelemetrySnapshot> ParseTelemetryPrometheus(std::string_view text) {
     } else {
       auto it = metrics.find(std::string(name));
       if (it == metrics.end()) {
-        Metric m{ClassifyColumn(name), 0};
+        const std::string_view ours = names.Rename(name);
+        Metric m{ClassifyColumn(ours), 0};
         if (m.role == ColumnRole::kCounter) {
-          m.column = static_cast<uint32_t>(out.counters.size());
-          out.counters.emplace_back(name);
+          // Two names the map (or case) makes one counter share its column.
+          const int existing = out.Column(ours);
+          m.column = existing >= 0 ? static_cast<uint32_t>(existing)
+                                   : static_cast<uint32_t>(out.counters.size());
+          if (existing < 0) out.counters.emplace_back(ours);
         }
         it = metrics.emplace(std::string(name), m).first;
       }

@@ -162,6 +162,38 @@ bool ParseCounterValue(std::string_view text, uint64_t* out) {
   return true;
 }
 
+int64_t TimestampMicros(int64_t raw) {
+  if (raw <= 0) return 0;
+  if (raw < 100'000'000'000LL) return raw * 1'000'000;  // seconds
+  if (raw < 100'000'000'000'000LL) return raw * 1'000;  // milliseconds
+  if (raw < 100'000'000'000'000'000LL) return raw;      // microseconds
+  return raw / 1'000;                                   // nanoseconds
+}
+
+bool ParseTimestampMicros(std::string_view text, int64_t* out) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  if (text.empty()) return false;
+  const char* b = text.data();
+  const char* e = b + text.size();
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(b, e, v);
+  if (ec == std::errc() && end == e) {
+    if (v < 0) return false;
+    *out = TimestampMicros(v);
+    return true;
+  }
+  double d = 0;
+  auto [dend, dec] = std::from_chars(b, e, d);
+  if (dec != std::errc() || dend != e || !(d >= 0 && d < 9e18)) return false;
+  // The unit by the integral part's magnitude; the fraction kept down to the microsecond.
+  const int64_t whole = static_cast<int64_t>(d);
+  const int64_t scale = whole > 0 ? TimestampMicros(whole) / whole : 1;
+  *out = scale >= 1 ? static_cast<int64_t>(d * static_cast<double>(scale))
+                    : static_cast<int64_t>(d / 1000.0);
+  return true;
+}
+
 std::string Printable(std::string_view text, size_t max) {
   std::string out;
   const size_t n = text.size() < max ? text.size() : max;

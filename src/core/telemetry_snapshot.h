@@ -59,6 +59,16 @@ ColumnRole ClassifyColumn(std::string_view name);
 // value is a non-negative integer. False for anything else (empty, "N/A", "-1", "0.5", "NaN").
 bool ParseCounterValue(std::string_view text, uint64_t* out);
 
+// A sample time as microseconds since the epoch, its unit told by its magnitude, since endpoints
+// differ (the primary stamps microseconds, 16 digits; other telemetry instances milliseconds, 13
+// digits; Prometheus text milliseconds; seconds have 10 digits): below 1e11 it is seconds (up to
+// the year 5138), below 1e14 milliseconds, below 1e17 microseconds, else nanoseconds. Each unit
+// thus covers 1973 to 5138 (seconds from 1970). 0 for a value that is not positive.
+int64_t TimestampMicros(int64_t raw);
+// The same for text: decimal digits, or a decimal number ("1712228785.304" seconds). False for
+// anything else (empty, "N/A", "-5", "1e400"); *out is then untouched.
+bool ParseTimestampMicros(std::string_view text, int64_t* out);
+
 // Printable ASCII of `text` (at most `max` bytes), other bytes as \xNN: safe in logs and JSON.
 std::string Printable(std::string_view text, size_t max = 60);
 

@@ -68,8 +68,16 @@ TelemetryFormat DetectTelemetryFormat(std::string_view content_type, std::string
 
 Result<TelemetrySnapshot> ParseTelemetry(std::string_view body, TelemetryFormat format,
                                          std::string_view content_type) {
+  static const TelemetryColumns kAsNamed;
+  return ParseTelemetry(body, format, content_type, kAsNamed);
+}
+
+Result<TelemetrySnapshot> ParseTelemetry(std::string_view body, TelemetryFormat format,
+                                         std::string_view content_type,
+                                         const TelemetryColumns& columns) {
   if (format == TelemetryFormat::kAuto) format = DetectTelemetryFormat(content_type, body);
-  return format == TelemetryFormat::kCsv ? ParseTelemetryCsv(body) : ParseTelemetryPrometheus(body);
+  return format == TelemetryFormat::kCsv ? ParseTelemetryCsv(body, columns)
+                                         : ParseTelemetryPrometheus(body, columns);
 }
 
 std::vector<std::string> ShardUrls(const TelemetryEndpoint& endpoint) {
@@ -101,7 +109,8 @@ Result<FetchedTelemetry> FetchTelemetry(const TelemetryEndpoint& endpoint,
       out.failures.push_back(who + ": HTTP " + std::to_string(r->status));
       continue;
     }
-    auto parsed = ParseTelemetry(r->body, endpoint.format, r->Header("content-type"));
+    auto parsed =
+        ParseTelemetry(r->body, endpoint.format, r->Header("content-type"), endpoint.columns);
     if (!parsed.ok()) {
       out.failures.push_back(who + ": " + parsed.status().message());
       continue;

@@ -12,6 +12,7 @@
 
 #include "core/http_client.h"
 #include "core/status.h"
+#include "core/telemetry_columns.h"
 #include "core/telemetry_snapshot.h"
 
 namespace ufmr {
@@ -30,11 +31,16 @@ TelemetryFormat DetectTelemetryFormat(std::string_view content_type, std::string
 // Parses with `format`, detecting it first when kAuto.
 Result<TelemetrySnapshot> ParseTelemetry(std::string_view body, TelemetryFormat format,
                                          std::string_view content_type = "");
+// The same, with the endpoint's column names mapped to ours (TelemetryColumns).
+Result<TelemetrySnapshot> ParseTelemetry(std::string_view body, TelemetryFormat format,
+                                         std::string_view content_type,
+                                         const TelemetryColumns& columns);
 
 struct TelemetryEndpoint {
   std::string url;
   TelemetryFormat format = TelemetryFormat::kAuto;
-  int shards = 1;  // > 1: that many requests, one per shard
+  int shards = 1;              // > 1: that many requests, one per shard
+  TelemetryColumns columns{};  // how this endpoint names its columns
 };
 
 // The URLs to GET: the URL itself, or one per shard K = 0..N-1 with

@@ -852,6 +852,24 @@ HttpResponse SimServer::GetSimLinks(const HttpRequest&) {
   return Ordered(200, out);
 }
 
+namespace {
+
+// The port number a telemetry row carries. A switch port: UFM's number. A host (HCA) port: the
+// HCA's place on its host (HCA-k: k), while UFM numbers every HCA port 1. NVIDIA's own plugins
+// warn that a host's port_num in the telemetry is not UFM's and match host rows by port_guid
+// alone; the simulator makes the two differ (from HCA-2 on) so that only port_guid names a host
+// row right. Node_GUID is the host's system GUID, not the port GUID, so it cannot stand in either.
+int TelemetryPortNumber(const Topology& topology, const Port& p) {
+  if (p.is_switch || p.node < 0) return p.number;
+  const std::vector<int>& hcas = topology.nodes()[static_cast<size_t>(p.node)].ports;
+  for (size_t k = 0; k < hcas.size(); ++k) {
+    if (&topology.ports()[static_cast<size_t>(hcas[k])] == &p) return static_cast<int>(k) + 1;
+  }
+  return p.number;
+}
+
+}  // namespace
+
 HttpResponse SimServer::GetMetricsCsv(bool with_labels) {
   const Topology& topology = state_.topology();
   const std::vector<PortStatus> ports = state_.Ports();
@@ -871,7 +889,7 @@ HttpResponse SimServer::GetMetricsCsv(bool with_labels) {
     const Port& p = topology.ports()[s.port];
     const PortCounters& c = s.counters;
     csv += std::to_string(micros) + "," + source + ",," + Hex0x(p.system_guid) + "," +
-           Hex0x(p.guid) + "," + std::to_string(p.number) + ",";
+           Hex0x(p.guid) + "," + std::to_string(TelemetryPortNumber(topology, p)) + ",";
     if (with_labels) csv += CsvField(s.node_description) + "," + p.label + ",";
     for (uint64_t v : {c.port_xmit_data, c.port_rcv_data, c.port_xmit_pkts, c.port_rcv_pkts,
                        c.symbol_errors, c.link_error_recovery, c.link_downed, c.port_rcv_errors,
