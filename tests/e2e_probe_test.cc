@@ -199,21 +199,5 @@ TEST_F(ProbeTest, UsageErrorsExit2AndHelpExits0) {
   EXPECT_EQ(missing.exit_code, 1) << missing.err;
 }
 
-TEST(TelemetryTimestampUnitTest, ByMagnitude) {
-  struct Case {
-    int64_t t;
-    const char* unit;
-  };
-  for (const Case& c : std::vector<Case>{{1712228785, "seconds"},
-                                         {1712228785304, "milliseconds"},
-                                         {1700000000000000, "microseconds"},
-                                         {1712228785304000000, "nanoseconds"},
-                                         {0, "unknown"},
-                                         {42, "unknown"},
-                                         {171222878530, "unknown"}}) {
-    EXPECT_EQ(app::TelemetryTimestampUnit(c.t), c.unit) << c.t;
-  }
-}
-
 }  // namespace
 }  // namespace ufmr

@@ -1,4 +1,4 @@
-// Covers the sample-time reading of src/core/telemetry_snapshot.h (TimestampMicros,
+// Covers the sample-time reading of src/core/telemetry_snapshot.h (TimestampMicros, TimestampUnit,
 // ParseTimestampMicros): the unit told by the magnitude, since the primary endpoint stamps
 // microseconds (16 digits), other telemetry instances milliseconds (13) and some sources seconds
 // (10); a millisecond stamp read as microseconds would make every rate 1000 times too high.
@@ -51,6 +51,15 @@ TEST(TimestampMicrosTest, OneUnitOneRange) {
                       1'700'000'000'000'000'000LL}) {
     EXPECT_EQ(TimestampMicros(raw), 1'700'000'000'000'000) << raw;
   }
+  // The unit named as `probe` reports it, by the same thresholds.
+  EXPECT_STREQ(TimestampUnit(1'712'228'785LL), "seconds");
+  EXPECT_STREQ(TimestampUnit(1'712'228'785'304LL), "milliseconds");
+  EXPECT_STREQ(TimestampUnit(1'700'000'000'000'000LL), "microseconds");
+  EXPECT_STREQ(TimestampUnit(1'712'228'785'304'000'000LL), "nanoseconds");
+  EXPECT_STREQ(TimestampUnit(99'999'999'999LL), "seconds");
+  EXPECT_STREQ(TimestampUnit(100'000'000'000LL), "milliseconds");
+  EXPECT_STREQ(TimestampUnit(0), "none");
+  EXPECT_STREQ(TimestampUnit(-3), "none");
 }
 
 }  // namespace

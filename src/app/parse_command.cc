@@ -19,6 +19,7 @@
 #include "core/event_log.h"
 #include "core/event_subjects.h"
 #include "core/inventory.h"
+#include "core/telemetry_hosts.h"
 #include "core/observation.h"
 #include "core/rule_engine.h"
 #include "core/rules.h"
@@ -367,9 +368,15 @@ size_t NoteLine(const std::string& note) {
   return n;
 }
 
-void ParseTelemetryFile(const std::string& body, Printer* p) {
+void ParseTelemetryFile(const std::string& body, const Inventory* inventory, Printer* p) {
   auto snapshot = ParseTelemetryCsv(body);
   if (!snapshot.ok()) return p->Error(snapshot.status().message(), 1);
+  if (inventory) {
+    // Host rows by port_guid, as the service names them (TelemetryIntake::UseInventory).
+    HostPortIndex hosts;
+    hosts.Refresh(*inventory);
+    hosts.Resolve(&snapshot->ports);
+  }
   for (size_t row = 0; row < snapshot->rows(); ++row) p->TelemetryRow(snapshot.value(), row);
   for (const auto& note : snapshot->errors) p->Error(note, NoteLine(note));
 }
@@ -431,7 +438,7 @@ int ParseCommand(const std::vector<std::string>& args) {
   if (input == "event-log") ParseEventLog(body, &printer);
   if (input == "syslog") ParseSyslog(body, &printer);
   if (input == "rest-events") ParseRestEvents(body, &printer);
-  if (input == "telemetry") ParseTelemetryFile(body, &printer);
+  if (input == "telemetry") ParseTelemetryFile(body, inventory.get(), &printer);
   std::cout.flush();
   std::cerr << "parsed " << printer.observations() << " observations, " << printer.errors()
             << " errors\n";

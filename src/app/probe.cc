@@ -248,7 +248,7 @@ Json ProbeTelemetryEndpoint(const UfmReads& ufm, const std::string& url, const s
   j["columns_mapped"] = mapped;
   j["columns_missing"] = missing;
   j["timestamp"] = ts;
-  j["timestamp_unit"] = ts > 0 ? TelemetryTimestampUnit(ts) : "none";
+  j["timestamp_unit"] = TimestampUnit(ts);
   j["errors"] = snapshot->errors.size();
   j["first_errors"] = errors;
   return j;
@@ -449,16 +449,6 @@ UfmReads ReadsOf(RestUfmClient& client, const Config& config) {
   const std::string base = config.ufm.url + (config.ufm.auth == "basic" ? "/ufmRest" : "");
   r.rest_get = [http, base](const std::string& path) { return http->Get(base + path); };
   return r;
-}
-
-std::string TelemetryTimestampUnit(int64_t t) {
-  // Epoch times from 2001 to 5138 have 10 or 11 digits in seconds; each finer unit adds 3.
-  auto digits_from = [t](int64_t low) { return t >= low && t / 100 < low; };
-  if (digits_from(1'000'000'000)) return "seconds";
-  if (digits_from(1'000'000'000'000)) return "milliseconds";
-  if (digits_from(1'000'000'000'000'000)) return "microseconds";
-  if (t >= 1'000'000'000'000'000'000) return "nanoseconds";
-  return "unknown";
 }
 
 nlohmann::ordered_json RunProbe(const Config& config, const UfmReads& ufm,

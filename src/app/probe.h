@@ -39,10 +39,6 @@ struct UfmReads {
 // GET of any REST path with the same credentials.
 UfmReads ReadsOf(RestUfmClient& client, const Config& config);
 
-// The unit of a telemetry timestamp, told by its magnitude: "seconds" (10 digits),
-// "milliseconds" (13), "microseconds" (16), "nanoseconds" (19), else "unknown".
-std::string TelemetryTimestampUnit(int64_t timestamp);
-
 struct ProbeOptions {
   double syslog_seconds = 5;  // how long to listen for syslog, when configured
   size_t first_errors = 5;    // how many of the lines it could not place to show, per input

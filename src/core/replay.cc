@@ -333,6 +333,7 @@ struct ReplayPipeline::Impl {
                }),
         sink(std::move(out)) {
     intake.SetInterest(rules->counters);
+    intake.UseInventory(inventory);  // host rows by port_guid, as in the service
   }
 
   void Decide() {

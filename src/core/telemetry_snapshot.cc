@@ -162,12 +162,26 @@ bool ParseCounterValue(std::string_view text, uint64_t* out) {
   return true;
 }
 
+namespace {
+constexpr int64_t kSecondsBelow = 100'000'000'000LL;
+constexpr int64_t kMillisBelow = 100'000'000'000'000LL;
+constexpr int64_t kMicrosBelow = 100'000'000'000'000'000LL;
+}  // namespace
+
 int64_t TimestampMicros(int64_t raw) {
   if (raw <= 0) return 0;
-  if (raw < 100'000'000'000LL) return raw * 1'000'000;  // seconds
-  if (raw < 100'000'000'000'000LL) return raw * 1'000;  // milliseconds
-  if (raw < 100'000'000'000'000'000LL) return raw;      // microseconds
-  return raw / 1'000;                                   // nanoseconds
+  if (raw < kSecondsBelow) return raw * 1'000'000;
+  if (raw < kMillisBelow) return raw * 1'000;
+  if (raw < kMicrosBelow) return raw;
+  return raw / 1'000;  // nanoseconds
+}
+
+const char* TimestampUnit(int64_t raw) {
+  if (raw <= 0) return "none";
+  if (raw < kSecondsBelow) return "seconds";
+  if (raw < kMillisBelow) return "milliseconds";
+  if (raw < kMicrosBelow) return "microseconds";
+  return "nanoseconds";
 }
 
 bool ParseTimestampMicros(std::string_view text, int64_t* out) {

@@ -65,6 +65,9 @@ bool ParseCounterValue(std::string_view text, uint64_t* out);
 // the year 5138), below 1e14 milliseconds, below 1e17 microseconds, else nanoseconds. Each unit
 // thus covers 1973 to 5138 (seconds from 1970). 0 for a value that is not positive.
 int64_t TimestampMicros(int64_t raw);
+// The unit TimestampMicros takes `raw` in: "seconds", "milliseconds", "microseconds",
+// "nanoseconds", or "none" for a value that is not positive (what `probe` reports).
+const char* TimestampUnit(int64_t raw);
 // The same for text: decimal digits, or a decimal number ("1712228785.304" seconds). False for
 // anything else (empty, "N/A", "-5", "1e400"); *out is then untouched.
 bool ParseTimestampMicros(std::string_view text, int64_t* out);
