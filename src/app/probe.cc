@@ -406,11 +406,11 @@ Json ProbeCredentials(const Config& c, const UfmReads& ufm, Findings* f) {
   j["group"] = nullptr;
   std::string detail = "unknown: UFM offers no read-only check";
   std::string may_act = "unknown";
-  if (ufm.rest_get && c.ufm.auth == "basic") {
+  // Basic and session logins name a user; a token and the UFM host's own access do not.
+  if (ufm.rest_get && (c.ufm.auth == "basic" || c.ufm.auth == "session")) {
     auto r = ufm.rest_get("/app/users/" + c.ufm.user);
-    nlohmann::json body = r.ok() && r->status == 200
-                              ? nlohmann::json::parse(r->body, nullptr, false)
-                              : nlohmann::json();
+    nlohmann::json body =
+        r.ok() ? nlohmann::json::parse(r->body, nullptr, false) : nlohmann::json();
     if (body.is_object() && body.contains("group") && body["group"].is_string()) {
       j["group"] = body["group"];
       may_act = MayActFor(body["group"].get<std::string>(), &detail);
@@ -426,7 +426,7 @@ Json ProbeCredentials(const Config& c, const UfmReads& ufm, Findings* f) {
 
 }  // namespace
 
-UfmReads ReadsOf(RestUfmClient& client, const Config& config) {
+UfmReads ReadsOf(RestUfmClient& client) {
   UfmReads r;
   r.ports = [&client] { return client.GetPorts(); };
   r.links = [&client] { return client.GetLinks(); };
@@ -434,20 +434,7 @@ UfmReads ReadsOf(RestUfmClient& client, const Config& config) {
   r.unhealthy_ports = [&client] { return client.GetUnhealthyPorts(); };
   r.jobs = [&client] { return client.GetJobs(); };
   r.telemetry = [&client](const std::string& url) { return client.GetTelemetry(url); };
-  if (config.ufm.auth != "basic" && config.ufm.auth != "local") return r;
-  HttpClientOptions o;
-  o.timeout = std::chrono::milliseconds(static_cast<long>(config.ufm.timeout_s * 1000));
-  o.verify_tls = !config.ufm.insecure_tls;
-  o.ca_bundle = config.ufm.ca_bundle;
-  if (config.ufm.auth == "basic") {
-    o.basic_user = config.ufm.user;
-    o.basic_password = config.ufm.password;
-  } else {
-    o.headers["X-Remote-User"] = "ufmsystem";
-  }
-  auto http = std::make_shared<HttpClient>(o);
-  const std::string base = config.ufm.url + (config.ufm.auth == "basic" ? "/ufmRest" : "");
-  r.rest_get = [http, base](const std::string& path) { return http->Get(base + path); };
+  r.rest_get = [&client](const std::string& path) { return client.Read(path); };
   return r;
 }
 

@@ -30,14 +30,12 @@ struct UfmReads {
   std::function<Result<std::vector<UnhealthyPort>>()> unhealthy_ports;
   std::function<Result<std::vector<JobInfo>>()> jobs;
   std::function<Result<HttpResult>(const std::string& url)> telemetry;
-  // GET of a REST path under the auth method's prefix ("/app/users/admin"); unset when the auth
-  // method needs a login this probe does not make.
+  // GET of a REST path under the auth method's prefix ("/app/users/admin").
   std::function<Result<HttpResult>(const std::string& path)> rest_get;
 };
 
-// The read methods of `client` (which must outlive the result), and for basic and local auth a
-// GET of any REST path with the same credentials.
-UfmReads ReadsOf(RestUfmClient& client, const Config& config);
+// The read methods of `client` (which must outlive the result), RestUfmClient::Read among them.
+UfmReads ReadsOf(RestUfmClient& client);
 
 struct ProbeOptions {
   double syslog_seconds = 5;  // how long to listen for syslog, when configured

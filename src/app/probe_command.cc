@@ -133,7 +133,7 @@ int ProbeCommand(const std::vector<std::string>& args) {
     return 1;
   }
   RestUfmClient client(config.value());
-  Json report = RunProbe(config.value(), ReadsOf(client, config.value()), options);
+  Json report = RunProbe(config.value(), ReadsOf(client), options);
   if (format == "json") {
     std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {

@@ -1143,6 +1143,40 @@ void Remediator::FailSoak(Store::Tx& tx, Ticket& t, const std::string& why,
   spdlog::warn("ticket {}: verification failed ({}), attempt {}", t.id, why, t.attempts);
 }
 
+std::string Remediator::BroughtBack(Store::Tx& tx, const Ticket& t, bool list_ok,
+                                    const std::set<std::string>& isolated) {
+  if (t.method == "isolate") {
+    return !list_ok || isolated.count(t.action_port) ? "" : "is no longer isolated in UFM";
+  }
+  auto port = ufm_.GetPort(t.action_port);
+  if (!port.ok()) return "";
+  inventory_.Upsert(port.value());
+  const AdminState state = port->admin_state();
+  if (state == AdminState::kDisabled && t.guard == "uncertain") SettleUncertain(tx, t);
+  // Only a port UFM plainly shows enabled was brought back: "Down" may be our disable.
+  if (state != AdminState::kEnabled) return "";
+  return "is " + port->logical_state + " (" + port->physical_state + ") in UFM again";
+}
+
+bool Remediator::RecordDrift(Store::Tx& tx, const Ticket& t, const std::string& now_is) {
+  // Someone brought back a port this service holds out: theirs now, never undone.
+  auto locked = tx.TicketById(t.id);
+  if (!locked || !locked->disabled_by_us) return false;
+  locked->disabled_by_us = false;
+  locked->guard = "drift";
+  if (locked->state == ticket_state::kPortDisabled) locked->state = ticket_state::kTicketOnly;
+  tx.AddEvent(locked->id, "drift", kService,
+              t.action_port + " " + now_is +
+                  ", not by this service: someone brought it back by hand. The service will "
+                  "not take it out again; report the repair when the link is fixed.",
+              {{"port", t.action_port}, {"method", t.method}});
+  tx.UpdateTicket(*locked);
+  our_isolations_.erase(t.action_port);
+  metrics_.Add("ufmr_drift_total");
+  spdlog::warn("ticket {}: {} {} (drift; left as it is)", t.id, t.action_port, now_is);
+  return true;
+}
+
 void Remediator::SettleUncertain(Store::Tx& tx, const Ticket& t) {
   auto locked = tx.TicketById(t.id);
   if (!locked || locked->guard != "uncertain") return;
@@ -1157,11 +1191,11 @@ void Remediator::SettleUncertain(Store::Tx& tx, const Ticket& t) {
 bool Remediator::Reconcile() {
   auto list = ufm_.GetUnhealthyPorts();
   std::set<std::string> isolated;
-  std::map<std::string, UnhealthyPort> entries;
+  std::map<std::string, UnhealthyPort> entries;  // by port
   if (list.ok()) {
     for (const auto& u : list.value()) {
       isolated.insert(u.port);
-      entries[u.port] = u;
+      entries.emplace(u.port, u);
     }
   } else if (list.status().code() != Status::Code::kNotFound) {
     spdlog::warn("reconciliation: cannot read UFM's unhealthy ports: {}", list.status().ToString());
@@ -1183,44 +1217,15 @@ bool Remediator::Reconcile() {
             in_flight || a.state == action_state::kPending || a.state == action_state::kSubmitted;
       }
       if (in_flight) continue;
-      std::string now_is;
-      if (t.method == "isolate") {
-        if (!list.ok() || isolated.count(t.action_port)) continue;
-        now_is = "is no longer isolated in UFM";
-      } else {
-        auto port = ufm_.GetPort(t.action_port);
-        if (!port.ok()) continue;
-        inventory_.Upsert(port.value());
-        const AdminState state = port->admin_state();
-        if (state == AdminState::kDisabled && t.guard == "uncertain") SettleUncertain(tx, t);
-        // Only a port UFM plainly shows enabled was brought back: "Down" may be our disable.
-        if (state != AdminState::kEnabled) continue;
-        now_is = "is " + port->logical_state + " (" + port->physical_state + ") in UFM again";
-      }
-      // Someone brought back a port this service holds out: theirs now, never undone.
-      auto locked = tx.TicketById(t.id);
-      if (!locked || !locked->disabled_by_us) continue;
-      locked->disabled_by_us = false;
-      locked->guard = "drift";
-      if (locked->state == ticket_state::kPortDisabled) locked->state = ticket_state::kTicketOnly;
-      tx.AddEvent(locked->id, "drift", kService,
-                  t.action_port + " " + now_is +
-                      ", not by this service: someone brought it back by hand. The service will "
-                      "not take it out again; report the repair when the link is fixed.",
-                  {{"port", t.action_port}, {"method", t.method}});
-      tx.UpdateTicket(*locked);
-      our_isolations_.erase(t.action_port);
-      ++drift;
-      metrics_.Add("ufmr_drift_total");
-      spdlog::warn("ticket {}: {} {} (drift; left as it is)", t.id, t.action_port, now_is);
+      std::string now_is = BroughtBack(tx, t, list.ok(), isolated);
+      if (!now_is.empty() && RecordDrift(tx, t, now_is)) ++drift;
     }
     metrics_.Set("ufmr_breaker_tripped", tx.Breaker().tripped ? 1 : 0);
     tx.Commit();
     // Isolations that are not ours are a person's: never touched.
     std::map<std::string, std::string> persons;
-    for (const auto& p : isolated) {
+    for (const auto& [p, u] : entries) {
       if (ours.count(p)) continue;
-      const UnhealthyPort& u = entries[p];
       persons[p] = u.manual() ? "isolated in UFM by a person (Condition " + u.condition + ")"
                               : "isolated in UFM (Condition " +
                                     (u.condition.empty() ? std::string("?") : u.condition) +

@@ -117,6 +117,12 @@ class Remediator {
   // that someone brought back) is reported on its ticket; isolations not ours are a person's.
   // True when UFM and the database were read and compared.
   bool Reconcile();
+  // What reconciliation finds of a port this service holds out ("is Active (Link Up) in UFM
+  // again"), or "" when it is still held (or cannot be read).
+  std::string BroughtBack(Store::Tx& tx, const Ticket& t, bool list_ok,
+                          const std::set<std::string>& isolated);
+  // Records that someone brought the port back (drift); false when the ticket changed meanwhile.
+  bool RecordDrift(Store::Tx& tx, const Ticket& t, const std::string& now_is);
   // Reconciliation read a port held as an uncertain cut as disabled: the cut is confirmed.
   void SettleUncertain(Store::Tx& tx, const Ticket& t);
   // Whether this service holds the port isolated (its own 702 MANUAL is not a person's).

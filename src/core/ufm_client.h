@@ -124,6 +124,10 @@ class RestUfmClient final : public UfmClient {
   Result<std::string> GetTelemetryCsv() override;
   Result<HttpResult> GetTelemetry(const std::string& url) override;
 
+  // A GET of any REST path under the auth method's prefix ("/app/users/admin"), with this
+  // client's authentication, retries and answer checks: for read-only tools (`probe`).
+  Result<HttpResult> Read(const std::string& path) { return Call("GET", path, "", true, true); }
+
   // Counts and times every HTTP request from here on, each retry apart
   // (ufmr_ufm_requests_total, ufmr_ufm_request_duration_seconds); null stops it.
   void set_metrics(Metrics* metrics) { metrics_ = metrics; }

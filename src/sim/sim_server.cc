@@ -4,7 +4,6 @@
 
 #include <cctype>
 #include <cstdio>
-#include <ctime>
 #include <set>
 #include <thread>
 
@@ -33,25 +32,6 @@ std::string Lower(std::string s) {
   return s;
 }
 
-}  // namespace
-
-std::optional<int> ParseUfmVersion(const std::string& text) {
-  size_t dot = text.find('.');
-  if (dot == std::string::npos || dot == 0) return std::nullopt;
-  size_t end = text.find('.', dot + 1);
-  const std::string major = text.substr(0, dot);
-  const std::string minor = text.substr(dot + 1, end == std::string::npos ? end : end - dot - 1);
-  for (const std::string* part : {&major, &minor}) {
-    if (part->empty() || part->size() > 2 ||
-        part->find_first_not_of("0123456789") != std::string::npos) {
-      return std::nullopt;
-    }
-  }
-  return std::stoi(major) * 100 + std::stoi(minor);
-}
-
-namespace {
-
 std::optional<int64_t> ParseId(const std::string& s) {
   if (s.empty() || s.size() > 15) return std::nullopt;
   int64_t v = 0;
@@ -60,36 +40,6 @@ std::optional<int64_t> ParseId(const std::string& s) {
     v = v * 10 + (c - '0');
   }
   return v;
-}
-
-// "Wed Apr 29 00:05:32 2020": how the unhealthy ports list stamps an entry (UTC here).
-std::string CtimeUtc(TimePoint t) {
-  std::time_t secs =
-      std::chrono::system_clock::to_time_t(std::chrono::time_point_cast<std::chrono::seconds>(t));
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%a %b %d %H:%M:%S %Y", &tm);
-  return buf;
-}
-
-// "gpu-node-001/1", "leaf-01/1/17/1": the display path the unhealthy ports list names a port by.
-std::string DisplayPath(const Port& p) { return p.system_name + "/" + p.label; }
-
-OrderedJson JobJson(const Topology& topology, const Job& job) {
-  OrderedJson j;
-  j["ID"] = std::to_string(job.id);
-  j["Status"] = job.status;
-  j["Operation"] = job.operation;
-  j["Progress"] = job.progress;
-  j["Description"] = job.description;
-  j["Summary"] = job.summary;
-  j["RelatedObjects"] = OrderedJson::array({topology.ports()[job.port].name});
-  // Both spellings of the creation time, so clients written against either find it.
-  j["CreationTime"] = FormatUfmTime(job.created);
-  j["CreatedTime"] = FormatUfmTime(job.created);
-  j["LastUpdated"] = FormatUfmTime(job.last_updated);
-  return j;
 }
 
 OrderedJson LinkEnds(const Topology& topology, int link) {
@@ -171,79 +121,15 @@ std::optional<std::string> DecodeBase64(const std::string& in) {
 }
 
 SimServer::SimServer(SimState& state, const Clock& clock, SimServerOptions options)
-    : state_(state), clock_(clock), options_(std::move(options)) {
+    : state_(state),
+      clock_(clock),
+      options_(std::move(options)),
+      shapes_(options_.ufm_version, options_.disabled_state) {
   AddRestRoutes();
   AddTelemetryRoutes();
 }
 
 SimServer::~SimServer() { Stop(); }
-
-OrderedJson SimServer::EventJson(const Event& e) const {
-  OrderedJson j;
-  j["id"] = e.id;
-  j["name"] = e.name;
-  if (options_.ufm_version >= 617) {
-    j["type"] = e.type;
-    j["event_type"] = e.event_type;
-    j["timestamp"] = FormatUfmTime(e.time);
-  } else {
-    // Up to 6.16 "type" holds the event id and the timestamp has milliseconds.
-    j["type"] = e.event_type;
-    j["timestamp"] = FormatUfmTime(e.time) + ".000";
-  }
-  j["severity"] = e.severity;
-  j["counter"] = "N/A";
-  j["category"] = e.category;
-  j["object_name"] = e.object_name;
-  j["object_path"] = e.object_path;
-  j["write_to_syslog"] = e.write_to_syslog;
-  j["description"] = e.description;
-  return j;
-}
-
-// The fields real port objects carry (the REST API guide; Mellanox/ufm_sdk_3.0's port scripts):
-// no "label" (dname is the label on switches that have labels, else the number) and no cable
-// serial (that comes with the links).
-OrderedJson SimServer::PortJson(const PortStatus& s, const PortStatus& peer_status) const {
-  const Topology& topology = state_.topology();
-  const Port& p = topology.ports()[s.port];
-  const Port& peer = topology.ports()[p.peer];
-  OrderedJson j;
-  j["name"] = p.name;
-  j["guid"] = p.guid;
-  j["systemID"] = p.system_guid;
-  j["system_name"] = p.system_name;
-  j["node_description"] = s.node_description;
-  j["description"] = p.is_switch ? "Switch IB Port" : "Computer IB Port";
-  j["number"] = p.number;
-  j["external_number"] = p.number;
-  j["dname"] = p.label;
-  j["active_speed"] = "NDR";
-  j["active_width"] = "4x";
-  auto [logical, physical] = PortStates(s);
-  j["logical_state"] = logical;
-  j["physical_state"] = physical;
-  j["mtu"] = 4096;
-  j["peer"] = peer.name;
-  j["peer_guid"] = peer.guid;
-  j["peer_node_name"] = peer.system_name;
-  j["peer_port_dname"] = peer.label;
-  j["peer_node_description"] = peer_status.node_description;
-  j["severity"] = "Info";
-  j["tier"] = p.tier;
-  return j;
-}
-
-std::pair<std::string, std::string> SimServer::PortStates(const PortStatus& s) const {
-  if (s.disabled) {
-    if (options_.disabled_state == "logical") return {"Disabled", "Link Down"};
-    if (options_.disabled_state == "ambiguous") return {"Down", "Link Down"};
-    return {"Down", "Disabled"};  // in InfiniBand, disabled is a physical state
-  }
-  // An enabled port without a link partner keeps polling for one.
-  return s.link_up ? std::pair<std::string, std::string>{"Active", "Link Up"}
-                   : std::pair<std::string, std::string>{"Down", "Polling"};
-}
 
 void SimServer::AddRestRoutes() {
   auto bind = [this](HttpResponse (SimServer::*method)(const HttpRequest&)) {
@@ -481,7 +367,7 @@ HttpResponse SimServer::GetEvents(const HttpRequest& request) {
                                                       : e.object_name;
       if (Lower(have) != want) keep = false;
     }
-    if (keep) out.push_back(EventJson(e));
+    if (keep) out.push_back(shapes_.Event(e));
   }
   return Ordered(200, out);
 }
@@ -490,7 +376,7 @@ HttpResponse SimServer::GetEvent(const HttpRequest& request) {
   std::optional<int64_t> id = ParseId(request.params.at("id"));
   if (id) {
     for (const Event& e : state_.Events()) {
-      if (e.id == *id) return Ordered(200, EventJson(e));
+      if (e.id == *id) return Ordered(200, shapes_.Event(e));
     }
   }
   return HttpResponse::Error(404, "no event with id '" + request.params.at("id") + "'");
@@ -516,7 +402,7 @@ HttpResponse SimServer::GetPorts(const HttpRequest& request) {
     // ports explicitly. The simulator leaves them out unless asked, so a client that forgets is
     // caught by the tests.
     if (s.disabled && show_disabled != "true") continue;
-    out.push_back(PortJson(s, ports[p.peer]));
+    out.push_back(shapes_.Port(topology, s, ports[p.peer]));
   }
   return Ordered(200, out);
 }
@@ -527,39 +413,16 @@ HttpResponse SimServer::GetPort(const HttpRequest& request) {
   if (!port) return HttpResponse::Error(404, "port '" + name + "' not found");
   std::optional<PortStatus> s = state_.PortState(*port);
   std::optional<PortStatus> peer = state_.PortState(state_.topology().ports()[*port].peer);
-  return Ordered(200, OrderedJson::array({PortJson(*s, *peer)}));
+  return Ordered(200, OrderedJson::array({shapes_.Port(state_.topology(), *s, *peer)}));
 }
 
 HttpResponse SimServer::GetLinks(const HttpRequest& request) {
   const Topology& topology = state_.topology();
   const std::vector<PortStatus> ports = state_.Ports();
+  const bool cable_info = Lower(request.Query("cable_info")) == "true";
   OrderedJson data = OrderedJson::array();
   for (size_t i = 0; i < topology.links().size(); ++i) {
-    const Link& l = topology.links()[i];
-    const Port& a = topology.ports()[l.a];
-    const Port& b = topology.ports()[l.b];
-    // As the REST API guide (6.20+) prints a link; ports as strings.
-    OrderedJson j;
-    j["source_guid"] = a.guid;
-    j["source_port"] = std::to_string(a.number);
-    j["destination_guid"] = b.guid;
-    j["destination_port"] = std::to_string(b.number);
-    j["source_port_dname"] = a.label;
-    j["source_port_name"] = a.name;
-    j["destination_port_dname"] = b.label;
-    j["destination_port_name"] = b.name;
-    j["width"] = "4x";
-    j["severity"] = "Info";
-    j["source_port_node_description"] = ports[l.a].node_description;
-    j["destination_port_node_description"] = ports[l.b].node_description;
-    j["name"] = a.name + ":" + b.name;
-    j["capabilities"] = OrderedJson::array();
-    // ?cable_info=true adds the cable (the field names are unverified; see docs/UFM.md).
-    if (Lower(request.Query("cable_info")) == "true") {
-      j["serial_number"] = l.cable_serial;
-      j["part_number"] = "MCP4Y10-N001";
-    }
-    data.push_back(std::move(j));
+    data.push_back(shapes_.Link(topology, static_cast<int>(i), ports, cable_info));
   }
   // Paged (NVIDIA's REST client asks for page 1 of a huge page), UFM wraps them in {"data": []}.
   if (request.query.count("page_number") || request.query.count("rpp")) {
@@ -599,12 +462,12 @@ HttpResponse SimServer::GetJob(const HttpRequest& request) {
   if (id) job = state_.FindJob(*id);
   // UFM answers a job it does not know with an empty list.
   if (!job) return Ordered(200, OrderedJson::array());
-  return Ordered(200, JobJson(state_.topology(), *job));
+  return Ordered(200, shapes_.Job(state_.topology(), *job));
 }
 
 HttpResponse SimServer::GetJobs(const HttpRequest&) {
   OrderedJson out = OrderedJson::array();
-  for (const Job& job : state_.Jobs()) out.push_back(JobJson(state_.topology(), job));
+  for (const Job& job : state_.Jobs()) out.push_back(shapes_.Job(state_.topology(), job));
   return Ordered(200, out);
 }
 
@@ -626,58 +489,20 @@ HttpResponse SimServer::GetUnhealthyPorts(const HttpRequest&) {
   const Topology& topology = state_.topology();
   OrderedJson out = OrderedJson::array();
   for (const Isolation& i : state_.UnhealthyPorts()) {
-    const Port& p = topology.ports()[i.port];
-    const Port& peer = topology.ports()[p.peer];
-    // As the REST API guide (6.11 to 6.22) prints an entry: the port is UnhealthyGUID +
-    // UnhealthyPortNumber; UnhealthyPort and PeerPort are display paths.
-    OrderedJson j;
-    j["PeerLID"] = std::to_string(peer.number);
-    j["PeerPortNumber"] = peer.number;
-    j["UnhealthyPortNumber"] = p.number;
-    j["PeerGUID"] = peer.guid;
-    j["PeerPort"] = DisplayPath(peer);
-    j["UnhealthyNode"] = p.system_name;
-    j["UnhealthyPort"] = DisplayPath(p);
-    j["State"] = "Info";
-    j["PeerPortDname"] = peer.label;
-    j["Condition"] = i.condition;
-    j["PeerNode"] = peer.system_name;
-    j["StatusTime"] = CtimeUtc(i.time);
-    j["UnhealthyPortDname"] = p.label;
-    j["UnhealthyGUID"] = p.guid;
-    out.push_back(std::move(j));
+    out.push_back(shapes_.UnhealthyEntry(topology, i));
   }
   return Ordered(200, out);
 }
 
 HttpResponse SimServer::GetUnhealthyPort(const HttpRequest& request) {
-  if (options_.ufm_version < 619) return HttpResponse::Error(404, "Not Found");
+  if (!shapes_.serves_single_unhealthy_port()) return HttpResponse::Error(404, "Not Found");
   const std::string& name = request.params.at("name");
   std::optional<int> port = state_.topology().FindPort(name);
   if (!port) return HttpResponse::Error(404, "port '" + name + "' not found");
-  const Topology& topology = state_.topology();
   for (const Isolation& i : state_.UnhealthyPorts()) {
     if (i.port != *port) continue;
-    const Port& p = topology.ports()[i.port];
-    const Port& peer = topology.ports()[p.peer];
     std::optional<PortStatus> s = state_.PortState(i.port);
-    // As the REST API guide (6.19+) prints one port: UnhealthyPort is the number as text,
-    // UnhealthyNode the node description, Condition a list.
-    OrderedJson j;
-    j["PeerPort"] = peer.system_name + " / " + peer.label;
-    j["PeerGUID"] = peer.guid;
-    j["StatusTime"] = CtimeUtc(i.time);
-    j["UnhealthyGUID"] = p.guid;
-    j["UnhealthyPort"] = std::to_string(p.number);
-    j["PeerNode"] = peer.system_name;
-    j["PeerNodeType"] = peer.is_switch ? "switch" : "host";
-    j["UnhealthyNodeType"] = p.is_switch ? "switch" : "host";
-    j["UnhealthyNode"] = s ? s->node_description : p.system_name;
-    j["UnhealthyPortNumber"] = p.number;
-    j["UnhealthyPortDname"] = p.label;
-    j["Condition"] = OrderedJson::array({i.condition});
-    j["State"] = "Warning";
-    return Ordered(200, j);
+    return Ordered(200, shapes_.UnhealthyPort(state_.topology(), i, *s));
   }
   return HttpResponse::Error(404, "port '" + name + "' is not unhealthy");
 }

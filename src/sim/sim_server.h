@@ -15,12 +15,12 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <utility>
 
 #include "core/clock.h"
 #include "core/http_server.h"
 #include "core/status.h"
 #include "sim/sim_state.h"
+#include "sim/ufm_shapes.h"
 
 namespace ufmr::sim {
 
@@ -40,9 +40,6 @@ struct SimServerOptions {
   // "Down", physical_state "Link Down": as a broken link of an enabled port may read).
   std::string disabled_state = "physical";
 };
-
-// "6.22", "6.19.3" -> 622, 619; nullopt for anything else.
-std::optional<int> ParseUfmVersion(const std::string& text);
 
 class SimServer {
  public:
@@ -78,11 +75,6 @@ class SimServer {
   HttpResponse PostExternalEvent(const HttpRequest& request);
   HttpResponse GetUnhealthyPorts(const HttpRequest& request);
   HttpResponse GetUnhealthyPort(const HttpRequest& request);
-  // A port as GET /resources/ports shows it, in the configured UFM's shape.
-  nlohmann::ordered_json PortJson(const PortStatus& s, const PortStatus& peer_status) const;
-  nlohmann::ordered_json EventJson(const Event& e) const;
-  // {logical_state, physical_state} of a port as the configured UFM reports them.
-  std::pair<std::string, std::string> PortStates(const PortStatus& s) const;
   HttpResponse PutUnhealthyPorts(const HttpRequest& request);
   HttpResponse PostOperator(const HttpRequest& request);
   HttpResponse GetOperator(const HttpRequest& request);
@@ -98,6 +90,7 @@ class SimServer {
   SimState& state_;
   const Clock& clock_;
   SimServerOptions options_;
+  UfmShapes shapes_;  // UFM's objects in the configured version's shapes
   HttpRouter rest_router_;
   HttpRouter telemetry_router_;
 
