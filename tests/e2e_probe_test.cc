@@ -1,7 +1,9 @@
 // Covers `ufm-remediator probe` against the real simulator over loopback: the text and JSON
 // reports, the exit codes (a closed UFM port, unreadable telemetry, usage errors), and that the
 // probe never writes to UFM (no port action, isolation or external event reaches the simulator).
-// Also the timestamp unit the probe tells by magnitude (src/app/probe.cc, linked in directly).
+// And RunProbe itself (src/app/probe.cc, linked in directly) against fake reads: a person's
+// isolations in the documented shape, events none of which parse, credentials that may not act,
+// telemetry read through the configured column map, an event log only read at its tail.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -197,6 +199,134 @@ TEST_F(ProbeTest, UsageErrorsExit2AndHelpExits0) {
   EXPECT_NE(help.out.find("--syslog-seconds"), std::string::npos);
   auto missing = Probe({"--config", dir_ + "/no-such-config.yaml"});
   EXPECT_EQ(missing.exit_code, 1) << missing.err;
+}
+
+// --- RunProbe against fake reads -----------------------------------------------------------
+
+class RunProbeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    config_.ufm.url = "https://ufm.example";
+    config_.ufm.auth = "basic";
+    config_.ufm.user = "remediator";
+    config_.rules.dir = testing::SourceDir() + "/rules";
+    PortInfo sw;
+    sw.name = "9c0591030090e000_33";
+    sw.description = "Switch IB Port";
+    sw.node_description = "T3-E21-N-U47:1/17/1";
+    sw.label = "1/17/1";
+    sw.logical_state = "Active";
+    sw.physical_state = "Link Up";
+    reads_.ports = [sw] { return Result<std::vector<PortInfo>>(std::vector<PortInfo>{sw}); };
+    reads_.events = [] {
+      ParsedEvents e;
+      e.events.push_back(UfmEvent{});
+      return Result<ParsedEvents>(e);
+    };
+    reads_.rest_get = [this](const std::string& path) -> Result<HttpResult> {
+      asked_.push_back(path);
+      HttpResult r;
+      r.status = 200;
+      r.body = json{{"name", "remediator"}, {"group", group_}, {"id", 7}}.dump();
+      return r;
+    };
+  }
+  app::ProbeOptions Options() const {
+    app::ProbeOptions o;
+    o.syslog_seconds = 0;
+    return o;
+  }
+  static bool Mentions(const nlohmann::ordered_json& list, const std::string& word) {
+    return list.dump().find(word) != std::string::npos;
+  }
+
+  Config config_;
+  app::UfmReads reads_;
+  std::string group_ = "Fabric_Admin";
+  std::vector<std::string> asked_;
+};
+
+TEST_F(RunProbeTest, APersonsIsolationsAreCountedInTheDocumentedShapes) {
+  reads_.unhealthy_ports = [] {
+    int skipped = 0;
+    // The REST API guide's list entry (Condition a string) and a 6.19-style list Condition.
+    return ParseUnhealthyPorts(R"([
+      {"UnhealthyGUID": "248a0703002e628e", "UnhealthyPortNumber": 1, "Condition": "MANUAL",
+       "UnhealthyPort": "r-dmz-ufm135/HCA-1/1"},
+      {"UnhealthyGUID": "ec0d9a0300d42e54", "UnhealthyPortNumber": 1, "Condition": ["MANUAL"]},
+      {"UnhealthyGUID": "9c0591030090e000", "UnhealthyPortNumber": 2, "Condition": "FLAPPING"}])",
+                               &skipped);
+  };
+  auto r = app::RunProbe(config_, reads_, Options());
+  EXPECT_EQ(r["unhealthy_ports"]["total"], 3);
+  EXPECT_EQ(r["unhealthy_ports"]["manual"], 2);
+  EXPECT_EQ(r["unhealthy_ports"]["manual_ports"],
+            json({"248a0703002e628e_1", "ec0d9a0300d42e54_1"}));
+  EXPECT_EQ(r["credentials"]["may_act"], "likely") << r["credentials"].dump();
+  EXPECT_EQ(asked_, std::vector<std::string>{"/app/users/remediator"});
+  EXPECT_TRUE(r["ok"].get<bool>()) << r["problems"].dump();
+}
+
+TEST_F(RunProbeTest, WhatLeavesTheServiceBlindIsAProblem) {
+  reads_.events = [] {
+    ParsedEvents e;
+    e.errors = {"element 0: no id", "element 1: no id"};
+    return Result<ParsedEvents>(e);
+  };
+  group_ = "Monitoring_Only";
+  auto r = app::RunProbe(config_, reads_, Options());
+  EXPECT_FALSE(r["ok"].get<bool>());
+  EXPECT_TRUE(Mentions(r["problems"], "events: none of 2")) << r["problems"].dump();
+  EXPECT_EQ(r["credentials"]["may_act"], "no");
+  EXPECT_TRUE(Mentions(r["problems"], "credentials")) << r["problems"].dump();
+
+  reads_.ports = [] { return Result<std::vector<PortInfo>>(Status::Unavailable("HTTP 503")); };
+  r = app::RunProbe(config_, reads_, Options());
+  EXPECT_TRUE(Mentions(r["problems"], "ports: HTTP 503")) << r["problems"].dump();
+}
+
+TEST_F(RunProbeTest, TelemetryIsReadThroughTheConfiguredColumnMap) {
+  // NVIDIA's fluentd sample names the symbol error counter Infiniband_SymbolErrors_u_Errors;
+  // timestamps in milliseconds, as other telemetry instances stamp them.
+  config_.telemetry.url = "http://telemetry.example/csv/metrics";
+  reads_.telemetry = [](const std::string&) -> Result<HttpResult> {
+    HttpResult r;
+    r.status = 200;
+    r.body =
+        "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,Infiniband_SymbolErrors_u_Errors,"
+        "LinkDownedCounterExtended\n"
+        "1712228785304,s,t,0x9c0591030090e000,0x9c0591030090e000,33,4,0\n";
+    return r;
+  };
+  auto unmapped = app::RunProbe(config_, reads_, Options());
+  EXPECT_TRUE(Mentions(unmapped["telemetry"]["columns_missing"], "SymbolErrorCounterExtended"))
+      << unmapped["telemetry"].dump();
+  config_.telemetry.columns = {{"SymbolErrorCounterExtended", "Infiniband_SymbolErrors_u_Errors"}};
+  auto r = app::RunProbe(config_, reads_, Options());
+  EXPECT_TRUE(Mentions(r["telemetry"]["columns_mapped"], "SymbolErrorCounterExtended"))
+      << r["telemetry"].dump();
+  EXPECT_EQ(r["telemetry"]["timestamp_unit"], "milliseconds");
+}
+
+TEST_F(RunProbeTest, TheEventLogIsReadAtItsTailWithItsLineNumbers) {
+  const std::string dir = testing::MakeTempDir("ufmr-probe-log");
+  std::string log;
+  // More than the 4 MiB tail the probe reads: the head is counted, never held.
+  const std::string line =
+      "2024-05-28 08:03:05.118 [97214] [329] WARNING [Fabric_Topology] Link [Source "
+      "9c0591030090e000_33  TO Dest: fc6a1c0300244e00_8]: Link went down\n";
+  const size_t lines = (size_t{5} << 20) / line.size();
+  for (size_t i = 0; i < lines; ++i) log += line;
+  log += "not an entry\n";
+  testing::WriteFile(dir + "/event.log", log);
+  config_.event_log.path = dir + "/event.log";
+  auto r = app::RunProbe(config_, reads_, Options());
+  const auto& e = r["event_log"];
+  EXPECT_TRUE(e["ok"].get<bool>()) << e.dump();
+  EXPECT_GT(e["read_from_line"].get<size_t>(), 1u);
+  EXPECT_EQ(e["read_from_line"].get<size_t>() - 1 + e["entries"].get<size_t>(), lines)
+      << "the entries read and the lines skipped make up the file";
+  testing::RemoveTree(dir);
 }
 
 }  // namespace

@@ -126,6 +126,10 @@ TEST_F(RecentDisablesTest, OnlyASucceededDisableIsNoted) {
       << "the message names the action";
   EXPECT_EQ(RecentDisables::ActionOf(in_message), "disable");
   EXPECT_EQ(RecentDisables::ActionOf(reset), "");
+  Observation both = Event(336, {"sw_1"}, 5);
+  both.name = "Port Action Succeeded";
+  both.description = "Enable port action on port sw_1 (disabled before) succeeded";
+  EXPECT_EQ(RecentDisables::ActionOf(both), "enable") << "the action is the word named first";
 }
 
 }  // namespace

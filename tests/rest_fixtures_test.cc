@@ -30,7 +30,14 @@ TEST(RestFixturesTest, EventsUpTo616) {
   EXPECT_EQ(down.object_type, "");
   EXPECT_EQ(down.timestamp, "2017-09-19 10:51:12.443");
   Observation o = ToObservation(down, TimePoint());
-  EXPECT_EQ(o.ports, (std::vector<std::string>{"f4521403008817f0_12", "e41d2d0300a4f482_1"}));
+  // The object names a port: it is the authority, as in the event log (the old message form can
+  // name a host by its node GUID); the inventory gives the link's other end.
+  EXPECT_EQ(o.ports, (std::vector<std::string>{"f4521403008817f0_12"}));
+  UfmEvent bare = down;
+  bare.object_name = bare.object_path = "Grid";
+  EXPECT_EQ(ToObservation(bare, TimePoint()).ports,
+            (std::vector<std::string>{"f4521403008817f0_12", "e41d2d0300a4f482_1"}))
+      << "an object without ports: the message's";
 }
 
 TEST(RestFixturesTest, EventsFrom617) {
@@ -75,6 +82,10 @@ TEST(RestFixturesTest, PortsWithANamelessEntrySkipped) {
   inventory.Replace(ports.value());
   EXPECT_EQ(inventory.FindByDescription("T4-E45-L-U51:1/4/2"), "fc6a1c0300244e00_8");
   EXPECT_EQ(inventory.FindByDescription("T3-E21-N-U47:17/1"), "9c0591030090e000_33");
+  // A host port as an IBPort object names it: its node description and number.
+  EXPECT_EQ(inventory.FindByDescription("fsgb001 HCA-1:1"), "e41d2d0300062380_1");
+  EXPECT_EQ(inventory.FindByDescription("FSGB001 hca-1:1"), "e41d2d0300062380_1");
+  EXPECT_FALSE(inventory.FindByDescription("fsgb001 HCA-1:2").has_value());
 }
 
 TEST(RestFixturesTest, LinksPagedWithTheirCables) {

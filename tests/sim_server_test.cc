@@ -257,7 +257,8 @@ TEST_F(SimServerTest, ActionRunsAsAJobAndDisablesThePort) {
   EXPECT_EQ(done["Status"], "Completed");
   EXPECT_EQ(done["Progress"], 100);
 
-  Json port = Json::parse(Get("/ufmRest/resources/ports/" + host.name).body)[0];
+  Json port =
+      Json::parse(Get("/ufmRest/resources/ports/" + host.name + "?show_disabled=true").body)[0];
   // In InfiniBand, disabled is a physical state; the peer keeps polling for its partner.
   EXPECT_EQ(port["logical_state"], "Down");
   EXPECT_EQ(port["physical_state"], "Disabled");
@@ -269,6 +270,7 @@ TEST_F(SimServerTest, ActionRunsAsAJobAndDisablesThePort) {
   const size_t all = state_->topology().ports().size();
   EXPECT_EQ(Json::parse(Get("/ufmRest/resources/ports").body).size(), all - 1);
   EXPECT_EQ(Json::parse(Get("/ufmRest/resources/ports?show_disabled=true").body).size(), all);
+  EXPECT_EQ(Json::parse(Get("/ufmRest/resources/ports/" + host.name).body), Json::array());
 
   actions = Json::parse(Get("/sim/actions").body);
   ASSERT_EQ(actions.size(), 1u);
@@ -679,7 +681,9 @@ TEST_F(SimServerTest, OperatorActionsAreNotTheServicesActions) {
   ASSERT_EQ(r->status, 200) << r->body;
   EXPECT_EQ(Json::parse(r->body),
             (Json{{"action", "disable"}, {"port", host.name}, {"changed", true}}));
-  EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Disabled");
+  EXPECT_EQ(
+      GetJson("/ufmRest/resources/ports/" + host.name + "?show_disabled=true")[0]["physical_state"],
+      "Disabled");
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329"}));
 
   const Port& leaf = state_->topology().ports()[host.peer];

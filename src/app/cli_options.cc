@@ -41,7 +41,10 @@ std::string ParseCliOptions(const std::vector<std::string>& args,
     }
     if (!valued.count(name)) return "unknown option --" + name;
     if (!inline_value) {
-      if (i + 1 >= args.size()) return "option --" + name + " needs a value";
+      // "--event-log --help" is a missing value, not a file named "--help".
+      if (i + 1 >= args.size() || (args[i + 1].rfind("--", 0) == 0 && args[i + 1].size() > 2)) {
+        return "option --" + name + " needs a value";
+      }
       value = args[++i];
     }
     out->given.emplace_back(name, value);

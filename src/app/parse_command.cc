@@ -63,7 +63,7 @@ each observation:
 each line it cannot place (telemetry: after the rows):
   {"error": "what was wrong", "line": N}   (1-based; an event log entry's first line)
 At the end, on stderr: "parsed N observations, M errors". Exit 0 (errors included), 1 when a
-file cannot be read, 2 on a usage error.
+file cannot be read (or --ports is not a ports answer), 2 on a usage error.
 )";
 
 const std::vector<std::string> kInputs = {"event-log", "syslog", "rest-events", "telemetry"};
@@ -358,9 +358,10 @@ void ParseRestEvents(const std::string& body, Printer* p) {
   }
 }
 
-// The line number in a parser's "line N: ..." note, or 0.
+// The line number in a parser's "line N: ..." note; a note without one is about the header,
+// line 1.
 size_t NoteLine(const std::string& note) {
-  if (note.rfind("line ", 0) != 0) return 0;
+  if (note.rfind("line ", 0) != 0) return 1;
   size_t n = 0;
   for (size_t i = 5; i < note.size() && std::isdigit(static_cast<unsigned char>(note[i])); ++i) {
     n = n * 10 + static_cast<size_t>(note[i] - '0');

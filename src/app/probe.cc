@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "core/syslog_receiver.h"
 #include "core/syslog_record.h"
 #include "core/telemetry.h"
+#include "core/telemetry_columns.h"
 #include "core/telemetry_snapshot.h"
 #include "core/telemetry_source.h"
 #include "core/ufm_json.h"
@@ -37,13 +39,6 @@ void Keep(std::vector<T>* list, T item, size_t max) {
   if (list->size() < max) list->push_back(std::move(item));
 }
 
-// A switch port's label: UFM's own (dname), else its node description after the colon.
-std::string LabelOf(const PortInfo& p) {
-  if (p.label.find('/') != std::string::npos) return p.label;
-  size_t colon = p.node_description.find(':');
-  return colon == std::string::npos ? "" : p.node_description.substr(colon + 1);
-}
-
 Json ProbePorts(const UfmReads& ufm, std::set<std::string>* names, Findings* f) {
   Json j{{"ok", false}, {"error", nullptr}};
   auto ports = ufm.ports ? ufm.ports() : Result<std::vector<PortInfo>>(Status::NotFound("no"));
@@ -56,7 +51,7 @@ Json ProbePorts(const UfmReads& ufm, std::set<std::string>* names, Findings* f) 
   for (const auto& p : ports.value()) {
     names->insert(p.name);
     if (p.is_switch()) ++switch_ports;
-    if (p.is_switch() && !LabelOf(p).empty()) ++labelled;
+    if (p.is_switch() && !p.label.empty()) ++labelled;  // dname, else the node description's
     if (p.disabled()) ++disabled;
     if (p.link_up()) ++up;
   }
@@ -119,7 +114,10 @@ Json ProbeEvents(const UfmReads& ufm, const ProbeOptions& o, Findings* f) {
   j["errors"] = events->errors.size();
   j["first_errors"] = first;
   j["event_ids"] = types;
-  if (!events->errors.empty()) {
+  if (events->events.empty() && !events->errors.empty()) {
+    f->problems.push_back("events: none of " + std::to_string(events->errors.size()) +
+                          " could be read");
+  } else if (!events->errors.empty()) {
     f->warnings.push_back("events: " + std::to_string(events->errors.size()) +
                           " could not be read");
   }
@@ -139,8 +137,7 @@ Json ProbeUnhealthy(const UfmReads& ufm, Findings* f) {
   std::vector<std::string> manual;
   size_t manual_count = 0;
   for (const auto& u : list.value()) {
-    // Condition is "MANUAL" or ["MANUAL"] (6.19+): either way the text holds the word.
-    if (u.condition.find("MANUAL") == std::string::npos) continue;
+    if (!u.manual()) continue;  // Condition "MANUAL", or ["MANUAL", ...] from 6.19
     ++manual_count;
     Keep(&manual, u.port, 20);
   }
@@ -217,6 +214,7 @@ std::set<std::string> CountersNeeded(const Config& c, Findings* f) {
 }
 
 Json ProbeTelemetryEndpoint(const UfmReads& ufm, const std::string& url, const std::string& format,
+                            const std::map<std::string, std::string>& column_map,
                             const std::set<std::string>& needed, const ProbeOptions& o) {
   Json j{{"url", url}, {"ok", false}, {"error", nullptr}};
   auto r = ufm.telemetry ? ufm.telemetry(url) : Result<HttpResult>(Status::NotFound("no"));
@@ -228,8 +226,12 @@ Json ProbeTelemetryEndpoint(const UfmReads& ufm, const std::string& url, const s
     return j;
   }
   auto fmt = ParseTelemetryFormat(format);
+  // The configured column names, as the service reads this endpoint (the config's check
+  // already refused a bad map).
+  auto columns = TelemetryColumns::Make(column_map);
   auto snapshot = ParseTelemetry(r->body, fmt.ok() ? fmt.value() : TelemetryFormat::kAuto,
-                                 r->Header("content-type"));
+                                 r->Header("content-type"),
+                                 columns.ok() ? columns.value() : TelemetryColumns());
   if (!snapshot.ok()) {
     j["error"] = snapshot.status().message();
     return j;
@@ -261,18 +263,23 @@ Json ProbeTelemetry(const Config& c, const UfmReads& ufm, const ProbeOptions& o,
   }
   const std::set<std::string> needed = CountersNeeded(c, f);
   Json j{{"configured", true}};
-  j.update(ProbeTelemetryEndpoint(ufm, c.telemetry.url, c.telemetry.format, needed, o));
+  j.update(ProbeTelemetryEndpoint(ufm, c.telemetry.url, c.telemetry.format, c.telemetry.columns,
+                                  needed, o));
   if (!j["ok"].get<bool>()) {
     f->problems.push_back("telemetry: " + j["error"].get<std::string>());
+  } else if (j["columns_mapped"].empty() && !j["columns_missing"].empty()) {
+    f->problems.push_back("telemetry: none of the counters the rules read is there: " +
+                          j["columns_missing"].dump());
   } else if (!j["columns_missing"].empty()) {
     f->warnings.push_back("telemetry: columns the rules read are missing: " +
                           j["columns_missing"].dump());
   }
-  if (j.value("timestamp_unit", "") == "unknown") {
-    f->warnings.push_back("telemetry: the timestamp's unit could not be told by its size");
+  if (j.value("timestamp_unit", "") == "none") {
+    f->warnings.push_back("telemetry: the sample has no timestamp (the poll's time is used)");
   }
   if (!c.telemetry.secondary_url.empty()) {
-    Json s = ProbeTelemetryEndpoint(ufm, c.telemetry.secondary_url, c.telemetry.format, {}, o);
+    Json s = ProbeTelemetryEndpoint(ufm, c.telemetry.secondary_url, c.telemetry.format,
+                                    c.telemetry.secondary_columns, {}, o);
     if (!s["ok"].get<bool>()) {
       f->warnings.push_back("telemetry secondary: " + s["error"].get<std::string>());
     }
@@ -282,17 +289,28 @@ Json ProbeTelemetry(const Config& c, const UfmReads& ufm, const ProbeOptions& o,
 }
 
 // The last `max` bytes of a file, from a line start.
+// The head is counted for its lines in chunks, never held: an event log can be gigabytes.
 bool ReadTail(const std::string& path, size_t max, std::string* out, size_t* skipped_lines) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return false;
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  *out = buf.str();
+  const auto size = static_cast<size_t>(std::max<std::streamoff>(in.tellg(), 0));
+  in.seekg(0);
   *skipped_lines = 0;
-  if (out->size() > max) {
-    size_t cut = out->find('\n', out->size() - max);
+  size_t head = size > max ? size - max : 0;
+  std::string chunk(std::min(head, size_t{1} << 20), '\0');
+  while (head > 0 && in) {
+    const size_t n = std::min(head, chunk.size());
+    in.read(chunk.data(), static_cast<std::streamsize>(n));
+    *skipped_lines += static_cast<size_t>(std::count(chunk.begin(), chunk.begin() + n, '\n'));
+    head -= n;
+  }
+  std::ostringstream tail;
+  tail << in.rdbuf();
+  *out = tail.str();
+  if (size > max) {  // from the first whole line
+    size_t cut = out->find('\n');
     cut = cut == std::string::npos ? out->size() : cut + 1;
-    *skipped_lines = static_cast<size_t>(std::count(out->begin(), out->begin() + cut, '\n'));
+    *skipped_lines += static_cast<size_t>(std::count(out->begin(), out->begin() + cut, '\n'));
     out->erase(0, cut);
   }
   return !in.bad();
@@ -329,7 +347,11 @@ Json ProbeEventLog(const Config& c, const ProbeOptions& o, Findings* f) {
   j["entries"] = entries;
   j["errors"] = errors;
   j["first_errors"] = std::move(first);
-  if (entries == 0) f->warnings.push_back("event log: no entry could be read (yet)");
+  if (entries == 0 && errors > 0) {
+    f->problems.push_back("event log: none of its entries could be read");
+  } else if (entries == 0) {
+    f->warnings.push_back("event log: no entry could be read (yet)");
+  }
   return j;
 }
 

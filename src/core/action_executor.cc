@@ -306,6 +306,18 @@ ActionExecutor::Verdict ActionExecutor::Check(const PortAction& a) {
   return VerdictOf(a, port.value());
 }
 
+bool ActionExecutor::UfmHoldsJobOf(PortAction& a) {
+  if (IsIsolation(a)) return false;
+  auto jobs = ufm_.GetJobs();
+  if (!jobs.ok()) return false;
+  for (const auto& j : jobs.value()) {
+    if (j.description.find(Marker(a.id)) == std::string::npos) continue;
+    a.job_id = j.id;
+    return true;
+  }
+  return false;
+}
+
 void ActionExecutor::FailAfterChecking(PortAction& a, const std::string& note) {
   // What UFM did decides, not what it said: a job that timed out or an answer that was lost may
   // still have done the work.
@@ -317,8 +329,9 @@ void ActionExecutor::FailAfterChecking(PortAction& a, const std::string& note) {
                    a.action, a.port, note);
       return;
     case Verdict::kAmbiguous:
-      // UFM took the cut (it made a job): it may have done it. Held, and said so.
-      if (a.cuts() && !a.job_id.empty()) {
+      // UFM took the cut (it made a job, maybe one whose answer was lost): it may have done it.
+      // Held, and said so.
+      if (a.cuts() && (!a.job_id.empty() || UfmHoldsJobOf(a))) {
         return Finish(a, Outcome::kUncertain,
                       note + "; the port's state says neither disabled nor enabled");
       }

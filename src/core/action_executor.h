@@ -74,6 +74,9 @@ class ActionExecutor {
   // pass if the port cannot be read, held as uncertain if UFM accepted it (a job) and the
   // port's state does not say, failed otherwise.
   void FailAfterChecking(PortAction& a, const std::string& note);
+  // Whether UFM's jobs hold one carrying this action's marker (a request whose answer was
+  // lost); records its id in `a`.
+  bool UfmHoldsJobOf(PortAction& a);
   // A job that ended: how the port reads decides.
   void JudgeFinishedJob(PortAction& a, const JobStatus& status);
   void Finish(PortAction& a, Outcome outcome, const std::string& note);

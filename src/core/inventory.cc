@@ -192,6 +192,12 @@ void Inventory::IndexDescriptions() {
       system_names_.emplace(AsciiLower(p.system_guid), p.system_name);
     }
     if (std::string key = NodeKeyOf(p); !key.empty()) by_node_[key].push_back(name);
+    // A host port as the event log's IBPort objects name it: "<host> HCA-1:<number>" (its node
+    // description and number: "Computer: c931f03p08 HCA-1 / NA / 1").
+    if (!p.is_switch() && p.number > 0 && !p.node_description.empty() &&
+        p.node_description.find(':') == std::string::npos) {
+      by_description_[LowerAscii(p.node_description + ":" + std::to_string(p.number))] = name;
+    }
     std::string node = p.system_name;
     std::string label = p.label;
     size_t colon = p.node_description.find(':');

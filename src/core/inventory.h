@@ -109,7 +109,8 @@ class Inventory {
   // Both ends of the link the given ports belong to (peer added from inventory when known).
   std::vector<std::string> LinkEnds(const std::vector<std::string>& ports) const;
   // The port a UFM message names as "<node>:<label>" ("T2-E63-L-U37:1/19/2", the port's node
-  // description; a leading "1/" ASIC prefix may be left out), if known. Case-insensitive.
+  // description; a leading "1/" ASIC prefix may be left out), or a host port as
+  // "<node description>:<number>" ("c931f03p08 HCA-1:1"), if known. Case-insensitive.
   std::optional<std::string> FindByDescription(const std::string& ref) const;
   // Every port of the node (same system GUID, else the same system name) the port sits on,
   // itself included; just the port when its node is unknown.

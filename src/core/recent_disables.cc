@@ -25,10 +25,12 @@ std::optional<TimePoint> Stamp(const Observation& o) {
 
 std::string RecentDisables::ActionOf(const Observation& o) {
   for (const std::string* text : {&o.name, &o.description}) {
+    // The action is named first ("Port Action Enable Succeeded: ... was disabled"); "disable"
+    // does not contain "enable", so the two are told apart by position.
     const std::string lower = AsciiLower(*text);
-    // "disable" first: it does not contain "enable", but a text may say both in another order.
-    if (lower.find("disable") != std::string::npos) return "disable";
-    if (lower.find("enable") != std::string::npos) return "enable";
+    const size_t disable = lower.find("disable"), enable = lower.find("enable");
+    if (disable == std::string::npos && enable == std::string::npos) continue;
+    return disable < enable ? "disable" : "enable";
   }
   return "";
 }

@@ -288,7 +288,8 @@ Result<std::vector<LinkInfo>> RestUfmClient::GetLinks() {
 }
 
 Result<PortInfo> RestUfmClient::GetPort(const std::string& name) {
-  auto r = Call("GET", "/resources/ports/" + name, "", true, true);
+  // Disabled ports asked for here too: every check of an action reads its port this way.
+  auto r = Call("GET", "/resources/ports/" + name + "?show_disabled=true", "", true, true);
   if (!r.ok()) return r.status();
   int skipped = 0;
   auto ports = ParsePorts(r->body, &skipped);

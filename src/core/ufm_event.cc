@@ -126,7 +126,10 @@ Observation ToObservation(const UfmEvent& e, TimePoint received) {
   }
   // The hand-written scan that finds exactly what ExtractPortNames finds (event_log_test checks
   // it), at a tenth of the cost: the RE2 version was a third of the REST intake.
-  AppendPortNames(e.object_name + " " + e.object_path + " " + e.description, &o.ports);
+  // An object that names ports is the authority, as in the event log: the old Link form's
+  // message names a host by its node GUID, which is no port name.
+  AppendPortNames(e.object_name + " " + e.object_path, &o.ports);
+  if (o.ports.empty()) AppendPortNames(e.description, &o.ports);
   return o;
 }
 

@@ -413,6 +413,10 @@ HttpResponse SimServer::GetPort(const HttpRequest& request) {
   if (!port) return HttpResponse::Error(404, "port '" + name + "' not found");
   std::optional<PortStatus> s = state_.PortState(*port);
   std::optional<PortStatus> peer = state_.PortState(state_.topology().ports()[*port].peer);
+  // As the list does: a disabled port only when asked for (what UFM does is undocumented).
+  if (s->disabled && Lower(request.Query("show_disabled")) != "true") {
+    return Ordered(200, OrderedJson::array());
+  }
   return Ordered(200, OrderedJson::array({shapes_.Port(state_.topology(), *s, *peer)}));
 }
 
