@@ -210,7 +210,10 @@ INSTANTIATE_TEST_SUITE_P(
         PortCase{"NoPortAtAll", "Network added", {}}, PortCase{"Empty", "", {}}),
     [](const ::testing::TestParamInfo<PortCase>& param) { return param.param.label; });
 
-TEST(ToObservationTest, CopiesFieldsAndFillsPortsFromNamePathAndDescription) {
+// Ports come from the object's name and path; the description only when those name none (an
+// object that names ports is the authority, as in the event log: the old Link form's message
+// names a host by its node GUID, no port name).
+TEST(ToObservationTest, CopiesFieldsAndFillsPortsFromTheObjectElseTheDescription) {
   UfmEvent e;
   e.id = 14599;
   e.event_type = 329;
@@ -235,8 +238,10 @@ TEST(ToObservationTest, CopiesFieldsAndFillsPortsFromNamePathAndDescription) {
   EXPECT_EQ(o.object_name, "f4521403008817f0_12");
   EXPECT_EQ(o.description, e.description);
   EXPECT_EQ(o.ufm_timestamp, "2023-12-20 07:46:24");
-  EXPECT_EQ(o.ports, (Names{"f4521403008817f0_12", "aaaaaaaaaaaaaaaa_2", "9c0591030090e000_33",
-                            "fc6a1c0300244e00_8"}));
+  EXPECT_EQ(o.ports, (Names{"f4521403008817f0_12", "aaaaaaaaaaaaaaaa_2"}));
+  e.object_name = "Grid";
+  e.object_path = "Grid";
+  EXPECT_EQ(ToObservation(e, received).ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
 }
 
 TEST(ToObservationTest, EventWithoutPortsHasNone) {
