@@ -215,13 +215,21 @@ fi
 log "seeding $tickets tickets"
 curl -fsS --max-time 60 -u admin:123456 "$sim/ufmRest/resources/ports" >"$tmp/ports.json" ||
   die "GET /ufmRest/resources/ports failed"
-python3 - "$tmp/ports.json" >"$tmp/links.tsv" <<'PY'
+curl -fsS --max-time 60 -u admin:123456 "$sim/ufmRest/resources/links?cable_info=true" \
+  >"$tmp/links.json" || die "GET /ufmRest/resources/links failed"
+python3 - "$tmp/ports.json" "$tmp/links.json" >"$tmp/links.tsv" <<'PY'
 import json, random, sys
 ports = {p["name"].lower(): p for p in json.load(open(sys.argv[1]))}
+# As UFM answers: a port's label is its dname; the cable serial comes with the links.
+serials = {}
+for l in json.load(open(sys.argv[2])):
+    for side in ("source", "destination"):
+        serials[(l[side + "_guid"] + "_" + l[side + "_port"]).lower()] = l.get("serial_number", "")
 def end(p):
     return {"name": p["name"].lower(), "guid": p["guid"], "system_guid": p["systemID"],
             "system_name": p["system_name"], "node_description": p["node_description"],
-            "label": p["label"], "number": p["number"], "cable_serial": p.get("cable_serial", ""),
+            "label": p["dname"], "number": p["number"],
+            "cable_serial": serials.get(p["name"].lower(), ""),
             "is_switch": p["description"].startswith("Switch")}
 links = []
 for name, p in sorted(ports.items()):
