@@ -135,7 +135,7 @@ class FakeUfm : public UfmClient {
     auto& p = ports[port.name];
     // As UFM does: a link that was up and is cut reads as "Link went down".
     if (action == "disable" && p.physical_state == "Link Up") LinkDown(port.name, p.peer);
-    p.logical_state = action == "disable" ? "Disabled" : "Active";
+    p.logical_state = action == "disable" ? (disabled_reads_down ? "Down" : "Disabled") : "Active";
     p.physical_state = action == "disable" || link_broken ? "Link Down" : "Link Up";
     if (action == "enable" && link_broken) p.logical_state = "Inactive";
     return std::to_string(submitted.size());
@@ -151,6 +151,8 @@ class FakeUfm : public UfmClient {
   int64_t last_id = 100;
   bool link_broken = true;
   bool apply_actions = true;  // false: UFM takes the request and never does it
+  // A disabled port reads "Down" / "Link Down", as a broken link does: a cut cannot be confirmed.
+  bool disabled_reads_down = false;
   std::string job_status = "Completed";
 };
 
@@ -322,6 +324,47 @@ TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {
   EXPECT_EQ(store_->GetTicket(t.id)->state, "closed") << Timeline(t.id);
   EXPECT_EQ(ufm_.submitted.size(), 2u);
   EXPECT_EQ(ufm_.submitted[1], "enable fc6a1c0300000001_1");
+}
+
+// A UFM that shows a disabled port only as "Down" / "Link Down": the cut is held as uncertain.
+// Reconciliation settles it: a port UFM later reads disabled confirms the cut; one it reads
+// plainly enabled was brought back by someone (drift, left as it is). "Down" alone settles
+// nothing.
+TEST_F(RemediatorTest, AnUncertainCutIsSettledByReconciliation) {
+  config_.remediation.reconcile_interval_s = 1;
+  config_.remediation.max_disabled_percent = 100;  // both of the small fabric's links may be cut
+  ufm_.disabled_reads_down = true;
+  auto r = Make();
+  Run(*r, 1);
+  const std::string a = "fc6a1c0300000001_1", b = "fc6a1c0300000001_2";
+  ufm_.LinkDown(a, "e41d2d0300000001_1");
+  ufm_.LinkDown(b, "e41d2d0300000002_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 2u);
+  for (const Ticket& t : Tickets()) {
+    EXPECT_EQ(t.state, "port_disabled") << Timeline(t.id);
+    EXPECT_EQ(t.guard, "uncertain") << Timeline(t.id);
+    EXPECT_TRUE(t.disabled_by_us);
+  }
+  Run(*r, 3);  // reconciliations: "Down" / "Link Down" is neither
+  for (const Ticket& t : Tickets()) EXPECT_EQ(t.guard, "uncertain") << Timeline(t.id);
+
+  ufm_.ports[a].physical_state = "Disabled";  // UFM catches up: a is disabled
+  ufm_.ports[b].logical_state = "Active";     // someone enabled b, and its link trained
+  ufm_.ports[b].physical_state = "Link Up";
+  Run(*r, 3);
+  for (const Ticket& t : Tickets()) {
+    if (t.action_port == a) {
+      EXPECT_EQ(t.guard, "") << Timeline(t.id);
+      EXPECT_TRUE(t.disabled_by_us);
+      EXPECT_NE(Timeline(t.id).find("the uncertain cut is confirmed"), std::string::npos)
+          << Timeline(t.id);
+    } else {
+      EXPECT_EQ(t.guard, "drift") << Timeline(t.id);
+      EXPECT_FALSE(t.disabled_by_us);
+    }
+  }
+  EXPECT_EQ(ufm_.submitted.size(), 2u) << "nothing sent again";
 }
 
 // Event 702 "... unhealthy due to MANUAL": a person isolated the port. A later fault on its link
