@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/inventory.h"
-#include "core/observation.h"
+#include "ingest/observation.h"
+#include "ufm/inventory.h"
 
 namespace ufmr::bench {
 

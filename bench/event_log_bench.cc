@@ -18,9 +18,10 @@
 #include <vector>
 
 #include "bench_inputs.h"
-#include "core/event_log.h"
-#include "core/log_tailer.h"
-#include "core/ufm_event.h"
+#include "ingest/event_log.h"
+#include "ingest/log_tailer.h"
+#include "ingest/rest_event.h"
+#include "ufm/ufm_event.h"
 
 namespace {
 

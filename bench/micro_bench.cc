@@ -48,16 +48,17 @@
 #include <vector>
 
 #include "bench_inputs.h"
-#include "core/decision.h"
-#include "core/event_log.h"
-#include "core/finding.h"
-#include "core/inventory.h"
-#include "core/rule_engine.h"
-#include "core/rule_loader.h"
-#include "core/store.h"
-#include "core/telemetry.h"
-#include "core/ufm_event.h"
-#include "core/ufm_json.h"
+#include "decide/decision.h"
+#include "ingest/event_log.h"
+#include "ingest/rest_event.h"
+#include "rules/finding.h"
+#include "rules/rule_engine.h"
+#include "rules/rule_loader.h"
+#include "store/store.h"
+#include "telemetry/telemetry.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_event.h"
+#include "ufm/ufm_json.h"
 
 namespace {
 
@@ -248,7 +249,7 @@ void BM_TelemetryIngest(benchmark::State& state) {
   auto rules = ShippedRules(state);
   if (!rules) return;
   ufmr::TelemetryIntake intake(ufmr::Config::Telemetry{}, nullptr);
-  intake.SetInterest(ufmr::TelemetryIntake::CountersUsedBy(*rules));
+  intake.SetInterest(rules->counters);
   // Snapshot 0 is the baseline (a port's first sample makes no deltas).
   int64_t s = 0;
   {

@@ -7,10 +7,11 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/rule_engine.h"
-#include "core/rule_loader.h"
-#include "core/telemetry.h"
-#include "core/ufm_event.h"
+#include "ingest/rest_event.h"
+#include "rules/rule_engine.h"
+#include "rules/rule_loader.h"
+#include "telemetry/telemetry.h"
+#include "ufm/ufm_event.h"
 
 namespace {
 
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   ufmr::RuleEngine engine(rules, nullptr);
   // As the service wires it: only counters a rule names become observations.
   ufmr::TelemetryIntake intake(ufmr::Config::Telemetry{}, nullptr);
-  intake.SetInterest(ufmr::TelemetryIntake::CountersUsedBy(*rules));
+  intake.SetInterest(rules->counters);
   std::vector<std::string> csvs;
   for (int p = 0; p <= polls; ++p) csvs.push_back(Csv(ports, p));
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "bench_inputs.h"
-#include "core/inventory.h"
-#include "core/rule_engine.h"
-#include "core/rule_loader.h"
+#include "rules/rule_engine.h"
+#include "rules/rule_loader.h"
+#include "ufm/inventory.h"
 
 namespace {
 

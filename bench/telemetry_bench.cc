@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "bench_inputs.h"
-#include "core/rule_loader.h"
-#include "core/telemetry.h"
+#include "rules/rule_loader.h"
+#include "telemetry/telemetry.h"
 
 namespace {
 
@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s", loaded.Report().c_str());
     return 1;
   }
-  const std::set<std::string> interest = ufmr::TelemetryIntake::CountersUsedBy(*loaded.rules);
+  const std::set<std::string> interest = loaded.rules->counters;
   std::printf("telemetry snapshot: %d ports x %d counters; observations for:", ports, kNumCounters);
   for (const auto& c : interest) std::printf(" %s", c.c_str());
   std::printf("\n");

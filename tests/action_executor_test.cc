@@ -1,4 +1,4 @@
-// Covers src/core/action_executor.h against a real PostgreSQL (tests/support) and a fake UFM
+// Covers src/act/action_executor.h against a real PostgreSQL (tests/support) and a fake UFM
 // behind the UfmClient interface, with a fake clock. RunOpen: a pending disable is submitted
 // once, its job followed and the port's state confirmed (ticket port_disabled, disabled_by_us);
 // an enable starts the soak; a `submitted` row without a job id is confirmed when the port is
@@ -14,7 +14,7 @@
 // service's, guard "uncertain", never left untracked. AnnouncePending: one UFM external event
 // per confirmed action carrying its marker, then marked announced; not posted again when UFM's
 // events already hold the marker; nothing when ufm.external_events is off.
-#include "core/action_executor.h"
+#include "act/action_executor.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // revoked, a disabled user's), anonymous reads by config and never anonymous mutations, roles,
 // CSRF on cookie sessions, the audit log (accepted and refused mutations, secrets left out, GET
 // /api/audit for admins), secrets never logged, and throttled failed logins.
-#include "core/auth_gate.h"
+#include "api/auth_gate.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>
@@ -19,11 +19,11 @@
 #include <sstream>
 #include <string>
 
-#include "core/auth_store.h"
-#include "core/http_client.h"
-#include "core/http_server.h"
-#include "core/store.h"
+#include "api/auth_store.h"
+#include "http/http_server.h"
+#include "store/store.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

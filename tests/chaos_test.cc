@@ -30,8 +30,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/http_client.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

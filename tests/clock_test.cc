@@ -1,8 +1,8 @@
-// Covers src/core/clock.h's UFM time helpers: ParseUtcOffset (the forms `ufm.utc_offset` and
+// Covers src/base/clock.h's UFM time helpers: ParseUtcOffset (the forms `ufm.utc_offset` and
 // `replay --utc-offset` take, and the junk they refuse), FormatUtcOffset (read back by
 // ParseUtcOffset), ParseUfmTimestamp (UFM's zone-less local times, moved to UTC by the offset), and
 // FormatIsoTime's own digit writer against the C library's calendar.
-#include "core/clock.h"
+#include "base/clock.h"
 
 #include <gtest/gtest.h>
 

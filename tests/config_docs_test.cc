@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
+#include "config/config.h"
 #include "support/test_env.h"
 
 namespace ufmr {

@@ -1,11 +1,11 @@
-// Covers src/core/config.h: LoadConfigText with the minimal valid file (documented defaults),
+// Covers src/config/config.h: LoadConfigText with the minimal valid file (documented defaults),
 // every key set, seconds keys given as numbers or duration strings, unknown keys, required keys,
 // bad values (with name:line:column), password_env, and the trailing slash of ufm.url; the
 // remediation guards, retries and reconciliation keys and ufm's external event keys (defaults,
 // parsed values, bad values); ufm.utc_offset (its forms, junk refused with name:line:column); the
 // telemetry column maps (per endpoint, our names in our spelling, clear errors); and
 // LoadConfigFile on a missing path.
-#include "core/config.h"
+#include "config/config.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // RedactDatabasePassword: the password of a libpq connection string (URI or keywords, raw or
 // percent-encoded) never survives into a message that quotes the string.
-#include "core/db_url.h"
+#include "config/db_url.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// Covers src/core/decision.h: every decision kind and the order of the guards (inhibited,
+// Covers src/decide/decision.h: every decision kind and the order of the guards (inhibited,
 // silenced, open_ticket, an acting rule upgrading a ticket-only ticket, shadow, log_only,
 // ticket_only, no_port, manual, last_link, cooldown, breaker, cap (absolute and percent),
 // switch_cap, rate_limit, dry_run, then disable or isolate); ActionPort's preference
 // for the switch side and require_system_guid; RenderTemplate's placeholders and default titles;
 // Decision::ToJson. The world comes from a small fake DecisionContext backed by a real SilenceSet.
-#include "core/decision.h"
+#include "decide/decision.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rule_engine.h"
+#include "rules/rule_engine.h"
 
 namespace ufmr {
 

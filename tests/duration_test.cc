@@ -1,6 +1,6 @@
-// Covers src/core/duration.h: ParseDuration for every unit, bare seconds and fractions, the
+// Covers src/base/duration.h: ParseDuration for every unit, bare seconds and fractions, the
 // rejected inputs (empty, not a number, unknown unit, negative), and FormatDuration's output.
-#include "core/duration.h"
+#include "base/duration.h"
 
 #include <gtest/gtest.h>
 

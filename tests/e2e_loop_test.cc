@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "core/http_client.h"
-#include "core/http_server.h"
-#include "core/store.h"
+#include "http/http_server.h"
+#include "store/store.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

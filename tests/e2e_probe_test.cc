@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "app/probe.h"
-#include "core/http_client.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

@@ -19,9 +19,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/http_client.h"
-#include "core/http_server.h"
+#include "http/http_server.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {
@@ -384,7 +384,7 @@ TEST_P(SecretsTest, ServeWithTheDatabaseUnreachable) {
 
 // A database URL libpq cannot parse, e.g. a password with a '%' that is not percent-encoded (a
 // common slip): libpq's error quotes the offending part of the URL, password and all. The store
-// removes the URL's password from libpq's messages (src/core/db_url.h) before `serve`'s startup
+// removes the URL's password from libpq's messages (src/config/db_url.h) before `serve`'s startup
 // log and `db migrate`'s (and `user`/`token`'s) stderr show them.
 TEST_P(SecretsTest, ServeWithAMalformedDatabaseUrl) {
   constexpr const char* kRawPercentPassword = "DbPw%Zq8Rn2Tx";  // libpq: invalid percent-encoding

@@ -1,6 +1,6 @@
 // EventDeduper: one UFM event read from two sources (REST without milliseconds, the log with
 // them; ports in either order) is one observation; distinct events stay distinct; keys expire.
-#include "core/event_dedup.h"
+#include "filter/event_dedup.h"
 
 #include <gtest/gtest.h>
 

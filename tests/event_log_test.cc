@@ -1,10 +1,10 @@
-// Covers src/core/event_log.h: IsEventLogEntryStart; EventLogAssembler (continuation lines, lines
+// Covers src/ingest/event_log.h: IsEventLogEntryStart; EventLogAssembler (continuation lines, lines
 // before the first entry, file changes, Flush/pending, CR/NUL stripping, the entry cap);
 // ParseEventLogEntry on every real sample and object shape from the UFM field notes and on every
 // kind of bad input (clear Status, the rest continues: garbage, invalid UTF-8, NUL, CR-LF, a
 // 200 kB and a 10 MB line, empty lines); AppendPortNames against ExtractPortNames (same names,
 // same order, including a deterministic random comparison); ToUfmEvent and ToObservation.
-#include "core/event_log.h"
+#include "ingest/event_log.h"
 
 #include <gtest/gtest.h>
 
@@ -16,9 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "core/inventory.h"
-#include "core/ufm_event.h"
+#include "ingest/rest_event.h"
 #include "support/test_env.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_event.h"
 
 namespace ufmr {
 namespace {

@@ -1,7 +1,7 @@
-// Covers src/core/event_subjects.h: the ports a UFM link message names with their switch or host,
+// Covers src/ingest/event_subjects.h: the ports a UFM link message names with their switch or host,
 // in both message shapes (older "<guid> (Switch: name) : n", newer "(Switch:name:label)<guid>:n"),
 // NodeKey normalization, and which object types name a switch or a host.
-#include "core/event_subjects.h"
+#include "ingest/event_subjects.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Covers src/core/explain.h: Explain() on the evidence the rules engine records. An event rule
+// Covers src/decide/explain.h: Explain() on the evidence the rules engine records. An event rule
 // with a hold (event names, one or many observations, their times of day, count/window/for_s), a
 // counter rule (rate per minute, per second or per another unit; delta; BER; measured and
 // clear_below), a flapping finding with counter_downs, a finding without evidence (its reason);
@@ -6,7 +6,7 @@
 // rules hash; each decision kind (disable, isolate, blocked, ticket, suppressed, finding) with its
 // note; the title in front and the repair hint appended. Exact strings, since people read them on
 // the ticket.
-#include "core/explain.h"
+#include "decide/explain.h"
 
 #include <gtest/gtest.h>
 

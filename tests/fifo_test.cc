@@ -1,6 +1,6 @@
 // Fifo: first in, first out across compaction; popped items are released at once; an emptied
 // queue starts over.
-#include "core/fifo.h"
+#include "base/fifo.h"
 
 #include <gtest/gtest.h>
 

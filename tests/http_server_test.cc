@@ -1,9 +1,9 @@
-// Covers src/core/http_server.h and http_client.h over loopback (127.0.0.1, port 0): router path
+// Covers src/http/http_server.h and http_client.h over loopback (127.0.0.1, port 0): router path
 // parameters, 404 and 405, query-string decoding, a throwing handler (500 JSON, server keeps
 // serving), the 4 MiB body limit (413), keep-alive, the connection cap (503 and closed) and
 // accepting again after running out of descriptors; plus HttpRouter::Dispatch, ParseQueryString,
 // PercentDecode and the error answers (a 5xx names nothing of its cause) called directly.
-#include "core/http_server.h"
+#include "http/http_server.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -23,8 +23,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/http_client.h"
-#include "core/metrics.h"
+#include "base/metrics.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

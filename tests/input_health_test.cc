@@ -1,8 +1,8 @@
-// Covers src/core/input_health.h (InputHealth): off when not enabled (or never declared), waiting
+// Covers src/ingest/input_health.h (InputHealth): off when not enabled (or never declared), waiting
 // before any attempt, ok after a success, failing while the last attempt failed and ok again after
 // a later success, stale once no success came for more than max(3 intervals, 60 s) (at explicit
 // TimePoints on both sides of the bound), and ToJson's fields per input in declaration order.
-#include "core/input_health.h"
+#include "ingest/input_health.h"
 
 #include <gtest/gtest.h>
 

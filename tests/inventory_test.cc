@@ -1,4 +1,4 @@
-// Covers src/core/inventory.h: ParsePortInfo/ParsePorts on a plain list and on {"data": [...]},
+// Covers src/ufm/inventory.h: ParsePortInfo/ParsePorts on a plain list and on {"data": [...]},
 // tolerated missing fields, skipped elements without a name, lower-cased names and peers, "N/A"
 // peers, is_switch(), link_up()/disabled(), ToJson(); Inventory Replace/Upsert/Get/size,
 // LinkEnds (peer added, sorted, unknown ports), NodePorts (a node's ports by system GUID and
@@ -9,7 +9,7 @@
 // trained or training link, unknown otherwise. Cable serials: read from /resources/links
 // (serial_number, flat or in a cable_info object; either shape of the list), and given by
 // FillPeersFromLinks to the ports of a link that lack one.
-#include "core/inventory.h"
+#include "ufm/inventory.h"
 
 #include <gtest/gtest.h>
 
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ufm_json.h"
+#include "ufm/ufm_json.h"
 
 namespace ufmr {
 namespace {

@@ -1,6 +1,6 @@
-// JsonLogFormatter (src/core/json_log.h): each log line is one JSON object with time, level,
+// JsonLogFormatter (src/base/json_log.h): each log line is one JSON object with time, level,
 // thread and message; quotes, newlines and invalid UTF-8 in a message keep the line valid JSON.
-#include "core/json_log.h"
+#include "base/json_log.h"
 
 #include <gtest/gtest.h>
 #include <spdlog/sinks/ostream_sink.h>

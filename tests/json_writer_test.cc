@@ -1,7 +1,7 @@
-// JsonWriter (src/core/json_writer.h): what it writes parses as the same JSON, commas in nested
+// JsonWriter (src/base/json_writer.h): what it writes parses as the same JSON, commas in nested
 // objects and arrays, string escaping (quotes, backslashes, control characters), invalid UTF-8
 // and NUL as U+FFFD, numbers (rounding, no trailing zeros, NaN as null), null for empty strings.
-#include "core/json_writer.h"
+#include "base/json_writer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// Covers src/core/log_tailer.h with real files in a temporary directory: appending, a partial last
-// line, rename + create rotation (also with late writes to the renamed file and an unterminated
-// last line), copytruncate (with and without the copy's help), truncate-and-refill, a missing file
-// that appears, a deleted file, resume from a saved position (same file, rotated while down,
-// copytruncated while down, replaced with no copy left), overlong lines, the per-poll budget,
+// Covers src/ingest/log_tailer.h with real files in a temporary directory: appending, a partial
+// last line, rename + create rotation (also with late writes to the renamed file and an
+// unterminated last line), copytruncate (with and without the copy's help), truncate-and-refill, a
+// missing file that appears, a deleted file, resume from a saved position (same file, rotated while
+// down, copytruncated while down, replaced with no copy left), overlong lines, the per-poll budget,
 // LogPosition JSON, and the tailer + EventLogAssembler cursor recipe across rotations and restarts.
-#include "core/log_tailer.h"
+#include "ingest/log_tailer.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/event_log.h"
+#include "ingest/event_log.h"
 
 namespace ufmr {
 namespace {

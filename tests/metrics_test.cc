@@ -1,7 +1,7 @@
 // Metrics: the Prometheus text exposition (HELP, TYPE, contiguous families, exact whole numbers,
 // escaped labels, cumulative histogram buckets), the catalog's shape, and that the catalog, the
 // code and docs/METRICS.md name the same families.
-#include "core/metrics.h"
+#include "base/metrics.h"
 
 #include <gtest/gtest.h>
 
@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/metric_catalog.h"
+#include "base/metric_catalog.h"
 #include "support/test_env.h"
 
 namespace ufmr {

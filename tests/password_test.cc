@@ -2,7 +2,7 @@
 // (two hashes of one password differ), verification accepts the password and nothing else (nor a
 // malformed hash), the password policy, and tokens and session secrets: unique, URL-safe, the
 // token prefix, and stored digests that are SHA-256 hex, stable and not the secret.
-#include "core/password.h"
+#include "api/password.h"
 
 #include <gtest/gtest.h>
 

@@ -1,18 +1,18 @@
-// Covers src/core/recent_disables.h: a 336 notes the ports it names but those this service is
+// Covers src/filter/recent_disables.h: a 336 notes the ports it names but those this service is
 // disabling; an event about a noted port's link stamped from 2 s before the 336 to a minute after
 // it is covered (by either end, or through the inventory's peer when it names one port), by UFM's
 // timestamps when both parse (a backlog read at once, or an older event read after the 336, is
 // judged by when UFM stamped it), else by intake time; a 336 for an enable ends the minute early;
 // a 337 (port action failed) and a 336 for another action note nothing; the 336 and 337
 // themselves are never covered; a port noted twice (two sources) is reported once.
-#include "core/recent_disables.h"
+#include "filter/recent_disables.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "core/inventory.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {

@@ -19,9 +19,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/http_client.h"
-#include "core/http_server.h"
+#include "http/http_server.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

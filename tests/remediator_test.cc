@@ -2,7 +2,7 @@
 // fake clock: the guards (dry run, cap, a port a person disabled), the store being unavailable
 // (no record, no action; the finding is kept and acted on later), the event cursor surviving a
 // restart, and crash recovery of an action whose submission was recorded but not confirmed.
-#include "core/remediator.h"
+#include "loop/remediator.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <pqxx/pqxx>
 #include <set>
 
-#include "core/rule_loader.h"
+#include "rules/rule_loader.h"
 #include "sim/sim_state.h"
 #include "support/test_env.h"
 

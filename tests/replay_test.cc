@@ -1,11 +1,11 @@
-// Covers src/core/replay.h: RunReplay over a recorded UFM event log, a folder of telemetry CSV
+// Covers src/offline/replay.h: RunReplay over a recorded UFM event log, a folder of telemetry CSV
 // snapshots and a saved /resources/ports response, all written to a temporary folder: a link that
 // went down is disabled once; a flapping link is acted on once; a symbol-error ramp in the
 // snapshots is disabled; a host reboot, a switch reboot, a port a person marked unhealthy (702
 // MANUAL), a person's disable (336) and a counter reset disable nothing; decisions come out in time
 // order with the recorded timestamps; bad log lines are counted and skipped; ports missing from the
 // ports file are learned from the events' text; files that cannot be read stop the replay.
-#include "core/replay.h"
+#include "offline/replay.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rule_loader.h"
+#include "rules/rule_loader.h"
 #include "support/test_env.h"
 
 namespace ufmr {

@@ -1,8 +1,8 @@
-// Covers src/core/request_body.h: JsonDepth (brackets inside strings and after escapes do not
+// Covers src/api/request_body.h: JsonDepth (brackets inside strings and after escapes do not
 // count; stops early), ParseBodyJson (the depth limit, a million-deep body refused without
 // parsing it, invalid JSON), ReadObject (unknown fields, NUL in text, too deep, "" as {}),
 // StringField, and ReadNewSilence (duration or expires_at, their limits, validation).
-#include "core/request_body.h"
+#include "api/request_body.h"
 
 #include <gtest/gtest.h>
 

@@ -8,11 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/http_server.h"
-#include "core/inventory.h"
-#include "core/ufm_client.h"
-#include "core/ufm_event.h"
+#include "http/http_server.h"
+#include "ingest/rest_event.h"
 #include "support/test_env.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_client.h"
+#include "ufm/ufm_event.h"
 
 namespace ufmr {
 namespace {

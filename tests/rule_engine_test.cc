@@ -1,4 +1,4 @@
-// Covers src/core/rule_engine.h: event rules counting within a window; `for` holds fired by Tick
+// Covers src/rules/rule_engine.h: event rules counting within a window; `for` holds fired by Tick
 // and cancelled by a clear event; active until clear (one finding per episode); switch and node
 // scopes counting distinct ports; inhibition by switch/node findings (and its expiry); flapping
 // from events and from LinkDownedCounterExtended (max of the two, not the sum); counter rules
@@ -6,7 +6,7 @@
 // with a late sample and min_link_uptime; BreaksSoak; Forget; OldestEventInUse; AdoptState;
 // PortsOf and Resolve. Real RuleSets (LoadRulesText) and a real Inventory; time comes only from
 // fixed TimePoints.
-#include "core/rule_engine.h"
+#include "rules/rule_engine.h"
 
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/inventory.h"
-#include "core/rule_loader.h"
+#include "rules/rule_loader.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {

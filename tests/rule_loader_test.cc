@@ -1,11 +1,11 @@
-// Covers src/core/rule_loader.h and the RuleSet of src/core/rules.h: every field of event,
+// Covers src/rules/rule_loader.h and the RuleSet of src/rules/rules.h: every field of event,
 // flapping and counter rules compiled into the right place (match fields, `use:` macros, "@list"
 // expansion, scope, count/window, for, clear, delta/rate/ber/value, min_link_uptime, inhibits,
 // action, mode, severity, templates); every mistake reported with its stable code at the right
 // 1-based file:line:column with the source line attached; warnings that never block a load;
 // `enabled: false`; RuleSet::Index; the shipped rules/ folder; Diagnostic::ToString's caret and
 // RenderDiagnosticsJson's shape.
-#include "core/rule_loader.h"
+#include "rules/rule_loader.h"
 
 #include <gtest/gtest.h>
 

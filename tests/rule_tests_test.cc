@@ -1,8 +1,8 @@
-// Covers src/core/rule_tests.h: ExpandSeries (promtool's series notation and its errors) and
+// Covers src/offline/rule_tests.h: ExpandSeries (promtool's series notation and its errors) and
 // RunRuleTests over test files written to a temporary folder: a passing test, a failing one whose
 // report shows the "- expected, not made" / "+ made, not expected" diff, test files with errors
 // (diagnostics at line:column), and the shipped rules/tests.
-#include "core/rule_tests.h"
+#include "offline/rule_tests.h"
 
 #include <gtest/gtest.h>
 

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "core/api.h"
-#include "core/http_client.h"
-#include "core/http_server.h"
-#include "core/silence.h"
-#include "core/store.h"
+#include "api/api.h"
+#include "decide/silence.h"
+#include "http/http_server.h"
+#include "store/store.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

@@ -1,10 +1,10 @@
-// Covers src/core/silence.h without a database: Silence::ActiveAt at the window's edges and after
+// Covers src/decide/silence.h without a database: Silence::ActiveAt at the window's edges and after
 // being ended early; ToJson's fields; ValidateSilence's accepted and rejected silences (table
 // driven, each rejection naming its field); ParseIsoTime against FormatIsoTime and its rejections;
 // SilenceSet::Match by port, switch and host pattern (full match, every set pattern must match,
 // empty names never match, the first active silence wins) and a set skipping uncompilable ones.
 // Time is a fixed TimePoint; nothing sleeps.
-#include "core/silence.h"
+#include "decide/silence.h"
 
 #include <gtest/gtest.h>
 

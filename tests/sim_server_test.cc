@@ -8,13 +8,14 @@
 #include <sstream>
 #include <string>
 
-#include "core/event_log.h"
-#include "core/event_subjects.h"
-#include "core/http_client.h"
-#include "core/inventory.h"
-#include "core/manual_marks.h"
-#include "core/ufm_client.h"
-#include "core/ufm_event.h"
+#include "filter/manual_marks.h"
+#include "ingest/event_log.h"
+#include "ingest/event_subjects.h"
+#include "ingest/rest_event.h"
+#include "ufm/http_client.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_client.h"
+#include "ufm/ufm_event.h"
 
 namespace ufmr::sim {
 namespace {

@@ -9,10 +9,10 @@
 #include <set>
 #include <string>
 
-#include "core/http_client.h"
-#include "core/inventory.h"
-#include "core/telemetry.h"
 #include "sim/sim_server.h"
+#include "telemetry/telemetry.h"
+#include "ufm/http_client.h"
+#include "ufm/inventory.h"
 
 namespace ufmr::sim {
 namespace {

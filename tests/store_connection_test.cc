@@ -7,7 +7,7 @@
 #include <pqxx/pqxx>
 #include <thread>
 
-#include "core/store.h"
+#include "store/store.h"
 #include "support/test_env.h"
 
 namespace ufmr {

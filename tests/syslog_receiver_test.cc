@@ -1,13 +1,13 @@
 // SyslogReceiver: header stripping (RFC 3164 with and without PRI, RFC 5424, bare, trailing NUL,
 // and UFM's "<SEVERITY> - " before the event-log line, on IBM CAST's record) and real UDP and TCP
 // (newline-framed and octet-counted) senders over loopback; a full queue drops and counts.
-#include "core/syslog_receiver.h"
+#include "ingest/syslog_receiver.h"
 
 #include <gtest/gtest.h>
 
 #include <boost/asio.hpp>
 
-#include "core/event_log.h"
+#include "ingest/event_log.h"
 #include "support/test_env.h"
 
 namespace ufmr {

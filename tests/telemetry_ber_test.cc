@@ -1,8 +1,8 @@
-// Covers src/core/telemetry_ber.h: IB speed names and numbers to per-lane Gb/s, widths to lanes,
-// the BER arithmetic (hand-computed cases), and that a SymbolBER observation made by the
+// Covers src/telemetry/telemetry_ber.h: IB speed names and numbers to per-lane Gb/s, widths to
+// lanes, the BER arithmetic (hand-computed cases), and that a SymbolBER observation made by the
 // TelemetryIntake is compared as a ratio by an unchanged counter rule (default `per`), never as a
 // count. Also the inventory fields the rate comes from (PortInfo.active_speed/active_width).
-#include "core/telemetry_ber.h"
+#include "telemetry/telemetry_ber.h"
 
 #include <gtest/gtest.h>
 
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "core/inventory.h"
-#include "core/rule_engine.h"
-#include "core/rule_loader.h"
-#include "core/rules.h"
-#include "core/telemetry.h"
+#include "rules/rule_engine.h"
+#include "rules/rule_loader.h"
+#include "rules/rules.h"
+#include "telemetry/telemetry.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {
@@ -149,7 +149,7 @@ TEST_P(SymbolBerRuleTest, BerRuleComparesTheRatio) {
   TelemetryIntake intake(
       Config::Telemetry{}, nullptr,
       [](const std::string&) -> std::optional<LinkRate> { return ParseLinkRate("NDR", "4x"); });
-  intake.SetInterest(TelemetryIntake::CountersUsedBy(*rules));
+  intake.SetInterest(rules->counters);
   const TimePoint now = TimePoint(std::chrono::seconds(1'700'000'100));
   std::vector<Observation> obs;
   auto sink = [&](const Observation& o) { obs.push_back(o); };

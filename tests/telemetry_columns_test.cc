@@ -1,9 +1,9 @@
-// Covers src/core/telemetry_columns.h (TelemetryColumns, the known column names) and its use by
+// Covers src/config/telemetry_columns.h (TelemetryColumns, the known column names) and its use by
 // the CSV and Prometheus parsers: a column map from the configuration turns a collector's names
 // (NVIDIA's fluentd sample: Infiniband_SymbolErrors_u_Errors) into ours; names match without
 // regard to case (headers spelled NODE_GUID, PORT_GUID, PORT_NUM; counters in any case); bad maps
 // are clear errors.
-#include "core/telemetry_columns.h"
+#include "config/telemetry_columns.h"
 
 #include <gtest/gtest.h>
 
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "core/telemetry_csv.h"
-#include "core/telemetry_prometheus.h"
-#include "core/telemetry_source.h"
 #include "support/snapshot_values.h"
 #include "support/test_env.h"
+#include "telemetry/telemetry_csv.h"
+#include "telemetry/telemetry_prometheus.h"
+#include "telemetry/telemetry_source.h"
 
 namespace ufmr {
 namespace {

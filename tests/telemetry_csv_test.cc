@@ -1,8 +1,8 @@
-// Covers src/core/telemetry_csv.h (and the column naming of telemetry_snapshot.h): the UFM
+// Covers src/telemetry/telemetry_csv.h (and the column naming of telemetry_snapshot.h): the UFM
 // Telemetry CSV on the documented fixtures in tests/testdata/telemetry/ (primary, reordered with
 // missing and unknown columns, secondary with speed/width, CRLF, a truncated body, non-UTF-8
 // bytes), bad rows reported by line, header errors, counter value forms, GUID forms, quoting.
-#include "core/telemetry_csv.h"
+#include "telemetry/telemetry_csv.h"
 
 #include <gtest/gtest.h>
 

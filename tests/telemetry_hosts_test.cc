@@ -1,14 +1,14 @@
-// Covers src/core/telemetry_hosts.h (HostPortIndex): host (HCA) ports of the inventory indexed by
-// port GUID, switch ports left out (they share the switch's GUID), a GUID two ports claim matching
-// nothing, rows renamed to the inventory's key whatever their port number, and rebuilding only
-// when the inventory's generation moves.
-#include "core/telemetry_hosts.h"
+// Covers src/telemetry/telemetry_hosts.h (HostPortIndex): host (HCA) ports of the inventory indexed
+// by port GUID, switch ports left out (they share the switch's GUID), a GUID two ports claim
+// matching nothing, rows renamed to the inventory's key whatever their port number, and rebuilding
+// only when the inventory's generation moves.
+#include "telemetry/telemetry_hosts.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "core/inventory.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {

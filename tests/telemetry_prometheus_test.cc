@@ -1,9 +1,9 @@
-// Covers src/core/telemetry_prometheus.h: UFM Telemetry's Prometheus text on the documented
+// Covers src/telemetry/telemetry_prometheus.h: UFM Telemetry's Prometheus text on the documented
 // fixture (labels in any order and naming, GUIDs with or without 0x, timestamps on some lines,
 // a metric without port labels), grouping lines into port rows, timestamps in milliseconds,
 // value forms, link speed/width metrics, malformed lines reported by line, a truncated body,
 // non-UTF-8 bytes, CRLF, and the bodies that are errors.
-#include "core/telemetry_prometheus.h"
+#include "telemetry/telemetry_prometheus.h"
 
 #include <gtest/gtest.h>
 

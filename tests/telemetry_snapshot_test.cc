@@ -1,8 +1,8 @@
-// Covers the sample-time reading of src/core/telemetry_snapshot.h (TimestampMicros, TimestampUnit,
-// ParseTimestampMicros): the unit told by the magnitude, since the primary endpoint stamps
-// microseconds (16 digits), other telemetry instances milliseconds (13) and some sources seconds
-// (10); a millisecond stamp read as microseconds would make every rate 1000 times too high.
-#include "core/telemetry_snapshot.h"
+// Covers the sample-time reading of src/telemetry/telemetry_snapshot.h (TimestampMicros,
+// TimestampUnit, ParseTimestampMicros): the unit told by the magnitude, since the primary endpoint
+// stamps microseconds (16 digits), other telemetry instances milliseconds (13) and some sources
+// seconds (10); a millisecond stamp read as microseconds would make every rate 1000 times too high.
+#include "telemetry/telemetry_snapshot.h"
 
 #include <gtest/gtest.h>
 

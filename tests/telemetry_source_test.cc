@@ -1,8 +1,8 @@
-// Covers src/core/telemetry_source.h: format names, format detection (Content-Type, first line),
-// shard URLs, and FetchTelemetry: shards merged (also with different columns), one failed shard
-// (transport, HTTP status, unparseable body) reported while the others are used, every shard
+// Covers src/telemetry/telemetry_source.h: format names, format detection (Content-Type, first
+// line), shard URLs, and FetchTelemetry: shards merged (also with different columns), one failed
+// shard (transport, HTTP status, unparseable body) reported while the others are used, every shard
 // failing; and the same against a loopback HttpServer on port 0 serving UFM-style shards.
-#include "core/telemetry_source.h"
+#include "telemetry/telemetry_source.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/http_client.h"
-#include "core/http_server.h"
+#include "http/http_server.h"
 #include "support/snapshot_values.h"
 #include "support/test_env.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

@@ -1,4 +1,4 @@
-// Covers src/core/telemetry.h (TelemetryIntake): polls of the primary endpoint turned into
+// Covers src/telemetry/telemetry.h (TelemetryIntake): polls of the primary endpoint turned into
 // Observations (baseline first, then moved counters), the interest filter, sharded polls with a
 // failed shard, a failed primary, input errors passed on, the secondary endpoint on its own
 // interval (first in a pass, retried after a failure) giving link speeds for SymbolBER, SymbolBER
@@ -6,7 +6,7 @@
 // through UfmClient::GetTelemetry (its default, and RestUfmClient against a loopback server), host
 // rows named by port_guid through the inventory, rates right whatever the timestamps' unit, and
 // per-endpoint column maps from the configuration.
-#include "core/telemetry.h"
+#include "telemetry/telemetry.h"
 
 #include <gtest/gtest.h>
 
@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "core/http_server.h"
-#include "core/inventory.h"
-#include "core/rule_engine.h"
-#include "core/rule_loader.h"
-#include "core/rules.h"
-#include "core/ufm_client.h"
+#include "http/http_server.h"
+#include "rules/rule_engine.h"
+#include "rules/rule_loader.h"
+#include "rules/rules.h"
 #include "support/test_env.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_client.h"
 
 namespace ufmr {
 namespace {
@@ -329,8 +329,8 @@ TEST(TelemetryIntakeTest, ShippedRulesMatchWhatTheIntakeEmits) {
   RuleEngine engine(rules, nullptr);
   FakeTelemetry fake;
   TelemetryIntake intake(Cfg(kUrl), fake.Fetch());
-  intake.SetInterest(TelemetryIntake::CountersUsedBy(*rules));
-  EXPECT_EQ(TelemetryIntake::CountersUsedBy(*rules).count("SymbolErrorCounterExtended"), 1u);
+  intake.SetInterest(rules->counters);
+  EXPECT_EQ(rules->counters.count("SymbolErrorCounterExtended"), 1u);
   std::vector<std::string> fired;
   auto sink = [&](const Observation& o) {
     std::vector<Finding> out;

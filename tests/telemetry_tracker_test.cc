@@ -1,10 +1,10 @@
-// Covers src/core/telemetry_tracker.h (CounterTracker) and the port identity it keys on
+// Covers src/telemetry/telemetry_tracker.h (CounterTracker) and the port identity it keys on
 // (telemetry_port.h): first sample a baseline; deltas, intervals and rates from row timestamps;
 // a decrease is a reset or wrap (delta = the new value); a rise from 0 counts; the same sample
 // twice; a clock going back; columns appearing, missing and reordered between snapshots; ports
 // tracked separately; the reporting filter (deltas still tracked); link rates; state growth;
 // LastSample (unknown ports, the newest sample's time and values, absent counters left out).
-#include "core/telemetry_tracker.h"
+#include "telemetry/telemetry_tracker.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 // pending or submitted action, is bringing it back, or the ticket is closed or a storm), and
 // tickets of another fabric (Conflict naming it) or none at all (NotFound). A refusal changes
 // nothing and adds no event.
-#include "core/ticket_desk.h"
+#include "api/ticket_desk.h"
 
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.h"
-#include "core/store.h"
+#include "base/clock.h"
+#include "store/store.h"
 #include "support/test_env.h"
 
 namespace ufmr {

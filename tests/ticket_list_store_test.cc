@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "core/store.h"
-#include "core/ticket_query.h"
+#include "api/ticket_query.h"
+#include "store/store.h"
 #include "support/test_env.h"
 
 namespace ufmr {

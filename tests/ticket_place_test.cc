@@ -1,16 +1,16 @@
-// Covers src/core/ticket_place.h (TicketPlacer): a switch-host link placed from an Inventory
+// Covers src/store/ticket_place.h (TicketPlacer): a switch-host link placed from an Inventory
 // (switch_name, host_name, the rack from the default pattern ^(.+)-U[0-9]+$, both ends with
 // labels, GUIDs and the cable serial, and a lower-case search_text holding serial, labels and
 // names), ports the inventory does not know (their names alone), an invalid or group-less pattern
 // (racks left empty), a switch name the pattern does not match (rack ""), and a re-placement
 // clearing what an earlier one filled.
-#include "core/ticket_place.h"
+#include "store/ticket_place.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "core/inventory.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {

@@ -1,8 +1,8 @@
-// Covers src/core/ticket_query.h (ParseTicketQuery, GET /api/tickets' query string): the defaults
+// Covers src/api/ticket_query.h (ParseTicketQuery, GET /api/tickets' query string): the defaults
 // (state from the caller, limit 100, sort priority, no filters), every accepted parameter, unknown
 // parameters named in the error, states and sort keys (a leading "-" reverses), limit and offset
 // bounds, min_age/max_age as durations (and absurd ones refused), over-long values refused.
-#include "core/ticket_query.h"
+#include "api/ticket_query.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// Covers src/core/ticket_view.h: WhatToDo for each ticket state and guard (a port held by the
+// Covers src/api/ticket_view.h: WhatToDo for each ticket state and guard (a port held by the
 // service named with its switch and label from the ticket's ends, the last link of a host, an
 // escalation with its attempts, verifying, closed as repaired or won't fix, a storm), the rule's
 // repair hint carried from the explanation; CsvCell quoting (comma, quote, CR/LF) and formula
 // defusing (= + - @ get a leading '); TicketCsvHeader and TicketCsvRow parsed as RFC 4180 CSV
 // (quoted commas, quotes and newlines) with one cell per header column.
-#include "core/ticket_view.h"
+#include "api/ticket_view.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.h"
+#include "base/clock.h"
 
 namespace ufmr {
 namespace {

@@ -8,7 +8,7 @@
 // Condition a string or a list), GetJobs (string or
 // integer ID), PostExternalEvent's body, and how an answer to a POST maps to a Status (4xx
 // permanent, 5xx transient).
-#include "core/ufm_client.h"
+#include "ufm/ufm_client.h"
 
 #include <gtest/gtest.h>
 
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "core/http_client.h"
-#include "core/http_server.h"
+#include "http/http_server.h"
 #include "sim/sim_server.h"
+#include "ufm/http_client.h"
 
 namespace ufmr {
 namespace {

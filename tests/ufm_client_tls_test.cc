@@ -4,9 +4,9 @@
 // HTML status page, so a call that got through TLS fails later, at "HTML where JSON was expected".
 #include <gtest/gtest.h>
 
-#include "core/http_server.h"
-#include "core/ufm_client.h"
+#include "http/http_server.h"
 #include "support/test_env.h"
+#include "ufm/ufm_client.h"
 
 namespace ufmr {
 namespace {

@@ -1,14 +1,16 @@
-// Covers src/core/ufm_event.h: ParseUfmEvents/ParseUfmEvent on both UFM event layouts (up to
+// Covers src/ufm/ufm_event.h: ParseUfmEvents/ParseUfmEvent on both UFM event layouts (up to
 // 6.16 "type" = event id; 6.17+ "event_type" = event id, "type" = object type), integer and string
 // ids, the {"data": [...]} wrapper, bad bodies and bad elements, id ordering; ExtractPortNames on
 // the real message shapes from the UFM field notes; ToObservation.
-#include "core/ufm_event.h"
+#include "ufm/ufm_event.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <string>
 #include <vector>
+
+#include "ingest/rest_event.h"
 
 namespace ufmr {
 namespace {

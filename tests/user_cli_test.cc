@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core/auth_store.h"
-#include "core/password.h"
-#include "core/store.h"
+#include "api/auth_store.h"
+#include "api/password.h"
+#include "store/store.h"
 #include "support/test_env.h"
 
 namespace ufmr {

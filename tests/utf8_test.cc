@@ -1,12 +1,12 @@
 // UTF-8 hygiene: invalid sequences and NULs become U+FFFD, valid text passes untouched, and a UFM
 // answer with one broken byte still yields all its events and ports; ForLog escapes control
 // characters so request text cannot forge a log line.
-#include "core/utf8.h"
+#include "base/utf8.h"
 
 #include <gtest/gtest.h>
 
-#include "core/inventory.h"
-#include "core/ufm_event.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_event.h"
 
 namespace ufmr {
 namespace {

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "core/clock.h"
-#include "core/config.h"
-#include "core/rule_loader.h"
-#include "core/ufm_client.h"
+#include "base/clock.h"
+#include "config/config.h"
+#include "rules/rule_loader.h"
+#include "ufm/ufm_client.h"
 
 namespace ufmr::app {
 

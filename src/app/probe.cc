@@ -11,15 +11,15 @@
 #include <string_view>
 #include <thread>
 
-#include "core/event_log.h"
-#include "core/rule_loader.h"
-#include "core/syslog_receiver.h"
-#include "core/syslog_record.h"
-#include "core/telemetry.h"
-#include "core/telemetry_columns.h"
-#include "core/telemetry_snapshot.h"
-#include "core/telemetry_source.h"
-#include "core/ufm_json.h"
+#include "config/telemetry_columns.h"
+#include "ingest/event_log.h"
+#include "ingest/syslog_receiver.h"
+#include "ingest/syslog_record.h"
+#include "rules/rule_loader.h"
+#include "telemetry/telemetry.h"
+#include "telemetry/telemetry_snapshot.h"
+#include "telemetry/telemetry_source.h"
+#include "ufm/ufm_json.h"
 
 namespace ufmr::app {
 
@@ -201,7 +201,7 @@ int64_t FirstTimestamp(std::string_view body) {
 std::set<std::string> CountersNeeded(const Config& c, Findings* f) {
   auto rules = LoadRulesDir(c.rules.dir);
   if (rules.ok()) {
-    auto needed = TelemetryIntake::CountersUsedBy(*rules.rules);
+    auto needed = rules.rules->counters;
     // SymbolBER is derived, from SymbolErrorCounterExtended and the link's rate.
     if (needed.erase("SymbolBER")) needed.insert("SymbolErrorCounterExtended");
     if (!needed.empty()) return needed;

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "core/config.h"
-#include "core/http_client.h"
-#include "core/inventory.h"
-#include "core/status.h"
-#include "core/ufm_client.h"
-#include "core/ufm_event.h"
+#include "base/status.h"
+#include "config/config.h"
+#include "ufm/http_client.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_client.h"
+#include "ufm/ufm_event.h"
 
 namespace ufmr::app {
 

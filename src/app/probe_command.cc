@@ -6,8 +6,8 @@
 
 #include "app/cli_options.h"
 #include "app/probe.h"
-#include "core/config.h"
-#include "core/ufm_client.h"
+#include "config/config.h"
+#include "ufm/ufm_client.h"
 
 namespace ufmr::app {
 

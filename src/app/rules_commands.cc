@@ -2,10 +2,10 @@
 
 #include <iostream>
 
-#include "core/clock.h"
-#include "core/replay.h"
-#include "core/rule_loader.h"
-#include "core/rule_tests.h"
+#include "base/clock.h"
+#include "offline/replay.h"
+#include "offline/rule_tests.h"
+#include "rules/rule_loader.h"
 
 namespace ufmr::app {
 

@@ -8,8 +8,8 @@
 #include <iostream>
 #include <string>
 
-#include "core/clock.h"
-#include "core/password.h"
+#include "api/password.h"
+#include "base/clock.h"
 
 namespace ufmr::app {
 namespace {

@@ -5,8 +5,8 @@
 // twice without echo on a terminal, else its first line); a new token is printed once on stdout.
 #pragma once
 
+#include "api/auth_store.h"
 #include "app/rules_commands.h"
-#include "core/auth_store.h"
 
 namespace ufmr::app {
 

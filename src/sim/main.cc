@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/clock.h"
+#include "base/clock.h"
 #include "sim/sim_server.h"
 #include "sim/sim_state.h"
 #include "sim/topology.h"

@@ -16,9 +16,9 @@
 #include <set>
 #include <string>
 
-#include "core/clock.h"
-#include "core/http_server.h"
-#include "core/status.h"
+#include "base/clock.h"
+#include "base/status.h"
+#include "http/http_server.h"
 #include "sim/sim_state.h"
 #include "sim/ufm_shapes.h"
 

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.h"
-#include "core/status.h"
+#include "base/clock.h"
+#include "base/status.h"
 #include "sim/topology.h"
 
 namespace ufmr::sim {

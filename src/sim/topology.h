@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "core/status.h"
+#include "base/status.h"
 
 namespace ufmr::sim {
 

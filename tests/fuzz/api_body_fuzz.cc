@@ -10,11 +10,11 @@
 #include <string>
 #include <string_view>
 
-#include "core/clock.h"
-#include "core/http_server.h"
-#include "core/request_body.h"
-#include "core/silence.h"
-#include "core/ticket_query.h"
+#include "api/request_body.h"
+#include "api/ticket_query.h"
+#include "base/clock.h"
+#include "decide/silence.h"
+#include "http/http_server.h"
 
 namespace {
 

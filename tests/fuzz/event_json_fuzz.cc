@@ -6,8 +6,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/clock.h"
-#include "core/ufm_event.h"
+#include "base/clock.h"
+#include "ingest/rest_event.h"
+#include "ufm/ufm_event.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string body(reinterpret_cast<const char*>(data), size);

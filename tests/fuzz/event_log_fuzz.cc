@@ -11,9 +11,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/clock.h"
-#include "core/event_log.h"
-#include "core/ufm_event.h"
+#include "base/clock.h"
+#include "ingest/event_log.h"
+#include "ingest/rest_event.h"
+#include "ufm/ufm_event.h"
 
 namespace {
 

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "core/clock.h"
-#include "core/finding.h"
-#include "core/observation.h"
-#include "core/rule_engine.h"
-#include "core/rule_loader.h"
+#include "base/clock.h"
+#include "ingest/observation.h"
+#include "rules/finding.h"
+#include "rules/rule_engine.h"
+#include "rules/rule_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

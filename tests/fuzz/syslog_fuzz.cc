@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/clock.h"
-#include "core/event_log.h"
-#include "core/syslog_receiver.h"
+#include "base/clock.h"
+#include "ingest/event_log.h"
+#include "ingest/syslog_receiver.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view record(reinterpret_cast<const char*>(data), size);

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/telemetry_csv.h"
+#include "telemetry/telemetry_csv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto snapshot =

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/telemetry_prometheus.h"
+#include "telemetry/telemetry_prometheus.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto snapshot =

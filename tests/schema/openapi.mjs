@@ -1,6 +1,6 @@
 // Checks schema/openapi.yaml against the service (ctest: api_openapi): it parses as OpenAPI 3.0,
 // every $ref resolves, every operation has responses, and its paths are exactly the routes
-// src/core/api.cc and src/core/auth_gate.cc register (each route documented, nothing documented that the service lacks).
+// src/api/api.cc and src/api/auth_gate.cc register (each route documented, nothing documented that the service lacks).
 //
 //   node tests/schema/openapi.mjs
 //
@@ -48,7 +48,7 @@ const routes = new Set();
 for (const m of source.matchAll(/\b(?:router|r)\.Add\(\s*"(GET|POST|PUT|PATCH|DELETE)",\s*"([^"]+)"/g)) {
   routes.add(`${m[1].toLowerCase()} ${m[2]}`);
 }
-check(routes.size >= 10, `found the service's routes in src/core/api.cc (${routes.size})`);
+check(routes.size >= 10, `found the service's routes in src/api/api.cc (${routes.size})`);
 const documented = new Set();
 for (const [p, item] of Object.entries(doc.paths || {})) {
   for (const [method, op] of Object.entries(item)) {

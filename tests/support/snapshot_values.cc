@@ -1,6 +1,6 @@
 #include "snapshot_values.h"
 
-#include "core/telemetry_port.h"
+#include "telemetry/telemetry_port.h"
 
 namespace ufmr::testing {
 

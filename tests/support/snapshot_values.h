@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/telemetry_snapshot.h"
+#include "telemetry/telemetry_snapshot.h"
 
 namespace ufmr::testing {
 

@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/http_server.h"
+#include "http/http_server.h"
 
 namespace ufmr::testing {
 

@@ -1,0 +1,428 @@
+#include "offline/replay.h"
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "filter/manual_marks.h"
+#include "filter/recent_disables.h"
+#include "ingest/event_log.h"
+#include "ingest/event_subjects.h"
+#include "rules/rule_engine.h"
+#include "telemetry/telemetry.h"
+#include "ufm/inventory.h"
+
+namespace ufmr {
+
+namespace {
+
+bool ReadWhole(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream buf;
+  buf << in.rdbuf();
+  *out = buf.str();
+  return true;
+}
+
+// The decision stage's questions, answered from what the replay has decided so far.
+class ReplayContext final : public DecisionContext {
+ public:
+  ReplayContext(const Inventory& inventory, const ManualMarks& marks, const SilenceSet& silences,
+                const std::set<std::string>& learned)
+      : inventory_(inventory), marks_(marks), silences_(silences), learned_(learned) {}
+  std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
+  std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
+    auto it = tickets_.find(entity);
+    if (it == tickets_.end()) return std::nullopt;
+    return it->second;
+  }
+  const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
+    return silences_.Match(subject, t);
+  }
+  std::string OwnedByPerson(const std::string& port) override {
+    std::string why = marks_.Why(port);
+    if (!why.empty()) return why;
+    auto info = inventory_.Get(port);
+    if (info && info->disabled()) return "disabled in UFM's saved port list";
+    return "";
+  }
+  std::vector<std::string> HeldPorts() override { return held_; }
+  int FabricPorts() override { return static_cast<int>(inventory_.size()); }
+  // A switch known only from the events' text is not judged (its other links are unknown, not
+  // absent); a host is: cutting its last link is the worse mistake.
+  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
+    auto ports = inventory_.NodePorts(port);
+    if (port.is_switch() && std::all_of(ports.begin(), ports.end(), [&](const PortInfo& p) {
+          return learned_.count(p.name) > 0;
+        })) {
+      return {};
+    }
+    return ports;
+  }
+  int ActionsSince(TimePoint since) override {
+    return static_cast<int>(
+        std::count_if(cuts_.begin(), cuts_.end(), [&](TimePoint t) { return t >= since; }));
+  }
+  std::optional<TimePoint> LastActionOn(const std::string& port) override {
+    auto it = last_action_.find(port);
+    if (it == last_action_.end()) return std::nullopt;
+    return it->second;
+  }
+  bool BreakerTripped() override { return tripped_; }
+  int CountActingFinding(TimePoint t, double window_s) override {
+    acting_.push_back(t);
+    auto since = t - std::chrono::duration_cast<TimePoint::duration>(Seconds(window_s));
+    while (!acting_.empty() && acting_.front() < since) acting_.pop_front();
+    return static_cast<int>(acting_.size());
+  }
+  void TripBreaker(const Decision&, int) override { tripped_ = true; }
+
+  void Record(const Decision& d) {
+    if (d.kind == DecisionKind::kSuppressed || d.kind == DecisionKind::kFinding) return;
+    // A storm is one ticket (the breaker's), not one per link.
+    if (d.guard == "breaker") return;
+    auto [it, added] =
+        tickets_.emplace(d.entity, OpenTicketInfo{static_cast<int64_t>(tickets_.size() + 1)});
+    if (d.acts()) {
+      it->second.acted = true;
+      held_.push_back(d.port);
+      cuts_.push_back(d.time);
+      last_action_[d.port] = d.time;
+    }
+  }
+
+ private:
+  const Inventory& inventory_;
+  const ManualMarks& marks_;
+  const SilenceSet& silences_;
+  const std::set<std::string>& learned_;
+  std::map<std::string, OpenTicketInfo> tickets_;
+  std::vector<std::string> held_;
+  std::vector<TimePoint> cuts_;
+  std::map<std::string, TimePoint> last_action_;
+  std::deque<TimePoint> acting_;
+  bool tripped_ = false;
+};
+
+// Ports the saved port list lacks, learned from how events name them.
+size_t LearnPorts(const Observation& o, Inventory* inventory,
+                  std::set<std::string>* learned_names) {
+  auto named = ExtractPortSubjects(o.description);
+  // The ports the event's object names are the authority: the old Link form's message names a
+  // host by its node GUID ("e41d2d0300ff4938 (Computer: ...) : 2" for port e41d2d0300ff4939_2),
+  // which is no port's name.
+  if (!o.ports.empty()) {
+    std::erase_if(named, [&o](const PortSubject& s) {
+      return std::find(o.ports.begin(), o.ports.end(), s.port) == o.ports.end();
+    });
+  }
+  size_t learned = 0;
+  for (const auto& s : named) {
+    if (inventory->Get(s.port)) continue;
+    PortInfo p;
+    p.name = s.port;
+    p.guid = s.port.substr(0, s.port.find('_'));
+    p.system_name = s.node;
+    p.node_description = s.label.empty() ? s.node : s.node + ":" + s.label;
+    p.description = s.is_switch ? "Switch IB Port" : "Computer IB Port";
+    p.label = s.label;
+    p.logical_state = "Active";  // until the events say otherwise
+    p.physical_state = "Link Up";
+    try {
+      p.number = std::stoi(s.port.substr(s.port.find('_') + 1));
+    } catch (const std::exception&) {
+    }
+    if (named.size() == 2) p.peer = named[0].port == s.port ? named[1].port : named[0].port;
+    inventory->Upsert(p);
+    learned_names->insert(p.name);
+    ++learned;
+  }
+  return learned;
+}
+
+Result<std::vector<Silence>> LoadSilences(const std::string& path) {
+  std::string text;
+  if (!ReadWhole(path, &text)) return Status::NotFound("cannot read " + path);
+  nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
+  if (doc.is_object() && doc.contains("silences")) doc = doc["silences"];
+  if (!doc.is_array()) return Status::InvalidArgument(path + ": expected a JSON list of silences");
+  std::vector<Silence> out;
+  for (size_t i = 0; i < doc.size(); ++i) {
+    const auto& j = doc[i];
+    std::string where = path + ": silence " + std::to_string(i) + ": ";
+    if (!j.is_object()) return Status::InvalidArgument(where + "expected an object");
+    // The API's own output is accepted as is: fields may be null.
+    auto field = [&](const char* key, const std::string& fallback = "") {
+      auto it = j.find(key);
+      return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+    };
+    Silence s;
+    auto id = j.find("id");
+    s.id =
+        id != j.end() && id->is_number_integer() ? id->get<int64_t>() : static_cast<int64_t>(i + 1);
+    s.port = field("port");
+    s.switch_ = field("switch");
+    s.host = field("host");
+    s.reason = field("reason");
+    auto starts = ParseIsoTime(field("created_at", "1970-01-01T00:00:00Z"));
+    auto ends = ParseIsoTime(field("expires_at"));
+    if (!starts.ok())
+      return Status::InvalidArgument(where + "created_at: " + starts.status().message());
+    if (!ends.ok())
+      return Status::InvalidArgument(where + "expires_at: " + ends.status().message());
+    s.created_at = starts.value();
+    s.expires_at = ends.value();
+    Status valid = ValidateSilence(s);
+    if (!valid.ok()) return Status::InvalidArgument(where + valid.message());
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+struct SnapshotFile {
+  TimePoint time;
+  std::string path;
+};
+
+}  // namespace
+
+Status RunReplay(std::shared_ptr<const RuleSet> rules, const ReplayOptions& options,
+                 const std::function<void(const Decision&)>& sink, ReplayStats* stats) {
+  namespace fs = std::filesystem;
+  auto note = [&](const std::string& e) {
+    if (stats->errors.size() < 20) stats->errors.push_back(e);
+  };
+
+  Inventory inventory;
+  if (!options.ports_file.empty()) {
+    std::string body;
+    if (!ReadWhole(options.ports_file, &body)) {
+      return Status::NotFound("cannot read the ports file " + options.ports_file);
+    }
+    int skipped = 0;
+    auto ports = ParsePorts(body, &skipped);
+    if (!ports.ok()) {
+      return Status::InvalidArgument(options.ports_file + ": " + ports.status().message());
+    }
+    if (skipped > 0) note(options.ports_file + ": " + std::to_string(skipped) + " ports skipped");
+    inventory.Replace(std::move(ports.value()));
+  }
+  SilenceSet silences;
+  if (!options.silences_file.empty()) {
+    auto list = LoadSilences(options.silences_file);
+    if (!list.ok()) return list.status();
+    silences = SilenceSet(std::move(list.value()));
+  }
+
+  // Telemetry snapshots, ordered by their own sample time.
+  std::vector<SnapshotFile> snapshots;
+  for (const auto& path : options.telemetry) {
+    std::error_code ec;
+    std::vector<std::string> files;
+    if (fs::is_directory(path, ec)) {
+      for (const auto& e : fs::directory_iterator(path, ec)) {
+        if (e.is_regular_file() && e.path().extension() == ".csv")
+          files.push_back(e.path().string());
+      }
+    } else if (fs::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      return Status::NotFound("no such telemetry file or folder: " + path);
+    }
+    for (const auto& f : files) {
+      std::string text;
+      if (!ReadWhole(f, &text)) return Status::NotFound("cannot read " + f);
+      auto snap = ParseTelemetryCsv(text);
+      if (!snap.ok()) {
+        note(f + ": " + snap.status().message());
+        continue;
+      }
+      int64_t us = 0;
+      for (int64_t t : snap->time_us) us = std::max(us, t);
+      if (us == 0) {
+        note(f + ": no timestamp column: skipped (replay needs the recorded time)");
+        continue;
+      }
+      snapshots.push_back({TimePoint(std::chrono::duration_cast<TimePoint::duration>(
+                               std::chrono::microseconds(us))),
+                           f});
+    }
+  }
+  std::sort(snapshots.begin(), snapshots.end(), [](const auto& a, const auto& b) {
+    return a.time < b.time || (a.time == b.time && a.path < b.path);
+  });
+
+  ReplayPipeline pipeline(rules, options.policy, &inventory, std::move(silences),
+                          [&](const Decision& d) {
+                            ++stats->decisions[DecisionKindName(d.kind)];
+                            sink(d);
+                          });
+  size_t next_snapshot = 0;
+  auto telemetry_until = [&](std::optional<TimePoint> t) {
+    for (; next_snapshot < snapshots.size() && (!t || snapshots[next_snapshot].time <= *t);
+         ++next_snapshot) {
+      const auto& s = snapshots[next_snapshot];
+      std::string text;
+      if (!ReadWhole(s.path, &text)) return;
+      auto snap = ParseTelemetryCsv(text);
+      if (!snap.ok()) continue;
+      for (const auto& e : snap->errors) note(s.path + ": " + e);
+      ++stats->telemetry_files;
+      stats->telemetry_samples += snap->rows();
+      pipeline.Telemetry(snap.value(), s.time);
+    }
+  };
+
+  if (!options.event_log.empty()) {
+    std::ifstream in(options.event_log, std::ios::binary);
+    if (!in) return Status::NotFound("cannot read the event log " + options.event_log);
+    EventLogAssembler assembler;
+    RawLogEntry raw;
+    LogEntry entry;
+    auto handle = [&](const RawLogEntry& r) {
+      ++stats->events;
+      Status s = ParseEventLogEntry(r, &entry);
+      TimePoint t;
+      if (s.ok() && !ParseUfmTimestamp(entry.timestamp, options.utc_offset_s, &t)) {
+        s = Status::InvalidArgument("bad timestamp '" + entry.timestamp + "'");
+      }
+      if (!s.ok()) {
+        ++stats->bad_entries;
+        note(options.event_log + ": byte " + std::to_string(r.offset) + ": " + s.message());
+        return;
+      }
+      telemetry_until(t);
+      stats->learned_ports += pipeline.Event(ToObservation(entry, t));
+    };
+    std::string line;
+    uint64_t offset = 0;
+    while (std::getline(in, line)) {
+      uint64_t at = offset;
+      offset += line.size() + 1;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (assembler.Add(line, at, &raw)) handle(raw);
+    }
+    if (assembler.Flush(&raw)) handle(raw);
+  }
+  telemetry_until(std::nullopt);
+  pipeline.Finish();
+  stats->findings = pipeline.findings();
+  return Status::Ok();
+}
+
+struct ReplayPipeline::Impl {
+  Impl(std::shared_ptr<const RuleSet> r, DecisionPolicy policy, Inventory* inv, SilenceSet s,
+       Sink out)
+      : rules(std::move(r)),
+        inventory(inv),
+        silences(std::move(s)),
+        engine(rules, inventory),
+        decider(policy),
+        ctx(*inventory, marks, silences, learned),
+        intake(Config::Telemetry{}, nullptr,
+               [inv](const std::string& port) -> std::optional<LinkRate> {
+                 auto info = inv->Get(port);
+                 if (!info) return std::nullopt;
+                 LinkRate rate = ParseLinkRate(info->active_speed, info->active_width);
+                 if (!rate.known()) return std::nullopt;
+                 return rate;
+               }),
+        sink(std::move(out)) {
+    intake.SetInterest(rules->counters);
+    intake.UseInventory(inventory);  // host rows by port_guid, as in the service
+  }
+
+  void Decide() {
+    for (const auto& f : pending) {
+      ++findings;
+      Decision d = decider.Decide(f, ctx);
+      ctx.Record(d);
+      if (d.acts() && (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink)) {
+        engine.Forget(f.link_key);  // as the service does once it takes the link out
+      }
+      sink(d);
+    }
+    pending.clear();
+  }
+
+  void Advance(TimePoint t) {
+    if (clock && t <= *clock) return;
+    clock = t;
+    engine.Tick(t, &pending);
+    Decide();
+  }
+
+  std::shared_ptr<const RuleSet> rules;
+  Inventory* inventory;
+  SilenceSet silences;
+  ManualMarks marks;
+  RecentDisables disables;
+  std::set<std::string> learned;  // ports known only from the events' text
+  RuleEngine engine;
+  Decider decider;
+  ReplayContext ctx;
+  TelemetryIntake intake;
+  Sink sink;
+  std::vector<Finding> pending;
+  std::optional<TimePoint> clock;
+  size_t findings = 0;
+};
+
+ReplayPipeline::ReplayPipeline(std::shared_ptr<const RuleSet> rules, DecisionPolicy policy,
+                               Inventory* inventory, SilenceSet silences, Sink sink)
+    : impl_(std::make_unique<Impl>(std::move(rules), policy, inventory, std::move(silences),
+                                   std::move(sink))) {}
+
+ReplayPipeline::~ReplayPipeline() = default;
+
+size_t ReplayPipeline::Event(const Observation& o) {
+  impl_->Advance(o.time);
+  size_t learned = LearnPorts(o, impl_->inventory, &impl_->learned);
+  if (o.event_type == 328 || o.event_type == 329) {
+    // The fabric as the events tell it: which links are up (the last-link guard counts them).
+    for (const auto& name : impl_->engine.PortsOf(o)) {
+      auto p = impl_->inventory->Get(name);
+      if (!p || p->disabled()) continue;
+      p->logical_state = o.event_type == 328 ? "Active" : "Inactive";
+      p->physical_state = o.event_type == 328 ? "Link Up" : "Link Down";
+      impl_->inventory->Upsert(*p);
+    }
+  }
+  impl_->marks.Observe(o, impl_->engine.PortsOf(o));
+  // A recorded 336 is a person's disable or the live service's own: either way, what the link
+  // then reports is not for the rules, as in the service (RecentDisables, and for its own cuts
+  // Remediator::AboutOurDisable).
+  std::vector<std::string> ports = impl_->engine.PortsOf(o);
+  impl_->disables.Note(o, ports, [](const std::string&) { return false; });
+  if (impl_->disables.Covers(o, ports, *impl_->inventory)) {
+    impl_->engine.NoteLinkDown(o, ports);  // the link's uptime starts again all the same
+  } else {
+    impl_->engine.Observe(o, &impl_->pending);
+  }
+  impl_->Decide();
+  return learned;
+}
+
+void ReplayPipeline::Telemetry(const TelemetrySnapshot& snapshot, TimePoint t) {
+  impl_->Advance(t);
+  impl_->intake.Ingest(snapshot, false, t,
+                       [this](const Observation& o) { impl_->engine.Observe(o, &impl_->pending); });
+  impl_->Decide();
+}
+
+void ReplayPipeline::AdvanceTo(TimePoint t) { impl_->Advance(t); }
+
+void ReplayPipeline::Finish() {
+  if (!impl_->clock) return;
+  double longest = 0;
+  for (const auto& r : impl_->rules->rules) longest = std::max(longest, r.for_s);
+  impl_->Advance(*impl_->clock + std::chrono::duration_cast<TimePoint::duration>(Seconds(longest)));
+}
+
+size_t ReplayPipeline::findings() const { return impl_->findings; }
+
+}  // namespace ufmr

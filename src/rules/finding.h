@@ -1,0 +1,49 @@
+// Finding: a rule fired for a port, link, switch or node, with the evidence that made it fire.
+// Plain data handed from the rules engine to the decision stage (decision.h), which turns it into
+// a Decision: act, ticket, record, suppress or block. A Finding copies what it needs from its
+// rule, so it stays valid after the rules are reloaded.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "rules/rules.h"
+
+namespace ufmr {
+
+// A link is an unordered pair of ports; its key is the two names sorted and joined by '|'
+// ("a|b"), or the single name when the peer is unknown.
+std::string LinkKey(const std::vector<std::string>& ports);
+
+struct Finding {
+  std::string rule;
+  RuleAction action = RuleAction::kDisablePort;
+  RuleMode mode = RuleMode::kEnforce;
+  RuleScope scope = RuleScope::kLink;
+  std::string severity;
+  std::string title;  // the rule's templates, rendered by the decision stage
+  std::string repair_hint;
+  // The entity: a link key (port and link scopes: one ticket per link), or "switch:<name>" /
+  // "node:<name>" (see NodeKey) for switch and node scopes.
+  std::string link_key;
+  std::vector<std::string> ports;  // the link's ends, as far as known (port and link scopes)
+  std::string switch_name;         // switch scope: the switch, as named
+  std::string node_name;           // node scope: the host, as named
+  std::string cable_serial;        // from the events, when they carry it
+  // The switches and hosts the link's ends sit on (NodeKey -> name as written), from the
+  // inventory or the events' own text: for inhibition and silences.
+  std::map<std::string, std::string> switches;
+  std::map<std::string, std::string> hosts;
+  std::string reason;       // one line for a person
+  nlohmann::json evidence;  // observations, thresholds, rule, rules hash
+  std::string rules_hash;
+  TimePoint time;
+  // Non-empty when a switch- or node-level finding covers this one ("switch_reboot on switch
+  // sw-1"): the decision stage records it as suppressed.
+  std::string inhibited_by;
+};
+
+}  // namespace ufmr

@@ -1,0 +1,37 @@
+// CounterHistory: keeps the error counters of ticketed ports over time, for the ticket page's
+// chart. At most every dashboard.counter_sample_interval_s (and soon after a new ticket) it records
+// the last telemetry sample of each port of a ticket that is not closed, limited to error counters
+// (those the rules name and the usual IB error counters); once an hour it drops samples older than
+// dashboard.counter_history_s. Belongs to the loop's thread.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "base/clock.h"
+#include "store/store.h"
+#include "telemetry/telemetry_tracker.h"
+
+namespace ufmr {
+
+class CounterHistory {
+ public:
+  CounterHistory(double keep_s, double every_s = 60);
+
+  // The counters worth keeping: `used_by_rules` and the usual IB error counters.
+  static bool Keeps(const std::string& counter, const std::set<std::string>& used_by_rules);
+  // Records and prunes when due; database errors are logged and retried next time. Returns the
+  // number of samples recorded.
+  int MaybeRecord(Store& store, const CounterTracker& tracker,
+                  const std::set<std::string>& used_by_rules, TimePoint now);
+  // Records at the next call, due or not (a ticket was just filed: its chart starts at once).
+  void RecordSoon() { next_record_ = TimePoint{}; }
+
+ private:
+  double keep_s_;
+  double every_s_;
+  TimePoint next_record_{};
+  TimePoint next_prune_{};
+};
+
+}  // namespace ufmr

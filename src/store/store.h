@@ -1,0 +1,237 @@
+// Store: the service's PostgreSQL state (tickets, their timelines, port actions, input cursors,
+// alerts, silences) through libpqxx. Work happens in a Store::Tx, one database transaction on a
+// pooled connection: what a batch of inputs changes, the intents it records and the cursor it
+// advances commit together or not at all. Store and distinct Tx objects are safe to use from
+// several threads; a single Tx is not. Tx methods throw pqxx exceptions; Store's own methods return
+// Status.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <pqxx/connection>
+#include <pqxx/transaction>
+#include <string>
+#include <vector>
+
+#include "base/metrics.h"
+#include "base/status.h"
+#include "decide/silence.h"
+#include "store/ticket.h"
+
+namespace ufmr {
+
+// What the ticket list shows: filters (all optional), sort and page.
+struct TicketQuery {
+  std::string state = "all";  // a ticket state, "open" (not closed) or "all"
+  std::string fabric;         // exact
+  std::string switch_name;    // the switch end's system name, case-insensitive
+  std::string host;           // the host end's system name, case-insensitive
+  std::string rack;           // exact
+  std::string rule;           // exact
+  std::string assigned_to;    // exact
+  std::string q;              // appears in a port name, label, GUID, host, cable serial, ...
+  std::optional<double> min_age_s, max_age_s;  // since the ticket was filed
+  // priority (1 first, then oldest), age (oldest first), created, updated, id, state, rule;
+  // "-" before it reverses.
+  std::string sort = "priority";
+  int limit = 100;
+  int64_t offset = 0;
+  // Leave each ticket's ends as text (Ticket::ends_text; `ends` empty): for a list that mostly
+  // shows ports as the inventory knows them now and falls back on the filed ends only now and
+  // then. Parsing them for every ticket was a fifth of the ticket list's CPU.
+  bool unparsed_ends = false;
+};
+// The sort keys TicketQuery::sort accepts (without "-").
+bool IsKnownTicketSort(const std::string& sort);
+
+struct TicketPage {
+  std::vector<Ticket> tickets;
+  int64_t total = 0;  // tickets that match the filters, all pages
+};
+
+// One telemetry sample of a ticketed port's error counters.
+struct CounterSample {
+  std::string port;
+  double at = 0;            // epoch seconds
+  nlohmann::json counters;  // {"SymbolErrorCounterExtended": 12, ...}
+};
+
+class Store {
+ public:
+  // The circuit breaker of this fabric (table breaker).
+  struct BreakerState {
+    bool tripped = false;
+    std::optional<double> tripped_at;  // epoch seconds
+    std::string reason;
+    int64_t ticket_id = 0;  // the storm ticket
+    std::string rearmed_by;
+    std::optional<double> rearmed_at;
+  };
+
+  class Tx {
+   public:
+    ~Tx();
+    Tx(const Tx&) = delete;
+    Tx& operator=(const Tx&) = delete;
+
+    std::optional<Ticket> OpenTicketForLink(const std::string& link_key);  // locks the row
+    std::optional<Ticket> TicketById(int64_t id);                          // locks the row
+    std::vector<Ticket> TicketsInState(const std::string& state);          // locks the rows
+    int64_t InsertTicket(const Ticket& t);
+    // state, attempts, flags, soak/closed times; rule and reason when set (an upgrade)
+    void UpdateTicket(const Ticket& t);
+    void AddEvent(int64_t ticket_id, const std::string& kind, const std::string& actor,
+                  const std::string& message,
+                  const nlohmann::json& details = nlohmann::json::object());
+    int64_t InsertAction(const PortAction& a);
+    // state, job id, error, tries, next try, announced, system GUID; confirmed_at when confirmed
+    void UpdateAction(const PortAction& a);
+    std::vector<PortAction> OpenActions();  // pending or submitted, oldest first
+    // Confirmed actions whose UFM external event is not posted yet (at most 100).
+    std::vector<PortAction> UnannouncedActions();
+    std::optional<PortAction> ActionById(int64_t id);  // locks the row
+    std::vector<PortAction> ActionsOfTicket(int64_t ticket_id);
+    // Ports this service holds out of service, or is about to (pending intents): the guards'
+    // view. CountHeldDisabled is their number; HeldTickets the tickets that hold them.
+    int CountHeldDisabled();
+    std::vector<std::string> HeldPorts();
+    std::vector<Ticket> HeldTickets();
+    // Disable and isolate intents recorded at or after the time (not failed or skipped).
+    int CutActionsSince(double epoch_s);
+    // When the service last recorded an action (not failed or skipped) on the port.
+    std::optional<double> LastActionOn(const std::string& port);
+    BreakerState Breaker();
+    void TripBreaker(const std::string& reason, int64_t ticket_id);
+    // False when it was not tripped.
+    bool RearmBreaker(const std::string& by);
+    std::optional<int64_t> Cursor(const std::string& source);
+    // What else a source needs to resume (e.g. the newest event's timestamp); {} if none.
+    nlohmann::json CursorState(const std::string& source);
+    void SetCursor(const std::string& source, int64_t position,
+                   const nlohmann::json& state = nlohmann::json::object());
+    int64_t AddAlert(const std::string& kind, const std::string& message,
+                     const nlohmann::json& details = nlohmann::json::object());
+    // Clears every active alert of `kind` (e.g. a rules reload that failed, once one succeeds).
+    int ClearAlertsOfKind(const std::string& kind, const std::string& by);
+    // The ports of this fabric's tickets that are not closed (the counter history's subjects).
+    std::vector<std::string> OpenTicketPorts();
+    void AddCounterSample(const std::string& port, double at_epoch_s,
+                          const nlohmann::json& counters);
+    // Drops counter samples taken before the time; returns how many.
+    int PruneCounterSamples(double before_epoch_s);
+    // Tickets not closed whose place (TicketPlacer) was never filled (filed before 007).
+    std::vector<Ticket> UnplacedTickets(int limit);
+    void SetPlace(const Ticket& t);  // switch_name, rack, host_name, ends, search_text
+    // Records a decision (decision.h's Decision, as JSON) and the ticket it opened or touched.
+    // The transaction's decisions are written together, in order, when it commits: a storm's
+    // pass records thousands, and one statement each kept the pipeline waiting on PostgreSQL.
+    void AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id);
+    void Commit();
+
+   private:
+    friend class Store;
+    Tx(Store* store, std::unique_ptr<pqxx::connection> conn);
+    // Runs a statement the pipeline runs for every finding, prepared once per pooled connection
+    // (PostgreSQL plans it once, not every time). Defined in store.cc, its only user.
+    template <typename... Args>
+    pqxx::result ExecPrepared(const std::string& sql, Args&&... args);
+    void WriteDecisions();
+    Store* store_;
+    std::string decisions_;  // AddDecision's rows not yet written: JSON objects, comma-separated
+    std::unique_ptr<pqxx::connection> conn_;
+    std::unique_ptr<pqxx::dbtransaction> work_;
+    std::chrono::steady_clock::time_point began_;
+    bool committed_ = false;
+  };
+
+  // Connects once to check the database answers; later connections open on demand.
+  static Result<std::unique_ptr<Store>> Open(const std::string& url, const std::string& fabric);
+  ~Store();
+
+  // Applies schema/*.sql files not yet recorded in schema_migrations, in name order.
+  Status Migrate(const std::string& schema_dir);
+  // The migrations in schema_dir that the database has not applied yet, in name order.
+  Result<std::vector<std::string>> PendingMigrations(const std::string& schema_dir);
+  Result<std::unique_ptr<Tx>> Begin();
+
+  // Read-only views for the API. state: a ticket state, "open" (all not closed) or "all".
+  Result<std::vector<Ticket>> ListTickets(const std::string& state, int limit);
+  // Tickets of every fabric in the database (TicketQuery::fabric narrows it).
+  Result<TicketPage> ListTickets(const TicketQuery& query);
+  // Any fabric's ticket.
+  Result<Ticket> GetTicket(int64_t id);
+  // Why this fabric has no ticket `id`: Conflict naming the fabric that has it (its own service
+  // must change it), else NotFound.
+  Status MissingTicket(int64_t id);
+  // Samples of these ports taken from `since` to `until` (none: to now), oldest first. A port
+  // with more than `per_port` samples is thinned evenly to about that many, keeping its first
+  // and last (the counters are cumulative, so a chart of increases stays true).
+  Result<std::vector<CounterSample>> CounterSamples(const std::string& fabric,
+                                                    const std::vector<std::string>& ports,
+                                                    double since_epoch_s,
+                                                    std::optional<double> until_epoch_s,
+                                                    int per_port);
+  Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
+  Result<std::vector<PortAction>> Actions(int64_t ticket_id);
+  Result<std::vector<Alert>> ActiveAlerts(int limit);
+  // This fabric's tickets by state (states without tickets are left out).
+  Result<std::map<std::string, int64_t>> TicketCounts();
+  // This fabric's circuit breaker (armed, with no row yet, on a fresh database).
+  Result<BreakerState> GetBreaker();
+  // The newest decisions, newest first (each as recorded: the Decision JSON plus id, ticket_id,
+  // decided_at); `rule` filters when not empty.
+  Result<nlohmann::json> RecentDecisions(int limit, const std::string& rule);
+  // Dismisses an alert; NotFound if there is no such active alert.
+  Status ClearAlert(int64_t id, const std::string& by);
+
+  // Silences (maintenance windows). "In force" is by the database clock: created_at <= now() <
+  // expires_at and not ended early. AddSilence validates first (InvalidArgument), then records it
+  // with the database's now() as created_at (s.created_at only serves validation) and returns it
+  // with its id; expires_at must be later than that now() (InvalidArgument otherwise).
+  Result<Silence> AddSilence(const Silence& s);
+  // Newest first; include_expired false: only those in force.
+  Result<std::vector<Silence>> ListSilences(bool include_expired, int limit);
+  // Those in force, oldest first (the order SilenceSet::Match tries them in).
+  Result<std::vector<Silence>> ActiveSilences();
+  // Any silence of this fabric, in force or not; NotFound if there is none with that id.
+  Result<Silence> GetSilence(int64_t id);
+  // Ends a silence early (expired_at = now(), expired_by = by or NULL if empty); NotFound if
+  // there is no such silence in force.
+  Status ExpireSilence(int64_t id, const std::string& by);
+  Status Ping();
+  // Runs `fn` in one read-write transaction on a pooled connection and commits it. A database
+  // error (or any exception from fn) is returned as Unavailable; fn's own Status, if not ok, is
+  // returned as is and the transaction is rolled back. For stores of other tables (AuthStore).
+  Status Run(const std::function<Status(pqxx::work&)>& fn, const char* op = "auth");
+
+  const std::string& fabric() const { return fabric_; }
+  // Times every transaction (ufmr_db_transaction_duration_seconds) and every read or write of
+  // the methods above (ufmr_db_query_duration_seconds{op}) from here on. Call before use.
+  void set_metrics(Metrics* metrics) { metrics_ = metrics; }
+  // How far back earlier tickets on a link count toward Ticket::repeat_count. Call before use.
+  void set_repeat_window_s(double seconds);
+
+ private:
+  Store(std::string url, std::string fabric);
+  // A pooled connection whose server is still there (dead ones are dropped), else a new one.
+  std::unique_ptr<pqxx::connection> Acquire();
+  void Release(std::unique_ptr<pqxx::connection> conn);
+  // A name under which `conn` has `sql` prepared (PostgreSQL then plans it once per connection,
+  // not per request), or "" past kMaxPrepared distinct statements: run it unprepared then.
+  std::string Prepared(pqxx::connection& conn, const std::string& sql);
+
+  std::string url_;
+  std::string fabric_;
+  Metrics* metrics_ = nullptr;
+  std::string ticket_columns_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<pqxx::connection>> idle_;
+  std::map<std::string, std::string> prepared_;  // statement text -> its name (with mu_)
+};
+
+}  // namespace ufmr

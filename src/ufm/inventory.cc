@@ -1,0 +1,359 @@
+#include "ufm/inventory.h"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "ufm/ufm_json.h"
+
+namespace ufmr {
+
+bool PortInfo::is_switch() const {
+  return description.find("Switch") != std::string::npos ||
+         (description.find("Computer") == std::string::npos &&
+          node_description.find(':') != std::string::npos);
+}
+
+namespace {
+
+bool IsOneOf(const std::string& state, std::initializer_list<const char*> names) {
+  const std::string lower = AsciiLower(state);
+  for (const char* n : names) {
+    if (lower == n) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+AdminState PortInfo::admin_state() const {
+  if (IsOneOf(logical_state, {"disabled"}) || IsOneOf(physical_state, {"disabled"})) {
+    return AdminState::kDisabled;
+  }
+  // A logical state past Down needs a trained link; a physical state that is up or training
+  // (IBA's Polling, Sleep, configuration training, error recovery) needs an enabled port.
+  if (IsOneOf(logical_state, {"active", "armed", "init", "initialize"}) ||
+      IsOneOf(physical_state, {"link up", "linkup", "polling", "sleep", "portconfigurationtraining",
+                               "port configuration training", "linkerrorrecovery",
+                               "link error recovery", "phytest"})) {
+    return AdminState::kEnabled;
+  }
+  return AdminState::kUnknown;
+}
+
+bool PortInfo::link_up() const {
+  return !disabled() &&
+         (IsOneOf(physical_state, {"link up", "linkup"}) || IsOneOf(logical_state, {"active"}));
+}
+
+nlohmann::json PortInfo::ToJson() const {
+  return {{"name", name},
+          {"guid", guid},
+          {"system_guid", system_guid},
+          {"system_name", system_name},
+          {"node_description", node_description},
+          {"description", description},
+          {"label", label},
+          {"number", number},
+          {"logical_state", logical_state},
+          {"physical_state", physical_state},
+          {"peer", peer},
+          {"cable_serial", cable_serial}};
+}
+
+Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
+  if (!j.is_object()) return Status::InvalidArgument("port is not a JSON object");
+  PortInfo p;
+  p.name = AsciiLower(JsonText(j, "name"));
+  if (p.name.empty()) return Status::InvalidArgument("port has no name");
+  p.guid = JsonText(j, "guid");
+  p.system_guid = JsonText(j, "systemID");
+  p.system_name = JsonText(j, "system_name");
+  p.node_description = JsonText(j, "node_description");
+  p.description = JsonText(j, "description");
+  p.label = JsonText(j, "dname");
+  if (p.label.empty() || p.label == "N/A") {
+    size_t colon = p.node_description.rfind(':');
+    p.label =
+        colon == std::string::npos || !p.is_switch() ? "" : p.node_description.substr(colon + 1);
+  }
+  auto num = j.find("number");
+  if (num != j.end() && num->is_number_integer()) p.number = num->get<int>();
+  p.logical_state = JsonText(j, "logical_state");
+  p.physical_state = JsonText(j, "physical_state");
+  p.peer = AsciiLower(JsonText(j, "peer"));
+  p.active_speed = JsonText(j, "active_speed");
+  p.active_width = JsonText(j, "active_width");
+  if (p.peer == "n/a") p.peer.clear();
+  return p;
+}
+
+Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) {
+  // The fields ParsePortInfo reads: a port of UFM's has some 30.
+  static const std::vector<std::string> kFields = {
+      "name",        "guid",         "systemID",    "system_name",   "node_description",
+      "description", "dname",        "number",      "logical_state", "physical_state",
+      "peer",        "active_speed", "active_width"};
+  auto doc = ParseUfmList(body, "ports", kFields);
+  if (!doc.ok()) return doc.status();
+  std::vector<PortInfo> out;
+  int bad = 0;
+  for (const auto& e : doc.value()) {
+    auto p = ParsePortInfo(e);
+    if (p.ok()) {
+      out.push_back(std::move(p.value()));
+    } else {
+      ++bad;
+    }
+  }
+  if (skipped) *skipped = bad;
+  return out;
+}
+
+std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> ports) {
+  std::map<std::string, PortInfo> next;
+  for (auto& p : ports) next[p.name] = std::move(p);
+  std::vector<PeerChange> changes;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!ports_.empty()) {
+    for (const auto& [name, port] : next) {
+      auto old = ports_.find(name);
+      if (old != ports_.end() && old->second.peer != port.peer) {
+        changes.push_back({name, old->second.peer, port.peer});
+      }
+    }
+  }
+  ports_.swap(next);
+  IndexDescriptions();
+  generation_.fetch_add(1, std::memory_order_release);
+  return changes;
+}
+
+namespace {
+
+std::string LowerAscii(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// "1/19/2" and "19/2" name the same cage and split: the ASIC prefix is often dropped.
+std::string WithoutAsic(const std::string& label) {
+  return label.rfind("1/", 0) == 0 && std::count(label.begin(), label.end(), '/') == 2
+             ? label.substr(2)
+             : label;
+}
+
+}  // namespace
+
+namespace {
+// The node a port sits on: its system GUID and system name (either may be missing; both must
+// agree, so two hosts a faulty inventory gives one GUID stay two).
+std::string NodeKeyOf(const PortInfo& p) {
+  std::string node = p.system_name;
+  if (node.empty() && p.is_switch()) {
+    node = p.node_description.substr(0, p.node_description.find(':'));
+  }
+  if (p.system_guid.empty() && node.empty()) return "";
+  return p.system_guid + "|" + node;
+}
+}  // namespace
+
+std::vector<PortInfo> Inventory::NodePorts(const PortInfo& port) const {
+  std::string key = NodeKeyOf(port);
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<PortInfo> out;
+  auto it = by_node_.find(key);
+  if (key.empty() || it == by_node_.end()) {
+    auto self = ports_.find(port.name);
+    out.push_back(self != ports_.end() ? self->second : port);
+    return out;
+  }
+  for (const auto& name : it->second) {
+    auto p = ports_.find(name);
+    if (p != ports_.end()) out.push_back(p->second);
+  }
+  return out;
+}
+
+std::string Inventory::SystemNameOf(const std::string& system_guid) const {
+  std::string g = AsciiLower(system_guid.rfind("0x", 0) == 0 ? system_guid.substr(2) : system_guid);
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = system_names_.find(g);
+  return it == system_names_.end() ? "" : it->second;
+}
+
+void Inventory::IndexDescriptions() {
+  by_description_.clear();
+  by_node_.clear();
+  system_names_.clear();
+  for (const auto& [name, p] : ports_) {
+    if (!p.system_guid.empty() && !p.system_name.empty()) {
+      system_names_.emplace(AsciiLower(p.system_guid), p.system_name);
+    }
+    if (std::string key = NodeKeyOf(p); !key.empty()) by_node_[key].push_back(name);
+    // A host port as the event log's IBPort objects name it: "<host> HCA-1:<number>" (its node
+    // description and number: "Computer: c931f03p08 HCA-1 / NA / 1").
+    if (!p.is_switch() && p.number > 0 && !p.node_description.empty() &&
+        p.node_description.find(':') == std::string::npos) {
+      by_description_[LowerAscii(p.node_description + ":" + std::to_string(p.number))] = name;
+    }
+    std::string node = p.system_name;
+    std::string label = p.label;
+    size_t colon = p.node_description.find(':');
+    if (colon != std::string::npos) {
+      if (node.empty()) node = p.node_description.substr(0, colon);
+      if (label.empty()) label = p.node_description.substr(colon + 1);
+    }
+    if (node.empty() || label.empty()) continue;
+    by_description_[LowerAscii(node + ":" + WithoutAsic(label))] = name;
+  }
+}
+
+std::optional<std::string> Inventory::FindByDescription(const std::string& ref) const {
+  size_t colon = ref.find(':');
+  if (colon == std::string::npos) return std::nullopt;
+  std::string key = LowerAscii(ref.substr(0, colon) + ":" + WithoutAsic(ref.substr(colon + 1)));
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = by_description_.find(key);
+  if (it == by_description_.end()) return std::nullopt;
+  return it->second;
+}
+
+namespace {
+
+// A link's cable serial: "serial_number" beside the link (GET /resources/links?cable_info=true),
+// or inside a "cable_info" object (the nesting is unverified; both are read).
+std::string CableSerialOf(const nlohmann::json& link) {
+  std::string serial = JsonText(link, "serial_number");
+  auto info = link.find("cable_info");
+  if (serial.empty() && info != link.end() && info->is_object()) {
+    serial = JsonText(*info, "serial_number");
+  }
+  return serial == "N/A" ? "" : serial;
+}
+
+}  // namespace
+
+Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) {
+  auto doc = ParseUfmList(body, "links");
+  if (!doc.ok()) return doc.status();
+  auto end = [&](const nlohmann::json& j, const char* guid, const char* port) -> std::string {
+    std::string g = AsciiLower(JsonText(j, guid));
+    std::string n = JsonText(j, port);
+    if (g.rfind("0x", 0) == 0) g = g.substr(2);
+    if (g.empty() || n.empty()) return "";
+    return g + "_" + n;
+  };
+  std::vector<LinkInfo> out;
+  int bad = 0;
+  for (const auto& j : doc.value()) {
+    if (!j.is_object()) {
+      ++bad;
+      continue;
+    }
+    LinkInfo l{end(j, "source_guid", "source_port"),
+               end(j, "destination_guid", "destination_port")};
+    if (l.a.empty() || l.b.empty()) {
+      std::string name = AsciiLower(JsonText(j, "name"));
+      size_t colon = name.find(':');
+      if (colon != std::string::npos) l = {name.substr(0, colon), name.substr(colon + 1)};
+    }
+    if (l.a.empty() || l.b.empty() || l.a == l.b) {
+      ++bad;
+      continue;
+    }
+    l.cable_serial = CableSerialOf(j);
+    out.push_back(std::move(l));
+  }
+  if (skipped) *skipped = bad;
+  return out;
+}
+
+int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links) {
+  std::map<std::string, std::string> peer;
+  std::map<std::string, std::string> cable;
+  for (const auto& l : links) {
+    peer[l.a] = l.b;
+    peer[l.b] = l.a;
+    if (!l.cable_serial.empty()) cable[l.a] = cable[l.b] = l.cable_serial;
+  }
+  int filled = 0;
+  for (auto& p : *ports) {
+    if (p.cable_serial.empty()) {
+      if (auto c = cable.find(p.name); c != cable.end()) p.cable_serial = c->second;
+    }
+    if (!p.peer.empty()) continue;
+    auto it = peer.find(p.name);
+    if (it == peer.end()) continue;
+    p.peer = it->second;
+    ++filled;
+  }
+  return filled;
+}
+
+void Inventory::Upsert(const PortInfo& port) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(port.name);
+  bool reindex = it == ports_.end() || it->second.label != port.label ||
+                 it->second.system_name != port.system_name ||
+                 it->second.system_guid != port.system_guid ||
+                 it->second.node_description != port.node_description;
+  bool changed = it == ports_.end() || reindex || it->second.peer != port.peer ||
+                 it->second.description != port.description;
+  ports_[port.name] = port;
+  if (reindex) IndexDescriptions();
+  if (changed) generation_.fetch_add(1, std::memory_order_release);
+}
+
+bool Inventory::Placement(const std::string& name, bool* is_switch, std::string* node) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(name);
+  if (it == ports_.end()) return false;
+  const PortInfo& p = it->second;
+  if (p.system_name.empty() && p.node_description.empty()) return false;
+  *is_switch = p.is_switch();
+  *node = p.system_name.empty() ? p.node_description : p.system_name;
+  return true;
+}
+
+std::optional<PortInfo> Inventory::Get(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(name);
+  if (it == ports_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& ports) const {
+  std::vector<std::string> ends;
+  for (const auto& p : ports) {
+    if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);
+  }
+  if (ends.size() >= 2) {
+    // The observation names both ends itself (a link event): trust it over the inventory.
+    ends.resize(2);
+    std::sort(ends.begin(), ends.end());
+    return ends;
+  }
+  ends.clear();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& p : ports) {
+    if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);
+    if (ends.size() >= 2) break;
+    auto it = ports_.find(p);
+    if (it != ports_.end() && !it->second.peer.empty() &&
+        std::find(ends.begin(), ends.end(), it->second.peer) == ends.end()) {
+      ends.push_back(it->second.peer);
+    }
+    if (ends.size() >= 2) break;
+  }
+  std::sort(ends.begin(), ends.end());
+  return ends;
+}
+
+size_t Inventory::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ports_.size();
+}
+
+}  // namespace ufmr

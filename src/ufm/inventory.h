@@ -1,0 +1,136 @@
+// Inventory: the fabric's ports as UFM last reported them (GET /resources/ports), keyed by port
+// name, with each port's peer, so a link can be named from either end. Refreshed by the pipeline
+// thread, read by HTTP handlers: every method is thread-safe.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace ufmr {
+
+// Whether a port is administratively out of service, as far as UFM's answer tells. In InfiniBand,
+// "disabled" is a physical state: UFM may report a disabled port with physical_state "Disabled"
+// and logical_state "Down", or with logical_state "Disabled"; a port that is up or training is
+// plainly enabled; a port that is just "Down" / "Link Down" may be either (a disabled port on some
+// versions, or an enabled port whose cable is broken), and is kUnknown.
+enum class AdminState { kDisabled, kEnabled, kUnknown };
+
+struct PortInfo {
+  std::string name;  // <guid>_<n>
+  std::string guid;
+  std::string system_guid;  // systemID, needed for actions
+  std::string system_name;
+  std::string node_description;
+  std::string description;  // "Switch IB Port", "Computer IB Port"
+  // The port's label as UFM displays it: its "dname" ("1/3/1" on switches that have labels, else
+  // the number as text), else what follows the colon in a switch port's node_description. UFM's
+  // port objects have no "label" field, and external_number is not a label.
+  std::string label;
+  int number = 0;
+  std::string logical_state;
+  std::string physical_state;
+  std::string peer;
+  std::string active_speed{};  // "NDR", "HDR", ...: with the width, the link's rate (BER)
+  std::string active_width{};  // "4x"
+  std::string cable_serial{};  // the link's cable, when UFM names it (ports or links)
+
+  bool is_switch() const;
+  // A disabled port is never up, whatever physical state it last reported.
+  bool link_up() const;
+  AdminState admin_state() const;
+  bool disabled() const { return admin_state() == AdminState::kDisabled; }
+  nlohmann::json ToJson() const;
+};
+
+// Reads one element of /resources/ports; tolerates missing fields but needs a name.
+Result<PortInfo> ParsePortInfo(const nlohmann::json& j);
+// The whole response: a list (or {"data": [...]}); bad elements are skipped and counted.
+Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped);
+
+// One link from GET /resources/links: its two ends as port names.
+struct LinkInfo {
+  std::string a;
+  std::string b;
+  std::string cable_serial{};
+};
+
+// The links response: a list (or {"data": [...]}). Ends come from source_guid/source_port and
+// destination_guid/destination_port, or from a "name" of the form "<a>:<b>". Bad elements are
+// skipped and counted.
+Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped);
+
+// Gives each port without a peer the other end of its link, when the links name one (and each
+// port without a cable serial the link's). Ports the links do not mention are left as they are.
+// Returns how many peers were filled in.
+int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links);
+
+class Inventory {
+ public:
+  // A port whose peer is not what it was: a cable moved (or a link came or went).
+  struct PeerChange {
+    std::string port;
+    std::string was;  // empty: the port had no peer (or was new)
+    std::string now;  // empty: the port has no peer now
+  };
+  // Swaps in a fresh inventory; returns the peer changes against the previous one (none on the
+  // first load, and none for ports that appear or disappear whole).
+  std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
+  void Upsert(const PortInfo& port);
+  std::optional<PortInfo> Get(const std::string& name) const;
+  // Calls f(const PortInfo&) for the port, under the inventory's lock and without copying it (a
+  // ticket list reads two ports per ticket); false when the port is unknown. f must be short and
+  // must not call back into the inventory.
+  template <typename F>
+  bool With(const std::string& name, F&& f) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = ports_.find(name);
+    if (it == ports_.end()) return false;
+    f(it->second);
+    return true;
+  }
+  // Calls f(const PortInfo&) for every port, under the inventory's lock (e.g. to index ports by
+  // GUID once per generation). f must not call back into the inventory.
+  template <typename F>
+  void ForEachPort(F&& f) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, port] : ports_) f(port);
+  }
+  // Which switch or host a port sits on (its system name, else its node description), without
+  // copying the port: the rules engine's hot path. False when the port is unknown or unnamed.
+  bool Placement(const std::string& name, bool* is_switch, std::string* node) const;
+  // Both ends of the link the given ports belong to (peer added from inventory when known).
+  std::vector<std::string> LinkEnds(const std::vector<std::string>& ports) const;
+  // The port a UFM message names as "<node>:<label>" ("T2-E63-L-U37:1/19/2", the port's node
+  // description; a leading "1/" ASIC prefix may be left out), or a host port as
+  // "<node description>:<number>" ("c931f03p08 HCA-1:1"), if known. Case-insensitive.
+  std::optional<std::string> FindByDescription(const std::string& ref) const;
+  // Every port of the node (same system GUID, else the same system name) the port sits on,
+  // itself included; just the port when its node is unknown.
+  std::vector<PortInfo> NodePorts(const PortInfo& port) const;
+  // The system name of the switch or host with this system GUID (any case, "0x" or not), or "".
+  std::string SystemNameOf(const std::string& system_guid) const;
+  size_t size() const;
+  // Bumped by every change (Replace, an Upsert that changed something): lets readers cache what
+  // they derived from the inventory.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+
+ private:
+  void IndexDescriptions();  // with mu_ held
+
+  mutable std::mutex mu_;
+  std::map<std::string, PortInfo> ports_;
+  std::map<std::string, std::string> by_description_;        // lower-case "<node>:<label>" -> name
+  std::map<std::string, std::vector<std::string>> by_node_;  // node key -> its ports' names
+  std::map<std::string, std::string> system_names_;  // lower-case system GUID -> system name
+  std::atomic<uint64_t> generation_{0};
+};
+
+}  // namespace ufmr

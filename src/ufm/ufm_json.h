@@ -1,0 +1,25 @@
+// Reading UFM's JSON answers: the list a resource returns (bare, or wrapped in {"data": [...]}
+// by versions that page), made valid UTF-8 first so one odd byte costs one field, not the answer;
+// and the text of a field that UFM sends as a string, a number or null. Pure; thread-safe.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+
+namespace ufmr {
+
+// `what` names the answer in errors ("events", "ports", ...). `keep`, when not empty, lists the
+// fields of each element worth keeping: the others are dropped while parsing, so a large answer
+// (100,000 ports of some 30 fields each) costs the memory of the fields read, not of all of them.
+Result<nlohmann::json> ParseUfmList(const std::string& body, const std::string& what,
+                                    const std::vector<std::string>& keep = {});
+
+// The field as text: a string as is, another value as JSON ("33"), missing or null as "".
+std::string JsonText(const nlohmann::json& object, const char* key);
+
+std::string AsciiLower(std::string s);
+
+}  // namespace ufmr
