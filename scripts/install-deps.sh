@@ -35,6 +35,8 @@ packages+=(libbenchmark-dev)
 packages+=(postgresql curl python3 util-linux procps time openssl)
 # systemd-analyze, for the check of the shipped unit (tests/services/verify.sh).
 packages+=(systemd)
+# The shape check (scripts/code-shape, the code_shape test): function extents from ctags.
+packages+=(universal-ctags)
 # Browser test of the dashboard: Debian's Chromium driven by playwright-core from npm.
 if [[ $browser -eq 1 ]]; then
   packages+=(chromium fonts-dejavu-core)

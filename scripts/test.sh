@@ -24,15 +24,31 @@ build_dir=${BUILD_DIR:-$([[ $sanitize == ON ]] && echo build-asan || echo build)
 jobs=${TEST_JOBS:-2}
 cores=$(nproc 2>/dev/null || echo 2)
 
-echo "== dependencies"
+# Each phase prints its name, and the time it took at the end (CI has a budget: see .ci/run).
+phase_name=""
+phase_start=$SECONDS
+phase_times=()
+phase() {
+  if [[ -n $phase_name ]]; then phase_times+=("$phase_name $((SECONDS - phase_start))s"); fi
+  phase_name=$1
+  phase_start=$SECONDS
+  [[ -n $phase_name ]] && echo "== $phase_name" || true
+}
+report_times() {
+  phase ""
+  echo "== times ($build_dir): ${phase_times[*]}"
+}
+trap report_times EXIT
+
+phase "dependencies"
 scripts/install-deps.sh
 
-echo "== configure and build ($build_dir)"
+phase "configure and build ($build_dir)"
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
   -DUFMR_WERROR="${UFMR_WERROR:-OFF}" -DUFMR_SANITIZE="$sanitize"
 cmake --build "$build_dir" -j"$cores"
 
-echo "== dashboard test packages"
+phase "dashboard test packages"
 if [[ ! -f tests/dashboard/node_modules/playwright-core/package.json ||
       tests/dashboard/package-lock.json -nt tests/dashboard/node_modules/.package-lock.json ]]; then
   (cd tests/dashboard && npm ci --no-audit --no-fund --loglevel=error)
@@ -49,7 +65,7 @@ if [[ $sanitize == ON ]]; then
   export LSAN_OPTIONS="suppressions=$(pwd)/tests/lsan.supp:print_suppressions=0"
 fi
 
-echo "== tests"
+phase "tests"
 status=0
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$jobs" "$@" || status=$?
 if [[ -n "$reports" ]] && compgen -G "$reports/*" >/dev/null; then

@@ -4,7 +4,7 @@
 // rest of the pipeline already handles. The line shape is
 //   <date> <time> [<index>] [<event id>] <SEVERITY> [Site [<site>]] [<Category>] <ObjectType>
 //   [<object>] [dev_id: <guid>]: <message>
-// (the documented UFM event log format; see docs/ARCHITECTURE.md).
+// (the documented UFM event log format; see src/ingest/README.md and docs/UFM.md).
 //
 // Ownership: every function returns or fills values the caller owns; nothing keeps a pointer to
 // its input. Thread-safety: the free functions are pure and thread-safe; an EventLogAssembler is
