@@ -47,7 +47,7 @@ int CounterHistory::MaybeRecord(Store& store, const CounterTracker& tracker,
   if (now < next_record_) return 0;
   next_record_ = now + std::chrono::duration_cast<TimePoint::duration>(Seconds(every_s_));
   auto txr = store.Begin();
-  if (!txr.ok()) return 0;
+  if (!LogIfError(txr.status(), "counter history: recording samples")) return 0;
   auto& tx = *txr.value();
   int recorded = 0;
   try {

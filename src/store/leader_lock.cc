@@ -9,6 +9,11 @@
 
 namespace ufmr {
 
+struct LeaderLock::Session {
+  explicit Session(const std::string& url) : conn(url) {}
+  pqxx::connection conn;
+};
+
 LeaderLock::LeaderLock(std::string url, std::string fabric, const Clock& clock, double retry_s)
     : url_(std::move(url)), fabric_(std::move(fabric)), clock_(clock), retry_s_(retry_s) {}
 
@@ -17,12 +22,12 @@ LeaderLock::~LeaderLock() = default;
 LeaderLock::State LeaderLock::Check() {
   if (held_.load()) {
     try {
-      pqxx::nontransaction w(*conn_);
+      pqxx::nontransaction w(session_->conn);
       w.exec("SELECT 1");
       return State::kLeader;
     } catch (const std::exception& e) {
       held_.store(false);
-      conn_.reset();
+      session_.reset();
       spdlog::critical(
           "leader: lost the lock's database connection ({}): another instance may "
           "act for fabric {} now",
@@ -34,8 +39,8 @@ LeaderLock::State LeaderLock::Check() {
   if (now < next_try_) return State::kStandby;
   next_try_ = now + std::chrono::duration_cast<TimePoint::duration>(Seconds(retry_s_));
   try {
-    if (!conn_ || !conn_->is_open()) conn_ = std::make_unique<pqxx::connection>(url_);
-    pqxx::nontransaction w(*conn_);
+    if (!session_ || !session_->conn.is_open()) session_ = std::make_unique<Session>(url_);
+    pqxx::nontransaction w(session_->conn);
     bool got = w.exec_params("SELECT pg_try_advisory_lock($1, hashtext($2))", kLockClass,
                              std::string(kKeyPrefix) + fabric_)[0][0]
                    .as<bool>();
@@ -50,7 +55,7 @@ LeaderLock::State LeaderLock::Check() {
                    fabric_);
     }
   } catch (const std::exception& e) {
-    conn_.reset();
+    session_.reset();
     spdlog::warn("standby: cannot reach the database to take the leader lock: {}",
                  RedactDatabasePassword(e.what(), url_));
     return State::kStandby;

@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <memory>
-#include <pqxx/connection>
 #include <string>
 
 #include "base/clock.h"
@@ -38,7 +37,8 @@ class LeaderLock {
   const Clock& clock_;
   double retry_s_;
   TimePoint next_try_{};
-  std::unique_ptr<pqxx::connection> conn_;
+  struct Session;  // the lock's own connection (libpqxx, in leader_lock.cc)
+  std::unique_ptr<Session> session_;
   std::atomic<bool> held_{false};
   bool told_standby_ = false;
 };

@@ -1,58 +1,36 @@
 // Store: the service's PostgreSQL state (tickets, their timelines, port actions, input cursors,
-// alerts, silences) through libpqxx. Work happens in a Store::Tx, one database transaction on a
-// pooled connection: what a batch of inputs changes, the intents it records and the cursor it
-// advances commit together or not at all. Store and distinct Tx objects are safe to use from
-// several threads; a single Tx is not. Tx methods throw pqxx exceptions; Store's own methods return
-// Status.
+// alerts, silences, decisions, counter samples, the circuit breaker). Work happens in a Store::Tx,
+// one database transaction on a pooled connection: what a batch of inputs changes, the intents it
+// records and the cursor it advances commit together or not at all. Store's own methods are each
+// one read or write and return Status. Store and distinct Tx objects are safe to use from several
+// threads; a single Tx is not. Tx methods throw (libpqxx's exceptions, std::exception); callers
+// catch std::exception, or a pqxx exception they include <pqxx/except> for.
+//
+// libpqxx stays behind this header: the implementation is split by table (store_tickets.cc,
+// store_actions.cc, store_silences.cc, ...) over the private store/store_db.h, whose Query is the
+// one path every Store method takes to the database.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <pqxx/connection>
-#include <pqxx/transaction>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "base/metrics.h"
 #include "base/status.h"
 #include "decide/silence.h"
 #include "store/ticket.h"
+#include "store/ticket_list.h"
 
 namespace ufmr {
 
-// What the ticket list shows: filters (all optional), sort and page.
-struct TicketQuery {
-  std::string state = "all";  // a ticket state, "open" (not closed) or "all"
-  std::string fabric;         // exact
-  std::string switch_name;    // the switch end's system name, case-insensitive
-  std::string host;           // the host end's system name, case-insensitive
-  std::string rack;           // exact
-  std::string rule;           // exact
-  std::string assigned_to;    // exact
-  std::string q;              // appears in a port name, label, GUID, host, cable serial, ...
-  std::optional<double> min_age_s, max_age_s;  // since the ticket was filed
-  // priority (1 first, then oldest), age (oldest first), created, updated, id, state, rule;
-  // "-" before it reverses.
-  std::string sort = "priority";
-  int limit = 100;
-  int64_t offset = 0;
-  // Leave each ticket's ends as text (Ticket::ends_text; `ends` empty): for a list that mostly
-  // shows ports as the inventory knows them now and falls back on the filed ends only now and
-  // then. Parsing them for every ticket was a fifth of the ticket list's CPU.
-  bool unparsed_ends = false;
-};
-// The sort keys TicketQuery::sort accepts (without "-").
-bool IsKnownTicketSort(const std::string& sort);
-
-struct TicketPage {
-  std::vector<Ticket> tickets;
-  int64_t total = 0;  // tickets that match the filters, all pages
-};
+class ConnectionPool;  // store/connection_pool.h
 
 // One telemetry sample of a ticketed port's error counters.
 struct CounterSample {
@@ -135,16 +113,12 @@ class Store {
 
    private:
     friend class Store;
-    Tx(Store* store, std::unique_ptr<pqxx::connection> conn);
-    // Runs a statement the pipeline runs for every finding, prepared once per pooled connection
-    // (PostgreSQL plans it once, not every time). Defined in store.cc, its only user.
-    template <typename... Args>
-    pqxx::result ExecPrepared(const std::string& sql, Args&&... args);
+    struct Impl;  // the pooled connection and its transaction (store/store_db.h)
+    Tx(Store* store, std::unique_ptr<Impl> impl);
     void WriteDecisions();
     Store* store_;
     std::string decisions_;  // AddDecision's rows not yet written: JSON objects, comma-separated
-    std::unique_ptr<pqxx::connection> conn_;
-    std::unique_ptr<pqxx::dbtransaction> work_;
+    std::unique_ptr<Impl> impl_;
     std::chrono::steady_clock::time_point began_;
     bool committed_ = false;
   };
@@ -204,10 +178,29 @@ class Store {
   // there is no such silence in force.
   Status ExpireSilence(int64_t id, const std::string& by);
   Status Ping();
+
+  // What Run hands its function: the transaction, as the pqxx::work& the function takes (its file
+  // includes <pqxx/pqxx>; this header does not). Any other type is a std::bad_cast, which Run
+  // returns as Unavailable.
+  class SqlWork {
+   public:
+    template <typename Work>
+    operator Work&() const {  // NOLINT: implicit by design, so `[&](pqxx::work& w) {...}` binds
+      if (typeid(Work) != type_) throw std::bad_cast();
+      return *static_cast<Work*>(work_);
+    }
+
+   private:
+    friend class Store;
+    SqlWork(void* work, const std::type_info& type) : work_(work), type_(type) {}
+    void* work_;
+    const std::type_info& type_;
+  };
   // Runs `fn` in one read-write transaction on a pooled connection and commits it. A database
   // error (or any exception from fn) is returned as Unavailable; fn's own Status, if not ok, is
-  // returned as is and the transaction is rolled back. For stores of other tables (AuthStore).
-  Status Run(const std::function<Status(pqxx::work&)>& fn, const char* op = "auth");
+  // returned as is and the transaction is rolled back. For stores of other tables (AuthStore):
+  // store_->Run([&](pqxx::work& w) { ...; return Status::Ok(); }).
+  Status Run(const std::function<Status(SqlWork&)>& fn, const char* op = "auth");
 
   const std::string& fabric() const { return fabric_; }
   // Times every transaction (ufmr_db_transaction_duration_seconds) and every read or write of
@@ -218,20 +211,20 @@ class Store {
 
  private:
   Store(std::string url, std::string fabric);
-  // A pooled connection whose server is still there (dead ones are dropped), else a new one.
-  std::unique_ptr<pqxx::connection> Acquire();
-  void Release(std::unique_ptr<pqxx::connection> conn);
-  // A name under which `conn` has `sql` prepared (PostgreSQL then plans it once per connection,
-  // not per request), or "" past kMaxPrepared distinct statements: run it unprepared then.
-  std::string Prepared(pqxx::connection& conn, const std::string& sql);
+  // The one path from a Store method to the database (defined in store/store_db.h, for the
+  // store's own files): a pooled connection, a transaction of type Work (committed when fn's
+  // Status or Result is ok, if Work writes), the op's timing, and any exception logged and
+  // returned as Unavailable.
+  template <typename Work, typename Fn>
+  auto Query(const char* op, Fn&& fn);
+  // The same around a bare connection, for work of several transactions (Migrate).
+  template <typename Fn>
+  auto WithConnection(const char* op, Fn&& fn);
 
-  std::string url_;
   std::string fabric_;
   Metrics* metrics_ = nullptr;
   std::string ticket_columns_;
-  std::mutex mu_;
-  std::vector<std::unique_ptr<pqxx::connection>> idle_;
-  std::map<std::string, std::string> prepared_;  // statement text -> its name (with mu_)
+  std::unique_ptr<ConnectionPool> pool_;
 };
 
 }  // namespace ufmr
