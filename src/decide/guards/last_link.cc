@@ -22,6 +22,7 @@ int OtherActiveLinks(const PortInfo& port, const std::vector<PortInfo>& node_por
   return active;
 }
 
+// What the ticket says: how many links the node keeps, and what a person may do.
 std::string Why(const LinkEnd& end, int active, int minimum) {
   std::string node = NodeName(end.info);
   std::string left = std::to_string(active) + " other active link" + (active == 1 ? "" : "s") +
@@ -44,8 +45,9 @@ class LastLinkGuard final : public Guard {
       auto node_ports = ctx.world().NodePorts(*end.info);
       if (node_ports.empty()) continue;  // the node's links are not known: not judged
       int active = OtherActiveLinks(*end.info, node_ports, ctx);
-      if (active < minimum)
+      if (active < minimum) {
         return GuardOutcome::Hold(DecisionKind::kBlocked, Why(end, active, minimum));
+      }
     }
     return GuardOutcome::Pass();
   }
