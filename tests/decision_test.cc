@@ -3,7 +3,8 @@
 // ticket_only, no_port, manual, last_link, cooldown, breaker, cap (absolute and percent),
 // switch_cap, rate_limit, dry_run, then disable or isolate); ActionPort's preference
 // for the switch side and require_system_guid; RenderTemplate's placeholders and default titles;
-// Decision::ToJson. The world comes from a small fake DecisionContext backed by a real SilenceSet.
+// Decision::ToJson. The world comes from a small fake DecisionContext backed by a real SilenceSet
+// (support/fake_decision_context.h). Each guard alone: guards_test.cc.
 #include "decide/decision.h"
 
 #include <gtest/gtest.h>
@@ -13,173 +14,32 @@
 #include <vector>
 
 #include "rules/rule_engine.h"
+#include "support/fake_decision_context.h"
 
 namespace ufmr {
 
 namespace {
 
-const TimePoint kT0 = TimePoint(std::chrono::seconds(1'767'225'630));  // 2026-01-01T00:00:30Z
-
-const std::string kSw = "9c0591030090e000_33";      // leaf-1 1/17/1
-const std::string kHost = "e41d2d0300a4f482_1";     // host-a HCA-1
-const std::string kSpine = "fc6a1c0300244e00_8";    // spine-1 1/4/2
-const std::string kHost2 = "e41d2d0300a4f483_1";    // host-a HCA-2 (the host's other link)
-const std::string kSw2 = "9c0591030090e000_34";     // leaf-1 1/17/2, facing host-a HCA-2
-const std::string kSwUp = "9c0591030090e000_40";    // leaf-1 1/20/2, an uplink
-const std::string kSpineUp = "fc6a1c0300244e00_9";  // spine-1 1/5/1, facing leaf-1's uplink
-
-PortInfo SwitchPort(const std::string& name, const std::string& system, const std::string& label) {
-  PortInfo p;
-  p.name = name;
-  p.system_guid = name.substr(0, 16);
-  p.system_name = system;
-  p.node_description = system + ":" + label;
-  p.description = "Switch IB Port";
-  p.label = label;
-  p.logical_state = "Active";
-  p.physical_state = "Link Up";
-  return p;
-}
-
-PortInfo HostPort(const std::string& name, const std::string& node_description) {
-  PortInfo p;
-  p.name = name;
-  p.system_guid = "e41d2d0300a4f480";
-  p.node_description = node_description;  // no system_name: the name comes from here
-  p.description = "Computer IB Port";
-  p.label = "1";
-  p.logical_state = "Active";
-  p.physical_state = "Link Up";
-  return p;
-}
-
-// The world as a test sets it up.
-class FakeContext final : public DecisionContext {
- public:
-  std::optional<PortInfo> Port(const std::string& name) override {
-    ++port_calls;
-    auto it = ports.find(name);
-    if (it == ports.end()) return std::nullopt;
-    return it->second;
-  }
-  std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
-    auto it = tickets.find(entity);
-    if (it == tickets.end()) return std::nullopt;
-    return it->second;
-  }
-  const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
-    last_subject = subject;
-    return silences.Match(subject, t);
-  }
-  std::string OwnedByPerson(const std::string& port) override {
-    auto it = owned.find(port);
-    return it == owned.end() ? "" : it->second;
-  }
-  // `held` ports held elsewhere in the fabric (names no node has), then `held_ports`.
-  std::vector<std::string> HeldPorts() override {
-    std::vector<std::string> out = held_ports;
-    for (int i = 0; i < held; ++i) out.push_back("ffffffffffff" + std::to_string(1000 + i) + "_1");
-    return out;
-  }
-  int FabricPorts() override { return fabric_ports; }
-  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
-    std::vector<PortInfo> out;
-    for (const auto& [name, p] : ports) {
-      if (p.system_guid == port.system_guid) out.push_back(p);
-    }
-    return out;
-  }
-  int ActionsSince(TimePoint since) override {
-    since_asked = since;
-    return recent_actions;
-  }
-  std::optional<TimePoint> LastActionOn(const std::string& port) override {
-    auto it = last_action.find(port);
-    if (it == last_action.end()) return std::nullopt;
-    return it->second;
-  }
-  bool BreakerTripped() override { return tripped; }
-  int CountActingFinding(TimePoint, double window_s) override {
-    breaker_window = window_s;
-    return ++acting;
-  }
-  void TripBreaker(const Decision& d, int count) override {
-    tripped = true;
-    trips.push_back({d.rule, count});
-  }
-
-  std::map<std::string, PortInfo> ports;
-  std::map<std::string, OpenTicketInfo> tickets;
-  SilenceSet silences;
-  std::map<std::string, std::string> owned;
-  int held = 0;
-  std::vector<std::string> held_ports;
-  int fabric_ports = 10000;
-  int recent_actions = 0;
-  std::optional<TimePoint> since_asked;
-  std::map<std::string, TimePoint> last_action;
-  bool tripped = false;
-  int acting = 0;
-  double breaker_window = 0;
-  std::vector<std::pair<std::string, int>> trips;
-  SilenceSubject last_subject;
-  int port_calls = 0;
-};
-
-// leaf-1 1/17/1 <-> host-a HCA-1, leaf-1 1/17/2 <-> host-a HCA-2 (so host-a has a second link),
-// and leaf-1 1/20/2 <-> spine-1 1/5/1 (an uplink); spine-1 1/4/2 faces nothing here.
-void AddFabric(FakeContext* ctx) {
-  ctx->ports[kSw] = SwitchPort(kSw, "leaf-1", "1/17/1");
-  ctx->ports[kSw].peer = kHost;
-  ctx->ports[kSpine] = SwitchPort(kSpine, "spine-1", "1/4/2");
-  ctx->ports[kHost] = HostPort(kHost, "host-a HCA-1");
-  ctx->ports[kHost].peer = kSw;
-  ctx->ports[kHost2] = HostPort(kHost2, "host-a HCA-2");
-  ctx->ports[kHost2].peer = kSw2;
-  ctx->ports[kSw2] = SwitchPort(kSw2, "leaf-1", "1/17/2");
-  ctx->ports[kSw2].peer = kHost2;
-  ctx->ports[kSwUp] = SwitchPort(kSwUp, "leaf-1", "1/20/2");
-  ctx->ports[kSwUp].peer = kSpineUp;
-  ctx->ports[kSpineUp] = SwitchPort(kSpineUp, "spine-1", "1/5/1");
-  ctx->ports[kSpineUp].peer = kSwUp;
-}
+using testing::AddFabric;
+using testing::HostPort;
+using testing::kHost;
+using testing::kHost2;
+using testing::kSpine;
+using testing::kSpineUp;
+using testing::kSw;
+using testing::kSw2;
+using testing::kSwUp;
+using testing::kT0;
+using testing::LinkFinding;
+using testing::MakeSilence;
+using testing::SwitchPort;
+using FakeContext = testing::FakeDecisionContext;
 
 DecisionPolicy Policy(bool dry_run, int cap) {
   DecisionPolicy p;
   p.dry_run = dry_run;
   p.max_disabled_ports = cap;
   return p;
-}
-
-Silence MakeSilence(int64_t id, const std::string& port, const std::string& sw,
-                    const std::string& host) {
-  Silence s;
-  s.id = id;
-  s.port = port;
-  s.switch_ = sw;
-  s.host = host;
-  s.reason = "cable work in row 3";
-  s.created_by = "ops";
-  s.created_at = kT0 - std::chrono::hours(1);
-  s.expires_at = kT0 + std::chrono::hours(1);
-  return s;
-}
-
-Finding LinkFinding(RuleAction action = RuleAction::kDisablePort) {
-  Finding f;
-  f.rule = "link_down";
-  f.action = action;
-  f.mode = RuleMode::kEnforce;
-  f.scope = RuleScope::kLink;
-  f.severity = "major";
-  f.ports = {kSw, kHost};
-  f.link_key = LinkKey(f.ports);
-  f.reason = "Link went down";
-  f.rules_hash = "0123456789abcdef";
-  f.time = kT0;
-  f.cable_serial = "MT2330FT09118";
-  f.evidence = {{"threshold", {{"count", 1}, {"window_s", 600.0}}}};
-  return f;
 }
 
 // --- the guards, in order --------------------------------------------------------------------

@@ -46,18 +46,35 @@ std::string Quoted(const std::set<std::string>& names) {
   return out;
 }
 
-}  // namespace
+// What the counters showed, against the rule's threshold.
+std::string CounterSeen(const nlohmann::json& ev, const nlohmann::json& th) {
+  std::string counter = th.value("counter", "");
+  std::string measure = th.value("measure", "");
+  double above = th.value("above", 0.0);
+  double window = th.value("window_s", 0.0);
+  std::string what = measure == "rate"    ? "rose at a rate of"
+                     : measure == "delta" ? "rose by"
+                     : measure == "ber"   ? "gave a bit error rate of"
+                                          : "read";
+  std::string per;
+  if (measure == "rate") {
+    double per_s = th.value("per_s", 1.0);
+    per = per_s == 60  ? " per minute"
+          : per_s == 1 ? " per second"
+                       : " per " + FormatDuration(per_s);
+  }
+  std::string out = "The counter " + counter + " " + what + " " +
+                    (ev.contains("measured") ? Num(ev.value("measured", 0.0)) : std::string("?")) +
+                    per + (window > 0 ? " over " + FormatDuration(window) : "") +
+                    ", above the threshold of " + Num(above) + per + ".";
+  double clear = th.value("clear_below", 0.0);
+  if (clear > 0) out += " The rule clears once it is below " + Num(clear) + per + ".";
+  return out + " ";
+}
 
-std::string Explain(const Finding& f, const Decision& d) {
-  const nlohmann::json& ev = f.evidence;
-  const nlohmann::json th = ev.contains("threshold") ? ev["threshold"] : nlohmann::json::object();
-  const nlohmann::json obs = ev.contains("observations") && ev["observations"].is_array()
-                                 ? ev["observations"]
-                                 : nlohmann::json::array();
-  std::string out;
-  if (!d.title.empty()) out += d.title + ". ";
-
-  // What was seen.
+// The events UFM reported: which, how often and when; "" when the evidence holds none.
+std::string EventsSeen(const nlohmann::json& ev, const nlohmann::json& th,
+                       const nlohmann::json& obs) {
   std::set<std::string> names;
   int events = 0;
   std::string first, last;
@@ -70,51 +87,29 @@ std::string Explain(const Finding& f, const Decision& d) {
     if (first.empty() || t < first) first = t;
     if (last.empty() || t > last) last = t;
   }
-  if (th.contains("counter")) {
-    std::string counter = th.value("counter", "");
-    std::string measure = th.value("measure", "");
-    double above = th.value("above", 0.0);
-    double window = th.value("window_s", 0.0);
-    std::string what = measure == "rate"    ? "rose at a rate of"
-                       : measure == "delta" ? "rose by"
-                       : measure == "ber"   ? "gave a bit error rate of"
-                                            : "read";
-    std::string per;
-    if (measure == "rate") {
-      double per_s = th.value("per_s", 1.0);
-      per = per_s == 60  ? " per minute"
-            : per_s == 1 ? " per second"
-                         : " per " + FormatDuration(per_s);
-    }
-    out += "The counter " + counter + " " + what + " " +
-           (ev.contains("measured") ? Num(ev.value("measured", 0.0)) : std::string("?")) + per +
-           (window > 0 ? " over " + FormatDuration(window) : "") + ", above the threshold of " +
-           Num(above) + per + ".";
-    double clear = th.value("clear_below", 0.0);
-    if (clear > 0) out += " The rule clears once it is below " + Num(clear) + per + ".";
-    out += " ";
-  } else if (events > 0) {
-    out += "UFM reported " + Quoted(names) + " " +
-           (events == 1 ? "once, at " + TimeOfDay(first)
-                        : std::to_string(events) + " times between " + TimeOfDay(first) + " and " +
-                              TimeOfDay(last)) +
-           ".";
-    int count = th.value("count", 1);
-    double window = th.value("window_s", 0.0);
-    if (ev.contains("counter_downs")) {
-      out += " The link-down counter saw " + Num(ev.value("counter_downs", 0.0)) + " downs.";
-    }
-    if (count > 1 && window > 0) {
-      out +=
-          " The rule fires at " + std::to_string(count) + " within " + FormatDuration(window) + ".";
-    }
-    double hold = th.value("for_s", 0.0);
-    if (hold > 0) out += " It lasted " + FormatDuration(hold) + " without clearing.";
-    out += " ";
-  } else if (!f.reason.empty()) {
-    out += f.reason + ". ";
+  if (events == 0) return "";
+  std::string out = "UFM reported " + Quoted(names) + " " +
+                    (events == 1 ? "once, at " + TimeOfDay(first)
+                                 : std::to_string(events) + " times between " + TimeOfDay(first) +
+                                       " and " + TimeOfDay(last)) +
+                    ".";
+  int count = th.value("count", 1);
+  double window = th.value("window_s", 0.0);
+  if (ev.contains("counter_downs")) {
+    out += " The link-down counter saw " + Num(ev.value("counter_downs", 0.0)) + " downs.";
   }
-  // Which rule.
+  if (count > 1 && window > 0) {
+    out +=
+        " The rule fires at " + std::to_string(count) + " within " + FormatDuration(window) + ".";
+  }
+  double hold = th.value("for_s", 0.0);
+  if (hold > 0) out += " It lasted " + FormatDuration(hold) + " without clearing.";
+  return out + " ";
+}
+
+// Which rule, where it is written, and the rules hash.
+std::string WhichRule(const Finding& f, const nlohmann::json& ev) {
+  std::string out;
   if (ev.contains("rule") && ev["rule"].is_object()) {
     const auto& r = ev["rule"];
     out += "Rule " + r.value("name", f.rule) + " (" + Basename(r.value("file", std::string("?"))) +
@@ -122,26 +117,47 @@ std::string Explain(const Finding& f, const Decision& d) {
   } else {
     out += "Rule " + f.rule;
   }
-  out += ", rules " + f.rules_hash.substr(0, 12) + ". ";
-  // What the service did.
+  return out + ", rules " + f.rules_hash.substr(0, 12) + ". ";
+}
+
+// What the service did, or why it kept its hands off.
+std::string WhatWasDone(const Decision& d) {
   switch (d.kind) {
     case DecisionKind::kDisable:
-      out += "The service disables " + d.port + " so traffic avoids the link.";
-      break;
+      return "The service disables " + d.port + " so traffic avoids the link.";
     case DecisionKind::kIsolate:
-      out += "The service isolates " + d.port + ": the subnet manager routes around it.";
-      break;
+      return "The service isolates " + d.port + ": the subnet manager routes around it.";
     case DecisionKind::kBlocked:
-      out += "Not taken out of service: " + d.note + ".";
-      break;
+      return "Not taken out of service: " + d.note + ".";
     case DecisionKind::kTicket:
-      out += "No port action: " + d.note + ".";
-      break;
+      return "No port action: " + d.note + ".";
     case DecisionKind::kSuppressed:
     case DecisionKind::kFinding:
-      out += "Recorded only: " + d.note + ".";
-      break;
+      return "Recorded only: " + d.note + ".";
   }
+  return "";
+}
+
+}  // namespace
+
+std::string Explain(const Finding& f, const Decision& d) {
+  const nlohmann::json& ev = f.evidence;
+  const nlohmann::json th = ev.contains("threshold") ? ev["threshold"] : nlohmann::json::object();
+  const nlohmann::json obs = ev.contains("observations") && ev["observations"].is_array()
+                                 ? ev["observations"]
+                                 : nlohmann::json::array();
+  std::string out;
+  if (!d.title.empty()) out += d.title + ". ";
+  // What was seen: the counters, else UFM's events, else the finding's own reason.
+  if (th.contains("counter")) {
+    out += CounterSeen(ev, th);
+  } else if (std::string events = EventsSeen(ev, th, obs); !events.empty()) {
+    out += events;
+  } else if (!f.reason.empty()) {
+    out += f.reason + ". ";
+  }
+  out += WhichRule(f, ev);
+  out += WhatWasDone(d);
   if (!d.repair_hint.empty()) out += " What to do: " + d.repair_hint;
   return out;
 }

@@ -1,0 +1,50 @@
+#include "decide/guards/guard_context.h"
+
+namespace ufmr {
+
+GuardContext::GuardContext(const Finding& f, DecisionContext& world, const DecisionPolicy& policy)
+    : finding_(f), world_(world), policy_(policy) {
+  if (f.scope != RuleScope::kPort && f.scope != RuleScope::kLink) return;
+  action_port_ = Decider::ActionPort(f.ports, world, policy.require_system_guid);
+  port_ = !action_port_.empty() ? action_port_ : (f.ports.empty() ? "" : f.ports.front());
+  for (const auto& p : f.ports) {
+    if (p != port_) peer_ = p;
+  }
+}
+
+const std::vector<std::string>& GuardContext::HeldPorts() const {
+  if (!held_) {
+    held_ = world_.HeldPorts();
+    held_set_.insert(held_->begin(), held_->end());
+  }
+  return *held_;
+}
+
+bool GuardContext::Held(const std::string& port) const {
+  HeldPorts();
+  return held_set_.count(port) > 0;
+}
+
+const std::vector<LinkEnd>& GuardContext::Ends() const {
+  if (!ends_) {
+    ends_.emplace();
+    for (const auto& p : finding_.ports) ends_->push_back({p, world_.Port(p)});
+  }
+  return *ends_;
+}
+
+bool RuleActs(const Finding& f) {
+  return f.action == RuleAction::kDisablePort || f.action == RuleAction::kIsolatePort;
+}
+
+const char* ActionVerb(const Finding& f) {
+  return f.action == RuleAction::kIsolatePort ? "isolate" : "disable";
+}
+
+std::string NodeName(const std::optional<PortInfo>& info) {
+  if (!info) return "";
+  if (!info->system_name.empty()) return info->system_name;
+  return info->node_description.substr(0, info->node_description.find(':'));
+}
+
+}  // namespace ufmr
