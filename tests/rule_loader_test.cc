@@ -2,7 +2,8 @@
 // flapping and counter rules compiled into the right place (match fields, `use:` macros, "@list"
 // expansion, scope, count/window, for, clear, delta/rate/ber/value, min_link_uptime, inhibits,
 // action, mode, severity, templates); every mistake reported with its stable code at the right
-// 1-based file:line:column with the source line attached; warnings that never block a load;
+// 1-based file:line:column with the source line attached (one parameterised case per error,
+// warning and YAML syntax error, named after it); warnings that never block a load;
 // `enabled: false`; RuleSet::Index; the shipped rules/ folder; Diagnostic::ToString's caret and
 // RenderDiagnosticsJson's shape.
 #include "rules/rule_loader.h"
@@ -62,6 +63,23 @@ const Rule& Only(const std::shared_ptr<RuleSet>& set) {
     return none;
   }
   return set->rules[0];
+}
+
+// A test name from a case's description: "bad template placeholder (plain)" ->
+// "BadTemplatePlaceholderPlain".
+std::string CaseName(const std::string& what) {
+  std::string name;
+  bool upper = true;
+  for (char c : what) {
+    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    if (!alnum) {
+      upper = true;
+      continue;
+    }
+    name += upper && c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+    upper = false;
+  }
+  return name;
 }
 
 // --- event rules ----------------------------------------------------------------------------
@@ -532,8 +550,11 @@ struct ErrorCase {
   std::string message_has;  // substring, "" to skip
 };
 
-TEST(RuleLoaderTest, ErrorsHaveCodeLineColumnPathAndSourceLine) {
-  const std::vector<ErrorCase> cases = {
+// A case prints as its description (gtest would print its bytes).
+void PrintTo(const ErrorCase& c, std::ostream* os) { *os << c.what; }
+
+std::vector<ErrorCase> ErrorCases() {
+  return {
       {"unknown list",
        {"rules:", "  - name: r", "    match: {event_id: \"@nope\"}", "    action: log_only"},
        "unknown-list",
@@ -1055,65 +1076,84 @@ TEST(RuleLoaderTest, ErrorsHaveCodeLineColumnPathAndSourceLine) {
        "",
        "also defined at f.yaml:2"},
   };
-  for (const auto& c : cases) {
-    SCOPED_TRACE(c.what);
-    const std::string text = Lines(c.lines);
-    auto r = LoadRulesText(text, "f.yaml");
-    EXPECT_FALSE(r.ok());
-    EXPECT_EQ(r.rules, nullptr);
-    const Diagnostic* d = FindCode(r, c.code);
-    ASSERT_NE(d, nullptr) << "no " << c.code << " in:\n" << r.Report();
-    EXPECT_FALSE(d->warning);
-    EXPECT_EQ(d->file, "f.yaml");
-    if (c.line > 0) {
-      EXPECT_EQ(d->line, c.line) << r.Report();
-      EXPECT_EQ(d->column, c.column) << r.Report();
-      EXPECT_EQ(d->source_line, LineOf(text, c.line));
-    } else {
-      EXPECT_GT(d->line, 0) << r.Report();
-      EXPECT_GT(d->column, 0) << r.Report();
-      EXPECT_EQ(d->source_line, LineOf(text, d->line));
-    }
-    if (!c.path.empty()) {
-      EXPECT_EQ(d->path, c.path);
-    }
-    if (!c.message_has.empty()) {
-      EXPECT_NE(d->message.find(c.message_has), std::string::npos) << d->message;
-    }
-    EXPECT_TRUE(HasErrors(r.diagnostics));
-  }
 }
 
-TEST(RuleLoaderTest, YamlSyntaxError) {
-  struct Case {
-    std::string what;
-    std::vector<std::string> lines;
-    int line;
-  };
-  const std::vector<Case> cases = {
-      {"unclosed flow sequence",
-       {"rules:", "  - name: r", "    match: {event_id: [329}", "    action: log_only"},
-       3},
-      {"tab indentation", {"rules:", "  - name: r", "\tmatch: {event_id: 329}"}, 3},
-      {"a mapping inside a plain value",
-       {"rules:", "  - name: r", "    match: {event_id: 329}", "    title: a: b"},
-       4},
-  };
-  for (const auto& c : cases) {
-    SCOPED_TRACE(c.what);
-    const std::string text = Lines(c.lines);
-    auto r = LoadRulesText(text, "bad.yaml");
-    EXPECT_FALSE(r.ok());
-    ASSERT_EQ(r.diagnostics.size(), 1u) << r.Report();
-    const Diagnostic& d = r.diagnostics[0];
-    EXPECT_EQ(d.code, "yaml-syntax");
-    EXPECT_EQ(d.file, "bad.yaml");
-    EXPECT_EQ(d.line, c.line) << r.Report();
-    EXPECT_GE(d.column, 1);
-    EXPECT_FALSE(d.message.empty());
-    EXPECT_EQ(d.source_line, LineOf(text, d.line));
+// One case per error: the load fails, and the diagnostic has its code, file, line, column, path,
+// message and source line.
+class RuleLoaderErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(RuleLoaderErrorTest, HasCodeLineColumnPathAndSourceLine) {
+  const ErrorCase& c = GetParam();
+  SCOPED_TRACE(c.what);
+  const std::string text = Lines(c.lines);
+  auto r = LoadRulesText(text, "f.yaml");
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.rules, nullptr);
+  const Diagnostic* d = FindCode(r, c.code);
+  ASSERT_NE(d, nullptr) << "no " << c.code << " in:\n" << r.Report();
+  EXPECT_FALSE(d->warning);
+  EXPECT_EQ(d->file, "f.yaml");
+  if (c.line > 0) {
+    EXPECT_EQ(d->line, c.line) << r.Report();
+    EXPECT_EQ(d->column, c.column) << r.Report();
+    EXPECT_EQ(d->source_line, LineOf(text, c.line));
+  } else {
+    EXPECT_GT(d->line, 0) << r.Report();
+    EXPECT_GT(d->column, 0) << r.Report();
+    EXPECT_EQ(d->source_line, LineOf(text, d->line));
   }
+  if (!c.path.empty()) {
+    EXPECT_EQ(d->path, c.path);
+  }
+  if (!c.message_has.empty()) {
+    EXPECT_NE(d->message.find(c.message_has), std::string::npos) << d->message;
+  }
+  EXPECT_TRUE(HasErrors(r.diagnostics));
 }
+
+INSTANTIATE_TEST_SUITE_P(Diagnostics, RuleLoaderErrorTest, ::testing::ValuesIn(ErrorCases()),
+                         [](const ::testing::TestParamInfo<ErrorCase>& test) {
+                           return CaseName(test.param.what);
+                         });
+
+struct SyntaxCase {
+  std::string what;
+  std::vector<std::string> lines;
+  int line;
+};
+
+void PrintTo(const SyntaxCase& c, std::ostream* os) { *os << c.what; }
+
+// One case per YAML syntax error: the only diagnostic, at its line.
+class RuleLoaderSyntaxTest : public ::testing::TestWithParam<SyntaxCase> {};
+
+TEST_P(RuleLoaderSyntaxTest, YamlSyntaxError) {
+  const SyntaxCase& c = GetParam();
+  const std::string text = Lines(c.lines);
+  auto r = LoadRulesText(text, "bad.yaml");
+  EXPECT_FALSE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u) << r.Report();
+  const Diagnostic& d = r.diagnostics[0];
+  EXPECT_EQ(d.code, "yaml-syntax");
+  EXPECT_EQ(d.file, "bad.yaml");
+  EXPECT_EQ(d.line, c.line) << r.Report();
+  EXPECT_GE(d.column, 1);
+  EXPECT_FALSE(d.message.empty());
+  EXPECT_EQ(d.source_line, LineOf(text, d.line));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Diagnostics, RuleLoaderSyntaxTest,
+    ::testing::ValuesIn(std::vector<SyntaxCase>{
+        {"unclosed flow sequence",
+         {"rules:", "  - name: r", "    match: {event_id: [329}", "    action: log_only"},
+         3},
+        {"tab indentation", {"rules:", "  - name: r", "\tmatch: {event_id: 329}"}, 3},
+        {"a mapping inside a plain value",
+         {"rules:", "  - name: r", "    match: {event_id: 329}", "    title: a: b"},
+         4},
+    }),
+    [](const ::testing::TestParamInfo<SyntaxCase>& test) { return CaseName(test.param.what); });
 
 TEST(RuleLoaderTest, TemplatePlaceholderInBlockScalarPointsAtThePlaceholder) {
   // A folded block (as the shipped rules write repair hints): the placeholder is on line 5, at
@@ -1328,8 +1368,9 @@ TEST(RuleLoaderTest, FilesAndFoldersThatAreNotThere) {
 
 // --- diagnostics: warnings -------------------------------------------------------------------
 
-TEST(RuleLoaderTest, WarningsNeverBlockALoad) {
-  const std::string text = Lines({
+// One document with one of each warning (line numbers on the right).
+std::string WarningsText() {
+  return Lines({
       "version: 2",                                       // 1
       "lists:",                                           // 2
       "  spare: [1, 2]",                                  // 3
@@ -1353,15 +1394,17 @@ TEST(RuleLoaderTest, WarningsNeverBlockALoad) {
       "    inhibits: {rules: [r], for: 1m, also: [c]}",   // 21
       "    action: log_only",                             // 22
   });
-  auto r = LoadRulesText(text, "w.yaml");
-  ASSERT_TRUE(r.ok()) << r.Report();
-  EXPECT_FALSE(HasErrors(r.diagnostics));
-  EXPECT_EQ(r.rules->rules.size(), 4u);
-  struct Want {
-    std::string code, path;
-    int line, column;
-  };
-  const std::vector<Want> want = {
+}
+
+struct WarningCase {
+  std::string code, path;
+  int line, column;
+};
+
+void PrintTo(const WarningCase& w, std::ostream* os) { *os << w.code << " at " << w.path; }
+
+std::vector<WarningCase> WarningCases() {
+  return {
       {"unknown-key", "version", 1, 1},
       {"unknown-key", "rules[0].priority", 8, 5},
       {"unknown-key", "rules[0].match.colour", 9, 28},
@@ -1371,23 +1414,43 @@ TEST(RuleLoaderTest, WarningsNeverBlockALoad) {
       {"unused-list", "lists.spare", 3, 10},
       {"unused-macro", "macros.unused_macro", 5, 17},
   };
-  for (const auto& w : want) {
-    SCOPED_TRACE(w.path);
-    const Diagnostic* found = nullptr;
-    for (const auto& d : r.diagnostics) {
-      if (d.code == w.code && d.path == w.path) found = &d;
-    }
-    ASSERT_NE(found, nullptr) << r.Report();
-    EXPECT_TRUE(found->warning);
-    EXPECT_EQ(found->line, w.line);
-    EXPECT_EQ(found->column, w.column);
-    EXPECT_EQ(found->source_line, LineOf(text, w.line));
-  }
-  EXPECT_EQ(r.diagnostics.size(), want.size()) << r.Report();
+}
+
+TEST(RuleLoaderTest, WarningsNeverBlockALoad) {
+  const std::string text = WarningsText();
+  auto r = LoadRulesText(text, "w.yaml");
+  ASSERT_TRUE(r.ok()) << r.Report();
+  EXPECT_FALSE(HasErrors(r.diagnostics));
+  EXPECT_EQ(r.rules->rules.size(), 4u);
+  EXPECT_EQ(r.diagnostics.size(), WarningCases().size()) << r.Report();
   const Diagnostic* key = FindCode(r, "unknown-key");
+  ASSERT_NE(key, nullptr) << r.Report();
   EXPECT_NE(key->message.find("unknown key 'version' is ignored"), std::string::npos);
   EXPECT_NE(r.Report().find("0 errors, 8 warnings"), std::string::npos) << r.Report();
 }
+
+// One case per warning of WarningsText: a warning with its code, line, column and source line.
+class RuleLoaderWarningTest : public ::testing::TestWithParam<WarningCase> {};
+
+TEST_P(RuleLoaderWarningTest, HasCodeLineColumnAndSourceLine) {
+  const WarningCase& w = GetParam();
+  const std::string text = WarningsText();
+  auto r = LoadRulesText(text, "w.yaml");
+  const Diagnostic* found = nullptr;
+  for (const auto& d : r.diagnostics) {
+    if (d.code == w.code && d.path == w.path) found = &d;
+  }
+  ASSERT_NE(found, nullptr) << r.Report();
+  EXPECT_TRUE(found->warning);
+  EXPECT_EQ(found->line, w.line);
+  EXPECT_EQ(found->column, w.column);
+  EXPECT_EQ(found->source_line, LineOf(text, w.line));
+}
+
+INSTANTIATE_TEST_SUITE_P(Diagnostics, RuleLoaderWarningTest, ::testing::ValuesIn(WarningCases()),
+                         [](const ::testing::TestParamInfo<WarningCase>& test) {
+                           return CaseName(test.param.code + " " + test.param.path);
+                         });
 
 TEST(RuleLoaderTest, ListUsedOnlyByInhibitsOrAMacroIsUsed) {
   auto r = LoadRulesText(Lines({

@@ -188,127 +188,179 @@ struct SnapshotFile {
   std::string path;
 };
 
-}  // namespace
+// What a replay skipped, and why: the first 20.
+void Note(ReplayStats* stats, const std::string& e) {
+  if (stats->errors.size() < 20) stats->errors.push_back(e);
+}
 
-Status RunReplay(std::shared_ptr<const RuleSet> rules, const ReplayOptions& options,
-                 const std::function<void(const Decision&)>& sink, ReplayStats* stats) {
+// The saved /resources/ports response, if any, into *inventory.
+Status LoadPorts(const std::string& ports_file, Inventory* inventory, ReplayStats* stats) {
+  if (ports_file.empty()) return Status::Ok();
+  std::string body;
+  if (!ReadWhole(ports_file, &body)) {
+    return Status::NotFound("cannot read the ports file " + ports_file);
+  }
+  int skipped = 0;
+  auto ports = ParsePorts(body, &skipped);
+  if (!ports.ok()) {
+    return Status::InvalidArgument(ports_file + ": " + ports.status().message());
+  }
+  if (skipped > 0) Note(stats, ports_file + ": " + std::to_string(skipped) + " ports skipped");
+  inventory->Replace(std::move(ports.value()));
+  return Status::Ok();
+}
+
+Result<SilenceSet> LoadSilenceSet(const std::string& silences_file) {
+  if (silences_file.empty()) return SilenceSet();
+  auto list = LoadSilences(silences_file);
+  if (!list.ok()) return list.status();
+  return SilenceSet(std::move(list.value()));
+}
+
+// The CSV files `path` names: itself, or the *.csv files in a folder.
+Result<std::vector<std::string>> TelemetryFiles(const std::string& path) {
   namespace fs = std::filesystem;
-  auto note = [&](const std::string& e) {
-    if (stats->errors.size() < 20) stats->errors.push_back(e);
-  };
-
-  Inventory inventory;
-  if (!options.ports_file.empty()) {
-    std::string body;
-    if (!ReadWhole(options.ports_file, &body)) {
-      return Status::NotFound("cannot read the ports file " + options.ports_file);
+  std::error_code ec;
+  std::vector<std::string> files;
+  if (fs::is_directory(path, ec)) {
+    for (const auto& e : fs::directory_iterator(path, ec)) {
+      if (e.is_regular_file() && e.path().extension() == ".csv") files.push_back(e.path().string());
     }
-    int skipped = 0;
-    auto ports = ParsePorts(body, &skipped);
-    if (!ports.ok()) {
-      return Status::InvalidArgument(options.ports_file + ": " + ports.status().message());
-    }
-    if (skipped > 0) note(options.ports_file + ": " + std::to_string(skipped) + " ports skipped");
-    inventory.Replace(std::move(ports.value()));
+  } else if (fs::exists(path, ec)) {
+    files.push_back(path);
+  } else {
+    return Status::NotFound("no such telemetry file or folder: " + path);
   }
-  SilenceSet silences;
-  if (!options.silences_file.empty()) {
-    auto list = LoadSilences(options.silences_file);
-    if (!list.ok()) return list.status();
-    silences = SilenceSet(std::move(list.value()));
-  }
+  return files;
+}
 
-  // Telemetry snapshots, ordered by their own sample time.
+// A snapshot's sample time; a snapshot that does not parse, or has no time, is noted and skipped.
+Result<std::optional<SnapshotFile>> ReadSnapshotTime(const std::string& file, ReplayStats* stats) {
+  std::string text;
+  if (!ReadWhole(file, &text)) return Status::NotFound("cannot read " + file);
+  auto snap = ParseTelemetryCsv(text);
+  if (!snap.ok()) {
+    Note(stats, file + ": " + snap.status().message());
+    return std::optional<SnapshotFile>();
+  }
+  int64_t us = 0;
+  for (int64_t t : snap->time_us) us = std::max(us, t);
+  if (us == 0) {
+    Note(stats, file + ": no timestamp column: skipped (replay needs the recorded time)");
+    return std::optional<SnapshotFile>();
+  }
+  return std::optional<SnapshotFile>(SnapshotFile{
+      TimePoint(std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(us))),
+      file});
+}
+
+// The telemetry snapshots among `paths` (CSV files, or folders of them), ordered by their own
+// sample time.
+Result<std::vector<SnapshotFile>> FindSnapshots(const std::vector<std::string>& paths,
+                                                ReplayStats* stats) {
   std::vector<SnapshotFile> snapshots;
-  for (const auto& path : options.telemetry) {
-    std::error_code ec;
-    std::vector<std::string> files;
-    if (fs::is_directory(path, ec)) {
-      for (const auto& e : fs::directory_iterator(path, ec)) {
-        if (e.is_regular_file() && e.path().extension() == ".csv")
-          files.push_back(e.path().string());
-      }
-    } else if (fs::exists(path, ec)) {
-      files.push_back(path);
-    } else {
-      return Status::NotFound("no such telemetry file or folder: " + path);
-    }
-    for (const auto& f : files) {
-      std::string text;
-      if (!ReadWhole(f, &text)) return Status::NotFound("cannot read " + f);
-      auto snap = ParseTelemetryCsv(text);
-      if (!snap.ok()) {
-        note(f + ": " + snap.status().message());
-        continue;
-      }
-      int64_t us = 0;
-      for (int64_t t : snap->time_us) us = std::max(us, t);
-      if (us == 0) {
-        note(f + ": no timestamp column: skipped (replay needs the recorded time)");
-        continue;
-      }
-      snapshots.push_back({TimePoint(std::chrono::duration_cast<TimePoint::duration>(
-                               std::chrono::microseconds(us))),
-                           f});
+  for (const auto& path : paths) {
+    auto files = TelemetryFiles(path);
+    if (!files.ok()) return files.status();
+    for (const auto& f : files.value()) {
+      auto snapshot = ReadSnapshotTime(f, stats);
+      if (!snapshot.ok()) return snapshot.status();
+      if (snapshot.value()) snapshots.push_back(std::move(*snapshot.value()));
     }
   }
   std::sort(snapshots.begin(), snapshots.end(), [](const auto& a, const auto& b) {
     return a.time < b.time || (a.time == b.time && a.path < b.path);
   });
+  return snapshots;
+}
 
-  ReplayPipeline pipeline(rules, options.policy, &inventory, std::move(silences),
-                          [&](const Decision& d) {
-                            ++stats->decisions[DecisionKindName(d.kind)];
-                            sink(d);
-                          });
-  size_t next_snapshot = 0;
-  auto telemetry_until = [&](std::optional<TimePoint> t) {
-    for (; next_snapshot < snapshots.size() && (!t || snapshots[next_snapshot].time <= *t);
-         ++next_snapshot) {
-      const auto& s = snapshots[next_snapshot];
+// Feeds the snapshots to the pipeline in time order, as the events' clock reaches them.
+class SnapshotFeed {
+ public:
+  SnapshotFeed(std::vector<SnapshotFile> snapshots, ReplayPipeline* pipeline, ReplayStats* stats)
+      : snapshots_(std::move(snapshots)), pipeline_(pipeline), stats_(stats) {}
+
+  // Every snapshot taken by `t` (all of them without a time) not fed yet.
+  void Until(std::optional<TimePoint> t) {
+    for (; next_ < snapshots_.size() && (!t || snapshots_[next_].time <= *t); ++next_) {
+      const auto& s = snapshots_[next_];
       std::string text;
       if (!ReadWhole(s.path, &text)) return;
       auto snap = ParseTelemetryCsv(text);
       if (!snap.ok()) continue;
-      for (const auto& e : snap->errors) note(s.path + ": " + e);
-      ++stats->telemetry_files;
-      stats->telemetry_samples += snap->rows();
-      pipeline.Telemetry(snap.value(), s.time);
+      for (const auto& e : snap->errors) Note(stats_, s.path + ": " + e);
+      ++stats_->telemetry_files;
+      stats_->telemetry_samples += snap->rows();
+      pipeline_->Telemetry(snap.value(), s.time);
     }
-  };
-
-  if (!options.event_log.empty()) {
-    std::ifstream in(options.event_log, std::ios::binary);
-    if (!in) return Status::NotFound("cannot read the event log " + options.event_log);
-    EventLogAssembler assembler;
-    RawLogEntry raw;
-    LogEntry entry;
-    auto handle = [&](const RawLogEntry& r) {
-      ++stats->events;
-      Status s = ParseEventLogEntry(r, &entry);
-      TimePoint t;
-      if (s.ok() && !ParseUfmTimestamp(entry.timestamp, options.utc_offset_s, &t)) {
-        s = Status::InvalidArgument("bad timestamp '" + entry.timestamp + "'");
-      }
-      if (!s.ok()) {
-        ++stats->bad_entries;
-        note(options.event_log + ": byte " + std::to_string(r.offset) + ": " + s.message());
-        return;
-      }
-      telemetry_until(t);
-      stats->learned_ports += pipeline.Event(ToObservation(entry, t));
-    };
-    std::string line;
-    uint64_t offset = 0;
-    while (std::getline(in, line)) {
-      uint64_t at = offset;
-      offset += line.size() + 1;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (assembler.Add(line, at, &raw)) handle(raw);
-    }
-    if (assembler.Flush(&raw)) handle(raw);
   }
-  telemetry_until(std::nullopt);
+
+ private:
+  std::vector<SnapshotFile> snapshots_;
+  ReplayPipeline* pipeline_;
+  ReplayStats* stats_;
+  size_t next_ = 0;
+};
+
+// The event log, entry by entry, with the snapshots taken up to each entry fed before it.
+Status ReplayEventLog(const ReplayOptions& options, ReplayPipeline* pipeline, SnapshotFeed* feed,
+                      ReplayStats* stats) {
+  std::ifstream in(options.event_log, std::ios::binary);
+  if (!in) return Status::NotFound("cannot read the event log " + options.event_log);
+  EventLogAssembler assembler;
+  RawLogEntry raw;
+  LogEntry entry;
+  auto handle = [&](const RawLogEntry& r) {
+    ++stats->events;
+    Status s = ParseEventLogEntry(r, &entry);
+    TimePoint t;
+    if (s.ok() && !ParseUfmTimestamp(entry.timestamp, options.utc_offset_s, &t)) {
+      s = Status::InvalidArgument("bad timestamp '" + entry.timestamp + "'");
+    }
+    if (!s.ok()) {
+      ++stats->bad_entries;
+      Note(stats, options.event_log + ": byte " + std::to_string(r.offset) + ": " + s.message());
+      return;
+    }
+    feed->Until(t);
+    stats->learned_ports += pipeline->Event(ToObservation(entry, t));
+  };
+  std::string line;
+  uint64_t offset = 0;
+  while (std::getline(in, line)) {
+    uint64_t at = offset;
+    offset += line.size() + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (assembler.Add(line, at, &raw)) handle(raw);
+  }
+  if (assembler.Flush(&raw)) handle(raw);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status RunReplay(std::shared_ptr<const RuleSet> rules, const ReplayOptions& options,
+                 const std::function<void(const Decision&)>& sink, ReplayStats* stats) {
+  Inventory inventory;
+  if (Status loaded = LoadPorts(options.ports_file, &inventory, stats); !loaded.ok()) {
+    return loaded;
+  }
+  auto silences = LoadSilenceSet(options.silences_file);
+  if (!silences.ok()) return silences.status();
+  auto snapshots = FindSnapshots(options.telemetry, stats);
+  if (!snapshots.ok()) return snapshots.status();
+  ReplayPipeline pipeline(rules, options.policy, &inventory, std::move(silences.value()),
+                          [&](const Decision& d) {
+                            ++stats->decisions[DecisionKindName(d.kind)];
+                            sink(d);
+                          });
+  SnapshotFeed feed(std::move(snapshots.value()), &pipeline, stats);
+  if (!options.event_log.empty()) {
+    if (Status replayed = ReplayEventLog(options, &pipeline, &feed, stats); !replayed.ok()) {
+      return replayed;
+    }
+  }
+  feed.Until(std::nullopt);
   pipeline.Finish();
   stats->findings = pipeline.findings();
   return Status::Ok();

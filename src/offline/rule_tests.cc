@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "base/duration.h"
 #include "ingest/event_log.h"
@@ -101,6 +102,63 @@ std::map<std::string, std::string> FieldsOf(const Decision& d) {
   if (!d.node.empty()) f["node"] = d.node;
   if (!d.guard.empty()) f["guard"] = d.guard;
   return f;
+}
+
+// The time a test's offsets count from: 2026-01-01T00:00:00Z.
+TimePoint TestTime(double at) {
+  return TimePoint(std::chrono::seconds(1767225600)) +
+         std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(at));
+}
+
+using Events = std::multimap<double, Observation>;        // by seconds from the start
+using Sample = std::tuple<PortKey, std::string, double>;  // port, counter, value
+using Samples = std::map<double, std::vector<Sample>>;
+
+// One telemetry snapshot of the samples taken at one time: a column per counter, a row per
+// port, in the order the test names them.
+TelemetrySnapshot SnapshotOf(const std::vector<Sample>& taken, TimePoint when) {
+  TelemetrySnapshot snap;
+  std::map<std::string, size_t> columns;
+  for (const auto& [key, counter, value] : taken) {
+    if (!columns.count(counter)) {
+      columns[counter] = snap.counters.size();
+      snap.counters.push_back(counter);
+    }
+  }
+  std::vector<PortKey> order;
+  for (const auto& [key, counter, value] : taken) {
+    if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
+  }
+  int64_t us =
+      std::chrono::duration_cast<std::chrono::microseconds>(when.time_since_epoch()).count();
+  for (const auto& key : order) {
+    snap.ports.push_back(key);
+    snap.time_us.push_back(us);
+    std::vector<uint64_t> row(snap.counters.size(), kNoValue);
+    for (const auto& [k, counter, value] : taken) {
+      if (k == key) row[columns[counter]] = static_cast<uint64_t>(std::llround(value));
+    }
+    snap.values.insert(snap.values.end(), row.begin(), row.end());
+  }
+  return snap;
+}
+
+// Marks the first decision made that `e` describes (at, rule, decision and every field given);
+// false when none.
+bool MatchExpected(const Expected& e, std::vector<Produced>* produced) {
+  for (auto& p : *produced) {
+    if (p.matched || std::fabs(p.at - e.at) > 0.0005 || p.d.rule != e.rule ||
+        DecisionKindName(p.d.kind) != e.decision) {
+      continue;
+    }
+    auto fields = FieldsOf(p.d);
+    bool same = true;
+    for (const auto& [k, v] : e.fields) same = same && fields[k] == v;
+    if (!same) continue;
+    p.matched = true;
+    return true;
+  }
+  return false;
 }
 
 class TestFile {
@@ -223,130 +281,151 @@ class TestFile {
     std::string name = t["name"] ? t["name"].as<std::string>() : path;
     int errors_before = static_cast<int>(report_->diagnostics.size());
     Keys(t, path, {"name", "ports", "events", "counters", "expect", "until"});
-    TimePoint start = TimePoint(std::chrono::seconds(1767225600));  // 2026-01-01T00:00:00Z
     std::vector<PortInfo> ports = ports_;
     if (t["ports"]) {
       for (auto& p : Ports(t["ports"], path + ".ports")) ports.push_back(std::move(p));
     }
     Inventory inventory;
     inventory.Replace(ports);
-
-    // Inputs, by time.
-    std::multimap<double, Observation> events;
-    int64_t next_id = 1;
-    if (YAML::Node list = t["events"]) {
-      for (size_t i = 0; i < list.size(); ++i) {
-        std::string p = path + ".events[" + std::to_string(i) + "]";
-        const YAML::Node& e = list[i];
-        Keys(e, p,
-             {"at", "line", "event_id", "id", "name", "severity", "category", "object_type",
-              "object", "description", "ports"});
-        double at = 0;
-        if (!e["at"] || !Seconds(e["at"], p + ".at", &at)) continue;
-        TimePoint when = start + std::chrono::duration_cast<TimePoint::duration>(
-                                     std::chrono::duration<double>(at));
-        Observation o;
-        if (e["line"]) {
-          // The entry as the log writes it: time, the log's running number, then the line.
-          auto entry = ParseEventLogEntry(UfmTimestamp(when) + " [" + std::to_string(next_id) +
-                                          "] " + e["line"].as<std::string>());
-          if (!entry.ok()) {
-            Error(e["line"], p + ".line", "bad-event", entry.status().message());
-            continue;
-          }
-          o = ToObservation(entry.value(), when);
-        } else if (e["event_id"]) {
-          UfmEvent u;
-          u.id = e["id"] ? e["id"].as<int64_t>() : next_id;
-          u.event_type = e["event_id"].as<int>();
-          u.name = e["name"].as<std::string>("");
-          u.severity = e["severity"].as<std::string>("");
-          u.category = e["category"].as<std::string>("");
-          u.object_type = e["object_type"].as<std::string>("");
-          u.object_name = e["object"].as<std::string>("");
-          u.description = e["description"].as<std::string>("");
-          u.timestamp = UfmTimestamp(when).substr(0, 19);
-          o = ToObservation(u, when);
-          if (e["ports"]) {
-            o.ports.clear();
-            for (const auto& port : e["ports"]) o.ports.push_back(port.as<std::string>());
-          }
-        } else {
-          Error(e, p, "bad-event", "an event has 'line' (an event-log entry) or 'event_id'");
-          continue;
-        }
-        o.event_id = next_id++;
-        events.emplace(at, std::move(o));
-      }
-    }
-    // Counter series -> one telemetry snapshot per sample time.
-    std::map<double, std::vector<std::tuple<PortKey, std::string, double>>> samples;
-    if (YAML::Node list = t["counters"]) {
-      for (size_t i = 0; i < list.size(); ++i) {
-        std::string p = path + ".counters[" + std::to_string(i) + "]";
-        const YAML::Node& c = list[i];
-        Keys(c, p, {"port", "counter", "interval", "start", "values"});
-        PortKey key;
-        if (!c["port"] || !ParsePortName(c["port"].as<std::string>(""), &key)) {
-          Error(c["port"] ? c["port"] : c, p + ".port", "bad-port",
-                "expected a port name <guid>_<n>");
-          continue;
-        }
-        std::string counter = c["counter"].as<std::string>("");
-        double interval = 60, begin = 0;
-        if (c["interval"] && !Seconds(c["interval"], p + ".interval", &interval)) continue;
-        if (c["start"] && !Seconds(c["start"], p + ".start", &begin)) continue;
-        std::vector<std::optional<double>> values;
-        std::string error;
-        if (counter.empty() || !c["values"] ||
-            !ExpandSeries(c["values"].as<std::string>(""), &values, &error)) {
-          Error(c["values"] ? c["values"] : c, p, "bad-series",
-                counter.empty() ? "a series names its counter" : "values: " + error);
-          continue;
-        }
-        for (size_t k = 0; k < values.size(); ++k) {
-          if (values[k]) samples[begin + k * interval].emplace_back(key, counter, *values[k]);
-        }
-      }
-    }
-    std::vector<Expected> expected;
-    if (YAML::Node list = t["expect"]) {
-      for (size_t i = 0; i < list.size(); ++i) {
-        std::string p = path + ".expect[" + std::to_string(i) + "]";
-        const YAML::Node& x = list[i];
-        Keys(x, p, {"at", "rule", "decision", "port", "peer", "switch", "node", "guard"});
-        Expected e;
-        e.line = x.Mark().line + 1;
-        if (!x["at"] || !Seconds(x["at"], p + ".at", &e.at) || !x["rule"] || !x["decision"]) {
-          if (!x["rule"] || !x["decision"]) {
-            Error(x, p, "bad-expect", "an expected decision has at, rule and decision");
-          }
-          continue;
-        }
-        e.rule = x["rule"].as<std::string>();
-        e.decision = x["decision"].as<std::string>();
-        for (const char* k : {"port", "peer", "switch", "node", "guard"}) {
-          if (x[k]) e.fields[k] = x[k].as<std::string>();
-        }
-        expected.push_back(std::move(e));
-      }
-    }
+    Events events = ReadEvents(t, path);
+    Samples samples = ReadSamples(t, path);
+    std::vector<Expected> expected = ReadExpected(t, path);
     if (static_cast<int>(report_->diagnostics.size()) > errors_before) {
       ++report_->tests;
       ++report_->failed;
       report_->text += "FAIL " + path_ + ": " + name + " (the test itself has errors)\n";
       return;
     }
+    std::vector<Produced> produced = Play(t, path, &inventory, events, samples);
+    Judge(name, expected, &produced);
+  }
 
+  // The test's events, by time (seconds from the start).
+  Events ReadEvents(const YAML::Node& t, const std::string& path) {
+    Events events;
+    YAML::Node list = t["events"];
+    if (!list) return events;
+    int64_t next_id = 1;
+    for (size_t i = 0; i < list.size(); ++i) {
+      std::string p = path + ".events[" + std::to_string(i) + "]";
+      const YAML::Node& e = list[i];
+      Keys(e, p,
+           {"at", "line", "event_id", "id", "name", "severity", "category", "object_type", "object",
+            "description", "ports"});
+      double at = 0;
+      if (!e["at"] || !Seconds(e["at"], p + ".at", &at)) continue;
+      std::optional<Observation> o = ReadEvent(e, p, TestTime(at), next_id);
+      if (!o) continue;
+      o->event_id = next_id++;
+      events.emplace(at, std::move(*o));
+    }
+    return events;
+  }
+
+  // One event: an event-log line, or a UFM event by its fields.
+  std::optional<Observation> ReadEvent(const YAML::Node& e, const std::string& p, TimePoint when,
+                                       int64_t next_id) {
+    if (e["line"]) {
+      // The entry as the log writes it: time, the log's running number, then the line.
+      auto entry = ParseEventLogEntry(UfmTimestamp(when) + " [" + std::to_string(next_id) + "] " +
+                                      e["line"].as<std::string>());
+      if (!entry.ok()) {
+        Error(e["line"], p + ".line", "bad-event", entry.status().message());
+        return std::nullopt;
+      }
+      return ToObservation(entry.value(), when);
+    }
+    if (!e["event_id"]) {
+      Error(e, p, "bad-event", "an event has 'line' (an event-log entry) or 'event_id'");
+      return std::nullopt;
+    }
+    UfmEvent u;
+    u.id = e["id"] ? e["id"].as<int64_t>() : next_id;
+    u.event_type = e["event_id"].as<int>();
+    u.name = e["name"].as<std::string>("");
+    u.severity = e["severity"].as<std::string>("");
+    u.category = e["category"].as<std::string>("");
+    u.object_type = e["object_type"].as<std::string>("");
+    u.object_name = e["object"].as<std::string>("");
+    u.description = e["description"].as<std::string>("");
+    u.timestamp = UfmTimestamp(when).substr(0, 19);
+    Observation o = ToObservation(u, when);
+    if (e["ports"]) {
+      o.ports.clear();
+      for (const auto& port : e["ports"]) o.ports.push_back(port.as<std::string>());
+    }
+    return o;
+  }
+
+  // The test's counter series, as samples by time: one telemetry snapshot per sample time.
+  Samples ReadSamples(const YAML::Node& t, const std::string& path) {
+    Samples samples;
+    YAML::Node list = t["counters"];
+    if (!list) return samples;
+    for (size_t i = 0; i < list.size(); ++i) {
+      std::string p = path + ".counters[" + std::to_string(i) + "]";
+      const YAML::Node& c = list[i];
+      Keys(c, p, {"port", "counter", "interval", "start", "values"});
+      PortKey key;
+      if (!c["port"] || !ParsePortName(c["port"].as<std::string>(""), &key)) {
+        Error(c["port"] ? c["port"] : c, p + ".port", "bad-port",
+              "expected a port name <guid>_<n>");
+        continue;
+      }
+      std::string counter = c["counter"].as<std::string>("");
+      double interval = 60, begin = 0;
+      if (c["interval"] && !Seconds(c["interval"], p + ".interval", &interval)) continue;
+      if (c["start"] && !Seconds(c["start"], p + ".start", &begin)) continue;
+      std::vector<std::optional<double>> values;
+      std::string error;
+      if (counter.empty() || !c["values"] ||
+          !ExpandSeries(c["values"].as<std::string>(""), &values, &error)) {
+        Error(c["values"] ? c["values"] : c, p, "bad-series",
+              counter.empty() ? "a series names its counter" : "values: " + error);
+        continue;
+      }
+      for (size_t k = 0; k < values.size(); ++k) {
+        if (values[k]) samples[begin + k * interval].emplace_back(key, counter, *values[k]);
+      }
+    }
+    return samples;
+  }
+
+  std::vector<Expected> ReadExpected(const YAML::Node& t, const std::string& path) {
+    std::vector<Expected> expected;
+    YAML::Node list = t["expect"];
+    if (!list) return expected;
+    for (size_t i = 0; i < list.size(); ++i) {
+      std::string p = path + ".expect[" + std::to_string(i) + "]";
+      const YAML::Node& x = list[i];
+      Keys(x, p, {"at", "rule", "decision", "port", "peer", "switch", "node", "guard"});
+      Expected e;
+      e.line = x.Mark().line + 1;
+      if (!x["at"] || !Seconds(x["at"], p + ".at", &e.at) || !x["rule"] || !x["decision"]) {
+        if (!x["rule"] || !x["decision"]) {
+          Error(x, p, "bad-expect", "an expected decision has at, rule and decision");
+        }
+        continue;
+      }
+      e.rule = x["rule"].as<std::string>();
+      e.decision = x["decision"].as<std::string>();
+      for (const char* k : {"port", "peer", "switch", "node", "guard"}) {
+        if (x[k]) e.fields[k] = x[k].as<std::string>();
+      }
+      expected.push_back(std::move(e));
+    }
+    return expected;
+  }
+
+  // Runs the decision path over the events and samples in time order, then to `until` (or to
+  // the end of every hold); returns the decisions made.
+  std::vector<Produced> Play(const YAML::Node& t, const std::string& path, Inventory* inventory,
+                             const Events& events, const Samples& samples) {
     std::vector<Produced> produced;
     ReplayPipeline pipeline(
-        rules_, RuleTestPolicy(), &inventory, SilenceSet(), [&](const Decision& d) {
-          produced.push_back({std::chrono::duration<double>(d.time - start).count(), d});
+        rules_, RuleTestPolicy(), inventory, SilenceSet(), [&](const Decision& d) {
+          produced.push_back({std::chrono::duration<double>(d.time - TestTime(0)).count(), d});
         });
-    auto when = [&](double at) {
-      return start +
-             std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(at));
-    };
     auto ev = events.begin();
     auto sm = samples.begin();
     while (ev != events.end() || sm != samples.end()) {
@@ -356,60 +435,27 @@ class TestFile {
         ++ev;
         continue;
       }
-      TelemetrySnapshot snap;
-      std::map<std::string, size_t> columns;
-      for (const auto& [key, counter, value] : sm->second) {
-        if (!columns.count(counter)) {
-          columns[counter] = snap.counters.size();
-          snap.counters.push_back(counter);
-        }
-      }
-      std::vector<PortKey> order;
-      for (const auto& [key, counter, value] : sm->second) {
-        if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
-      }
-      int64_t us =
-          std::chrono::duration_cast<std::chrono::microseconds>(when(sm->first).time_since_epoch())
-              .count();
-      for (const auto& key : order) {
-        snap.ports.push_back(key);
-        snap.time_us.push_back(us);
-        std::vector<uint64_t> row(snap.counters.size(), kNoValue);
-        for (const auto& [k, counter, value] : sm->second) {
-          if (k == key) row[columns[counter]] = static_cast<uint64_t>(std::llround(value));
-        }
-        snap.values.insert(snap.values.end(), row.begin(), row.end());
-      }
-      pipeline.Telemetry(snap, when(sm->first));
+      pipeline.Telemetry(SnapshotOf(sm->second, TestTime(sm->first)), TestTime(sm->first));
       ++sm;
     }
     double until = 0;
     if (t["until"] && Seconds(t["until"], path + ".until", &until)) {
-      pipeline.AdvanceTo(when(until));
+      pipeline.AdvanceTo(TestTime(until));
     } else {
       pipeline.Finish();
     }
+    return produced;
+  }
 
-    // Compare: each expected decision must be made, and nothing else.
+  // Compares: each expected decision must be made, and nothing else.
+  void Judge(const std::string& name, const std::vector<Expected>& expected,
+             std::vector<Produced>* produced) {
     std::vector<const Expected*> missing;
     for (const auto& e : expected) {
-      bool found = false;
-      for (auto& p : produced) {
-        if (p.matched || std::fabs(p.at - e.at) > 0.0005 || p.d.rule != e.rule ||
-            DecisionKindName(p.d.kind) != e.decision) {
-          continue;
-        }
-        auto fields = FieldsOf(p.d);
-        bool same = true;
-        for (const auto& [k, v] : e.fields) same = same && fields[k] == v;
-        if (!same) continue;
-        p.matched = found = true;
-        break;
-      }
-      if (!found) missing.push_back(&e);
+      if (!MatchExpected(e, produced)) missing.push_back(&e);
     }
     std::vector<const Produced*> unexpected;
-    for (const auto& p : produced) {
+    for (const auto& p : *produced) {
       if (!p.matched) unexpected.push_back(&p);
     }
     ++report_->tests;

@@ -5,22 +5,26 @@
 // level (hysteresis). A fired rule stays active for its entity until it clears, so one episode is
 // one finding. Switch- and node-level findings inhibit the port findings they cover (a reboot is
 // not a bad cable). Owned by the pipeline thread; not thread-safe. Time comes only from the
-// observations and Tick, so replay drives it with recorded timestamps.
+// observations and Tick, so replay drives it with recorded timestamps. The engine routes each
+// observation to its parts (event_rules.h with held_findings.h, flapping_rules.h,
+// counter_rules.h, inhibitors.h, subject_resolver.h) and runs their periodic sweep.
 #pragma once
 
-#include <map>
+#include <cstdint>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "base/fifo.h"
 #include "ingest/observation.h"
+#include "rules/counter_rules.h"
+#include "rules/event_rules.h"
 #include "rules/finding.h"
+#include "rules/flapping_rules.h"
+#include "rules/inhibitors.h"
+#include "rules/rule_state.h"
 #include "rules/rules.h"
+#include "rules/subject_resolver.h"
 
 namespace ufmr {
 
@@ -56,28 +60,12 @@ class RuleEngine {
   // Hot reload: takes over the state of `old` for rules that keep their name and kind.
   void AdoptState(RuleEngine&& old);
 
-  size_t pending() const {
-    size_t n = 0;
-    for (const auto& m : pending_) n += m.size();
-    return n;
-  }
+  size_t pending() const { return event_rules_.held(); }
   const RuleSet& rules() const { return *rules_; }
   const std::shared_ptr<const RuleSet>& rule_set() const { return rules_; }
 
   // Who an observation is about: the link's ends and the switches and hosts they sit on.
-  struct Subjects {
-    std::vector<std::string> ends;
-    std::string link_key;
-    std::map<std::string, std::string> switches;  // NodeKey -> name as written
-    std::map<std::string, std::string> hosts;
-    std::map<std::string, std::string> port_switch;  // port -> NodeKey of its switch
-    std::map<std::string, std::string> port_host;    // port -> NodeKey of its host
-    // The switch and node scope entities ("switch:<key>", name as written, one port of it).
-    struct Entity {
-      std::string key, name, port;
-    };
-    std::vector<Entity> switch_entities, host_entities;
-  };
+  using Subjects = ObservationSubjects;
   Subjects Resolve(const Observation& o) const;
   // Resolve, remembered per set of ports until the inventory changes (the hot path: a storm
   // names the same links again and again). `inventory_only`: for an observation without text
@@ -88,91 +76,25 @@ class RuleEngine {
   std::vector<std::string> PortsOf(const Observation& o) const;
 
  private:
-  struct Seen {  // one matching observation held in a window
-    TimePoint time;
-    size_t port = 0;  // hash of the port it counts for (switch/node scopes count distinct ports)
-    // Shared by every window the observation sits in; made JSON only when a finding fires.
-    std::shared_ptr<const Observation> obs;
-  };
-  struct EventState {
-    const Rule* rule = nullptr;
-    Fifo<Seen> window;
-    bool active = false;  // fired, not yet cleared
-    TimePoint last_match;
-  };
-  struct Pending {
-    const Rule* rule = nullptr;
-    std::shared_ptr<const Subjects> subjects;
-    std::string entity;  // the scope entity, and its name as written
-    std::string name;
-    std::string reason;
-    TimePoint fire_at;
-    std::vector<Seen> seen;
-  };
-  struct CounterState {
-    const Rule* rule = nullptr;
-    Fifo<std::pair<TimePoint, Observation>> samples;
-    bool active = false;
-    std::optional<TimePoint> above_since;
-  };
-  struct FlapState {
-    const Rule* rule = nullptr;
-    Fifo<TimePoint> down_times;  // every down event in the window: what is counted
-    Fifo<Seen> events;           // the newest of them (kMaxEvidence), as evidence
-    std::map<std::string, Fifo<std::pair<TimePoint, double>>> counter_downs;
-    bool active = false;
-    TimePoint last_down;
-  };
-  struct Inhibitor {
-    std::string rule;
-    std::string entity_name;
-    TimePoint until;
-  };
-  class EventView;
-
-  void Sweep(TimePoint now);
-  void FireHeld(TimePoint now, std::vector<Finding>* out);
   void ObserveEvent(const Observation& o, std::vector<Finding>* out);
   void ObserveCounter(const Observation& o, std::vector<Finding>* out);
-  void MatchEventRule(const Rule& r, EventView& view, std::vector<Finding>* out);
-  void ClearEventRule(const Rule& r, EventView& view);
-  void CountDown(const Rule& r, const Observation& o, const Subjects& s, std::vector<Finding>* out,
-                 const std::shared_ptr<const Observation>& shared = nullptr);
-  void Emit(const Rule& r, Finding f, std::vector<Finding>* out);
-  Finding MakeFinding(const Rule& r, const Subjects& s, TimePoint t) const;
-  Finding EventFinding(const Rule& r, const Subjects& s, const std::string& entity,
-                       const std::string& name, std::string reason, TimePoint t,
-                       const std::vector<Seen>& seen) const;
-  double Measure(const Rule& r, const CounterState& st, TimePoint now) const;
-  std::string InhibitedBy(const std::string& rule, const Finding& f, TimePoint t) const;
-  void ExtendInhibitor(const Rule& r, const std::string& entity, const std::string& name,
-                       TimePoint t);
-  bool RecentlyDown(const std::vector<std::string>& ports, TimePoint t, double within_s) const;
+  // Ageing windows and ending quiet episodes, every kSweepS of the observations' time.
+  void Sweep(TimePoint now);
+  FindingSink Sink(std::vector<Finding>* out) const {
+    return FindingSink(inhibitors_, resolver_, by_name_, rules_->hash, out);
+  }
 
   std::shared_ptr<const RuleSet> rules_;
-  const Inventory* inventory_;
-  std::unordered_map<std::string, const Rule*> by_name_;
-  // Keyed by rule name + '\x1f' + entity.
-  // State per rule (by Rule::index), then per scope entity (a link key, a port, "switch:<key>").
-  struct EntityHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  template <typename T>
-  using ByEntity = std::unordered_map<std::string, T, EntityHash, std::equal_to<>>;
-  std::vector<ByEntity<EventState>> events_;
-  std::vector<ByEntity<Pending>> pending_;
-  std::vector<ByEntity<CounterState>> counters_;
-  std::vector<ByEntity<FlapState>> flaps_;
-  std::map<std::string, std::vector<Inhibitor>> inhibitors_;  // "switch:<key>" / "node:<key>"
-  std::unordered_map<std::string, TimePoint> last_down_;      // port -> last link-down seen
-  mutable std::unordered_map<std::string, std::shared_ptr<const Subjects>> resolved_;
-  mutable uint64_t resolved_generation_ = 0;
+  RulesByName by_name_;
+  SubjectResolver resolver_;
+  EventRules event_rules_;
+  FlappingRules flapping_rules_;
+  CounterRules counter_rules_;
+  Inhibitors inhibitors_;
+  LinkDowns link_downs_;
   TimePoint next_sweep_{};
-  // No held finding is due before this (none when empty): FireHeld skips its scan until then.
-  std::optional<TimePoint> next_due_;
 };
 
-nlohmann::json ObservationToJson(const Observation& o);
+// ObservationToJson (an observation as evidence holds it): rule_state.h.
 
 }  // namespace ufmr

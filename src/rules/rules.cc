@@ -60,6 +60,14 @@ std::string NormalizeMatchWord(const std::string& s) {
   return out;
 }
 
+const std::vector<std::string>& TemplatePlaceholders() {
+  static const std::vector<std::string> names = {
+      "rule",      "reason",    "port",      "peer",    "port_label",   "peer_label",
+      "port_node", "peer_node", "switch",    "node",    "cable_serial", "count",
+      "window",    "value",     "threshold", "severity"};
+  return names;
+}
+
 namespace {
 
 void SignMatch(const EventMatch& m, std::string* out) {

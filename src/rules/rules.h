@@ -49,6 +49,9 @@ struct EventMatch {
 // Lower case, '_' -> ' ', trimmed: how names/severities/categories/object types compare.
 std::string NormalizeMatchWord(const std::string& s);
 
+// The placeholders a title or repair hint may use.
+const std::vector<std::string>& TemplatePlaceholders();
+
 // A counter condition over a sliding window of one port's samples.
 struct CounterCondition {
   enum class Measure { kDelta, kRate, kBer, kValue };

@@ -1,0 +1,253 @@
+#include "rules/event_rules.h"
+
+#include <algorithm>
+
+#include "base/duration.h"
+
+namespace ufmr {
+
+namespace {
+
+bool WideScope(const Rule& r) {
+  return r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode;
+}
+
+// The finding of an event rule on `entity`, with the observations `seen` as its evidence.
+Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::string& entity,
+                     const std::string& name, std::string reason, TimePoint t,
+                     const std::vector<SeenObservation>& seen, const std::string& rules_hash) {
+  Finding f = MakeFinding(r, s, t, rules_hash);
+  if (WideScope(r)) {
+    f.ports.clear();
+    f.link_key = entity;
+    (r.scope == RuleScope::kSwitch ? f.switch_name : f.node_name) = name;
+  }
+  f.reason = std::move(reason);
+  for (auto it = seen.rbegin(); it != seen.rend() && f.cable_serial.empty(); ++it) {
+    f.cable_serial = it->obs->cable_serial;  // the newest event that names it
+  }
+  auto& observations = f.evidence["observations"].get_ref<nlohmann::json::array_t&>();
+  observations.reserve(std::min(seen.size(), kMaxFindingEvidence));
+  for (const auto& w : seen) {
+    if (observations.size() >= kMaxFindingEvidence) break;
+    observations.push_back(ObservationToJson(*w.obs));
+  }
+  return f;
+}
+
+// Calls `one` for each scope entity of rule `r` the event names.
+template <typename Fn>
+void ForEachEntity(const Rule& r, EventView& view, Fn one) {
+  const ObservationSubjects& s = view.subjects();
+  switch (r.scope) {
+    case RuleScope::kPort:
+      for (const auto& p : view.obs().ports) one(p, p, p);
+      break;
+    case RuleScope::kLink:
+      if (!s.link_key.empty()) one(s.link_key, s.link_key, s.link_key);
+      break;
+    case RuleScope::kSwitch:
+      for (const auto& e : s.switch_entities) one(e.key, e.name, e.port);
+      break;
+    case RuleScope::kNode:
+      for (const auto& e : s.host_entities) one(e.key, e.name, e.port);
+      break;
+  }
+}
+
+}  // namespace
+
+// --- EventView -------------------------------------------------------------------------------
+
+bool EventView::Matches(const EventMatch& m) {
+  if (!m.event_ids.empty() && !m.event_ids.count(o_.event_type)) return false;
+  if (!m.severities.empty() && !m.severities.count(Word(o_.severity, &severity_))) return false;
+  if (!m.names.empty() && !m.names.count(Word(o_.name, &name_))) return false;
+  if (!m.categories.empty() && !m.categories.count(Word(o_.category, &category_))) return false;
+  if (!m.object_types.empty() && !m.object_types.count(Word(o_.object_type, &object_type_))) {
+    return false;
+  }
+  if (m.description && !MatchesDescription(m)) return false;
+  if (m.object && !RE2::PartialMatch(o_.object_name, *m.object)) return false;
+  auto any = [](const std::map<std::string, std::string>& names, const RE2& re) {
+    for (const auto& [key, name] : names) {
+      if (RE2::PartialMatch(name, re)) return true;
+    }
+    return false;
+  };
+  if (m.switch_name && !any(subjects().switches, *m.switch_name)) return false;
+  if (m.host_name && !any(subjects().hosts, *m.host_name)) return false;
+  return true;
+}
+
+bool EventView::MatchesDescription(const EventMatch& m) {
+  if (m.description_set_index < 0 || !rules_.descriptions) {
+    return RE2::PartialMatch(o_.description, *m.description);
+  }
+  // Every description pattern of the rule set in one pass, once per event.
+  if (!hits_done_) {
+    rules_.descriptions->Match(o_.description, &hits_);
+    std::sort(hits_.begin(), hits_.end());
+    hits_done_ = true;
+  }
+  return std::binary_search(hits_.begin(), hits_.end(), m.description_set_index);
+}
+
+const std::string& EventView::Word(const std::string& raw, std::optional<std::string>* cache) {
+  if (!*cache) *cache = NormalizeMatchWord(raw);
+  return **cache;
+}
+
+const std::shared_ptr<const ObservationSubjects>& EventView::shared_subjects() {
+  if (!subjects_) subjects_ = resolver_.ResolveCached(o_);
+  return subjects_;
+}
+
+const std::shared_ptr<const Observation>& EventView::shared() {
+  if (!shared_) shared_ = std::make_shared<const Observation>(o_);
+  return shared_;
+}
+
+// --- matching and clearing -------------------------------------------------------------------
+
+void EventRules::Clear(const Rule& r, EventView& view, Inhibitors* inhibitors) {
+  ForEachEntity(r, view,
+                [&](const std::string& entity, const std::string& name, const std::string&) {
+                  held_.Cancel(r, entity);
+                  auto& states = events_[r.index];
+                  if (auto it = states.find(entity); it != states.end()) states.erase(it);
+                  if (!r.inhibits.empty()) inhibitors->Extend(r, entity, name, view.obs().time);
+                });
+}
+
+void EventRules::Match(const Rule& r, EventView& view, Inhibitors* inhibitors, FindingSink* sink) {
+  ForEachEntity(r, view,
+                [&](const std::string& key, const std::string& name, const std::string& port) {
+                  MatchEntity(r, view, Entity{key, name, port}, inhibitors, sink);
+                });
+}
+
+void EventRules::MatchEntity(const Rule& r, EventView& view, const Entity& e,
+                             Inhibitors* inhibitors, FindingSink* sink) {
+  const Observation& o = view.obs();
+  auto& states = events_[r.index];
+  auto slot = states.find(e.key);
+  if (slot == states.end()) slot = states.emplace(e.key, EventState{}).first;
+  EventState& st = slot->second;
+  st.rule = &r;
+  if (st.active) {
+    // Already fired for this episode: a reboot keeps inhibiting while its events go on.
+    st.last_match = o.time;
+    if (!r.inhibits.empty()) inhibitors->Extend(r, e.key, e.name, o.time);
+    return;
+  }
+  if (held_.Join(r, e.key, {o.time, std::hash<std::string>{}(e.port), view.shared()})) return;
+  int have = Count(r, view, e, &st);
+  if (have < r.count) return;
+  Fire(r, view, e, have, &st, inhibitors, sink);
+}
+
+int EventRules::Count(const Rule& r, EventView& view, const Entity& e, EventState* st) {
+  const TimePoint t = view.obs().time;
+  st->window.push_back({t, std::hash<std::string>{}(e.port), view.shared()});
+  st->last_match = t;
+  while (!st->window.empty() && SecondsFrom(st->window.front().time, t) > r.window_s) {
+    st->window.pop_front();
+  }
+  int have = static_cast<int>(st->window.size());
+  if (WideScope(r)) {
+    std::vector<size_t> ports;
+    ports.reserve(st->window.size());
+    for (const auto& w : st->window) ports.push_back(w.port);
+    std::sort(ports.begin(), ports.end());
+    have = static_cast<int>(std::unique(ports.begin(), ports.end()) - ports.begin());
+  }
+  return have;
+}
+
+void EventRules::Fire(const Rule& r, EventView& view, const Entity& e, int have, EventState* st,
+                      Inhibitors* inhibitors, FindingSink* sink) {
+  const Observation& o = view.obs();
+  std::string reason;
+  if (r.count > 1) {
+    reason = std::to_string(have) +
+             (WideScope(r) ? " ports with matching events within " : " matching events within ") +
+             FormatDuration(r.window_s);
+  } else {
+    reason = o.name.empty() ? "event " + std::to_string(o.event_type) : o.name;
+  }
+  std::vector<SeenObservation> seen(st->window.begin(), st->window.end());
+  st->window.clear();
+  // Rules with a clear event, and switch/node rules, stay active until cleared (or quiet).
+  st->active = r.clear.has_value() || WideScope(r);
+  if (!r.inhibits.empty()) inhibitors->Extend(r, e.key, e.name, o.time);
+  if (r.for_s > 0) {
+    // Held: the finding is built only if the hold runs out (most holds end in a clear).
+    held_.Hold({&r, view.shared_subjects(), e.key, e.name,
+                reason + ", not cleared within " + FormatDuration(r.for_s),
+                TimeAfter(o.time, r.for_s), std::move(seen)});
+    st->active = false;  // a held finding is not active until it fires
+    return;
+  }
+  Finding f = EventFinding(r, view.subjects(), e.key, e.name, std::move(reason), o.time, seen,
+                           sink->rules_hash());
+  if (!st->active) events_[r.index].erase(e.key);
+  sink->Emit(r, std::move(f));
+}
+
+void EventRules::FireHeld(TimePoint now, FindingSink* sink) {
+  for (auto& h : held_.TakeDue(now)) {
+    // `seen` holds the window that started the hold, then every match since: the evidence.
+    Finding f = EventFinding(*h.rule, *h.subjects, h.entity, h.name, std::move(h.reason), h.fire_at,
+                             h.seen, sink->rules_hash());
+    // It fired: active until its clear event, so the episode is one finding.
+    EventState& st = events_[h.rule->index][h.entity];
+    st.rule = h.rule;
+    st.active = true;
+    st.last_match = f.time;
+    sink->Emit(*h.rule, std::move(f));
+  }
+}
+
+// --- housekeeping ----------------------------------------------------------------------------
+
+void EventRules::Sweep(TimePoint now) {
+  for (auto& states : events_) {
+    for (auto it = states.begin(); it != states.end();) {
+      EventState& st = it->second;
+      const Rule& rule = *st.rule;
+      while (!st.window.empty() && SecondsFrom(st.window.front().time, now) > rule.window_s) {
+        st.window.pop_front();
+      }
+      // An active switch/node finding without a clear event ends once its events stop.
+      bool quiet =
+          st.active && !rule.clear &&
+          SecondsFrom(st.last_match, now) > std::max({rule.window_s, rule.inhibit_for_s, 60.0});
+      if (quiet) st.active = false;
+      it = (!st.active && st.window.empty()) ? states.erase(it) : std::next(it);
+    }
+  }
+}
+
+void EventRules::Forget(const std::set<std::string>& entities) {
+  ForgetEntities(&events_, entities);
+  held_.Forget(entities);
+}
+
+void EventRules::Adopt(EventRules&& old, const RuleMapping& mapping) {
+  AdoptPerRule(&old.events_, mapping, &events_);
+  held_.Adopt(std::move(old.held_), mapping);
+}
+
+void EventRules::Visit(double max_window_s,
+                       const std::function<void(const SeenObservation&)>& visit) const {
+  for (const auto& states : events_) {
+    for (const auto& [entity, st] : states) {
+      if (!st.rule || st.rule->window_s > max_window_s) continue;
+      for (const auto& s : st.window) visit(s);
+    }
+  }
+  held_.Visit(visit);
+}
+
+}  // namespace ufmr

@@ -1,0 +1,94 @@
+#include "rules/inhibitors.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace ufmr {
+
+void Inhibitors::Extend(const Rule& r, const std::string& entity, const std::string& name,
+                        TimePoint t) {
+  auto& list = inhibitors_[entity];
+  TimePoint until = TimeAfter(t, r.inhibit_for_s);
+  for (auto& i : list) {
+    if (i.rule == r.name) {
+      i.until = std::max(i.until, until);
+      return;
+    }
+  }
+  list.push_back({r.name, name, until});
+}
+
+std::string Inhibitors::Covering(const std::string& entity, const char* what,
+                                 const std::string& rule, TimePoint t,
+                                 const RulesByName& rules) const {
+  auto it = inhibitors_.find(entity);
+  if (it == inhibitors_.end()) return "";
+  for (const auto& i : it->second) {
+    if (i.until < t) continue;
+    auto r = rules.find(i.rule);
+    if (r == rules.end() || !r->second->inhibits.count(rule)) continue;
+    return i.rule + " on " + what + " " + i.entity_name;
+  }
+  return "";
+}
+
+std::string Inhibitors::InhibitedBy(const std::string& rule, const Finding& f, TimePoint t,
+                                    const SubjectResolver& resolver,
+                                    const RulesByName& rules) const {
+  if (inhibitors_.empty()) return "";
+  // The switches and hosts the finding's observations named, then what the inventory says now.
+  std::shared_ptr<const ObservationSubjects> now;
+  if (!f.ports.empty()) {
+    Observation probe;
+    probe.ports = f.ports;
+    now = resolver.ResolveCached(probe, /*inventory_only=*/true);
+  }
+  // Each name once, in key order (as the two maps merged would give them).
+  std::vector<const std::string*> keys;
+  std::string entity;
+  for (bool sw : {true, false}) {
+    keys.clear();
+    for (const auto& [k, n] : sw ? f.switches : f.hosts) keys.push_back(&k);
+    if (now) {
+      for (const auto& [k, n] : sw ? now->switches : now->hosts) keys.push_back(&k);
+    }
+    std::sort(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a < *b; });
+    keys.erase(std::unique(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a == *b; }),
+               keys.end());
+    for (const std::string* key : keys) {
+      entity.assign(sw ? "switch:" : "node:").append(*key);
+      if (auto why = Covering(entity, sw ? "switch" : "node", rule, t, rules); !why.empty()) {
+        return why;
+      }
+    }
+  }
+  return "";
+}
+
+void Inhibitors::Expire(TimePoint now) {
+  for (auto it = inhibitors_.begin(); it != inhibitors_.end();) {
+    auto& list = it->second;
+    list.erase(
+        std::remove_if(list.begin(), list.end(), [&](const Inhibitor& i) { return i.until < now; }),
+        list.end());
+    it = list.empty() ? inhibitors_.erase(it) : std::next(it);
+  }
+}
+
+void Inhibitors::Adopt(Inhibitors&& old, const RulesByName& rules) {
+  for (auto& [entity, list] : old.inhibitors_) {
+    for (auto& i : list) {
+      if (rules.count(i.rule)) inhibitors_[entity].push_back(std::move(i));
+    }
+  }
+}
+
+void FindingSink::Emit(const Rule& r, Finding f) {
+  if (r.scope == RuleScope::kPort || r.scope == RuleScope::kLink) {
+    f.inhibited_by = inhibitors_.InhibitedBy(r.name, f, f.time, resolver_, rules_);
+  }
+  if (!r.description.empty()) f.reason = r.description + " (" + f.reason + ")";
+  out_->push_back(std::move(f));
+}
+
+}  // namespace ufmr

@@ -1,0 +1,133 @@
+#include "rules/subject_resolver.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "ingest/event_subjects.h"
+#include "rules/finding.h"
+#include "ufm/inventory.h"
+
+namespace ufmr {
+
+namespace {
+
+// "default / Switch: sw-1 / 1/17/1" -> "sw-1"; a bare name stays as it is.
+std::string ObjectNodeName(const std::string& object) {
+  size_t colon = object.find(':');
+  std::string name = object;
+  if (colon != std::string::npos) {
+    name = object.substr(colon + 1);
+    size_t sep = name.find(" / ");
+    if (sep != std::string::npos) name = name.substr(0, sep);
+  }
+  size_t b = name.find_first_not_of(' ');
+  size_t e = name.find_last_not_of(' ');
+  return b == std::string::npos ? "" : name.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+ObservationSubjects SubjectResolver::Resolve(const Observation& o) const {
+  ObservationSubjects s;
+  s.ends = inventory_ && !o.ports.empty() ? inventory_->LinkEnds(o.ports) : o.ports;
+  if (s.ends.empty()) s.ends = o.ports;
+  s.link_key = LinkKey(s.ends);
+  PlaceEnds(o, &s);
+  PlaceObject(o, &s);
+  for (bool sw : {true, false}) {
+    const auto& names = sw ? s.switches : s.hosts;
+    const auto& by_port = sw ? s.port_switch : s.port_host;
+    auto& out = sw ? s.switch_entities : s.host_entities;
+    for (const auto& [k, n] : names) {
+      // Switch/node rules count distinct ports; an event about the whole object counts as one.
+      std::string port;
+      for (const auto& [p, pk] : by_port) {
+        if (pk == k) port = p;
+      }
+      out.push_back({(sw ? "switch:" : "node:") + k, n, port});
+    }
+  }
+  return s;
+}
+
+void SubjectResolver::PlaceEnds(const Observation& o, ObservationSubjects* s) const {
+  auto place = [&](const std::string& port, bool is_switch, const std::string& name) {
+    if (name.empty()) return;
+    std::string key = NodeKey(name);
+    if (is_switch) {
+      s->port_switch[port] = key;
+      s->switches.emplace(std::move(key), name);
+    } else {
+      s->port_host[port] = key;
+      s->hosts.emplace(std::move(key), name);
+    }
+  };
+  // The inventory first; the event's own text (parsed once, only when needed) for ends it lacks.
+  std::optional<std::vector<PortSubject>> named;
+  std::string node;
+  for (const auto& port : s->ends) {
+    bool is_switch = false;
+    if (inventory_ && inventory_->Placement(port, &is_switch, &node)) {
+      place(port, is_switch, node);
+      continue;
+    }
+    if (o.kind != Observation::Kind::kEvent) continue;
+    if (!named) named = ExtractPortSubjects(o.description);
+    for (const auto& n : *named) {
+      if (n.port == port) place(port, n.is_switch, n.node);
+    }
+  }
+}
+
+void SubjectResolver::PlaceObject(const Observation& o, ObservationSubjects* s) const {
+  // Events about a whole switch or host (907 switch down, 331 node down) name it as the object.
+  if (o.kind != Observation::Kind::kEvent || !s->ends.empty()) return;
+  std::string name = ObjectNodeName(o.object_name);
+  // REST names a switch event's object by the switch's GUID: the inventory knows its name.
+  if (inventory_ && !name.empty()) {
+    if (std::string known = inventory_->SystemNameOf(name); !known.empty()) name = known;
+  }
+  if (IsSwitchObjectType(o.object_type) && !name.empty()) {
+    s->switches.emplace(NodeKey(name), name);
+  } else if (IsHostObjectType(o.object_type) && !name.empty()) {
+    s->hosts.emplace(NodeKey(name), name);
+  }
+}
+
+std::vector<std::string> SubjectResolver::PortsOf(const Observation& o) const {
+  std::vector<std::string> ports = o.ports;
+  if (!inventory_) return ports;
+  for (const auto& ref : o.port_refs) {
+    auto name = inventory_->FindByDescription(ref);
+    if (name && std::find(ports.begin(), ports.end(), *name) == ports.end()) ports.push_back(*name);
+  }
+  return ports;
+}
+
+std::shared_ptr<const ObservationSubjects> SubjectResolver::ResolveCached(
+    const Observation& o, bool inventory_only) const {
+  uint64_t generation = inventory_ ? inventory_->generation() : 0;
+  if (generation != resolved_generation_ || resolved_.size() > 100'000) {
+    resolved_.clear();
+    resolved_generation_ = generation;
+  }
+  // Whole-object events (no ports) name their switch or host in the object: not cached.
+  if (o.ports.empty() || o.kind != Observation::Kind::kEvent) {
+    return std::make_shared<const ObservationSubjects>(Resolve(o));
+  }
+  // An event's own text may place ports the inventory does not know; a resolution from the
+  // inventory alone is kept apart from those.
+  size_t length = 1;
+  for (const auto& p : o.ports) length += p.size() + 1;
+  std::string key;
+  key.reserve(length);
+  if (inventory_only) key.push_back('\x1f');
+  for (const auto& p : o.ports) key.append(p).push_back('|');
+  auto it = resolved_.find(key);
+  if (it != resolved_.end()) return it->second;
+  auto s = std::make_shared<const ObservationSubjects>(Resolve(o));
+  resolved_.emplace(std::move(key), s);
+  return s;
+}
+
+}  // namespace ufmr

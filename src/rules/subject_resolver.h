@@ -1,0 +1,62 @@
+// Subject resolver: who an observation is about: the link's ends and the switches and hosts they
+// sit on, from the port inventory first and from the event's own text for ends the inventory
+// lacks; events about a whole switch or host name it as their object. Resolutions of events are
+// remembered per set of ports until the inventory changes (the hot path: a storm names the same
+// links again and again). Part of the rules engine (rule_engine.h); not thread-safe (the
+// remembered resolutions change on const calls).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ingest/observation.h"
+
+namespace ufmr {
+
+class Inventory;
+
+struct ObservationSubjects {
+  std::vector<std::string> ends;
+  std::string link_key;
+  std::map<std::string, std::string> switches;  // NodeKey -> name as written
+  std::map<std::string, std::string> hosts;
+  std::map<std::string, std::string> port_switch;  // port -> NodeKey of its switch
+  std::map<std::string, std::string> port_host;    // port -> NodeKey of its host
+  // The switch and node scope entities ("switch:<key>", name as written, one port of it).
+  struct Entity {
+    std::string key, name, port;
+  };
+  std::vector<Entity> switch_entities, host_entities;
+};
+
+class SubjectResolver {
+ public:
+  // `inventory` may be null: ports, switches and hosts then come from the events' text only.
+  // It must outlive the resolver.
+  explicit SubjectResolver(const Inventory* inventory) : inventory_(inventory) {}
+
+  ObservationSubjects Resolve(const Observation& o) const;
+  // Resolve, remembered per set of ports until the inventory changes. `inventory_only`: for an
+  // observation without text (a probe of a finding's ports), remembered apart from events'.
+  std::shared_ptr<const ObservationSubjects> ResolveCached(const Observation& o,
+                                                           bool inventory_only = false) const;
+  // The observation's ports, with "<node>:<label>" references resolved through the inventory.
+  std::vector<std::string> PortsOf(const Observation& o) const;
+
+  bool has_inventory() const { return inventory_ != nullptr; }
+
+ private:
+  // Places each end on its switch or host: the inventory first, then the event's text.
+  void PlaceEnds(const Observation& o, ObservationSubjects* s) const;
+  // An event about a whole switch or host (no ports) names it as its object.
+  void PlaceObject(const Observation& o, ObservationSubjects* s) const;
+
+  const Inventory* inventory_;
+  mutable std::unordered_map<std::string, std::shared_ptr<const ObservationSubjects>> resolved_;
+  mutable uint64_t resolved_generation_ = 0;
+};
+
+}  // namespace ufmr
