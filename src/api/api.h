@@ -10,7 +10,9 @@
 #include <string>
 
 #include "api/auth_gate.h"
+#include "api/silence_routes.h"  // RegisterSilenceRoutes, which Register mounts
 #include "api/ticket_desk.h"
+#include "api/ticket_json.h"
 #include "base/json_writer.h"
 #include "base/metrics.h"
 #include "http/http_server.h"
@@ -19,13 +21,6 @@
 #include "ufm/inventory.h"
 
 namespace ufmr {
-
-// The silence routes (GET/POST /api/silences, POST /api/silences/{id}/expire); Api::Register
-// adds them behind `gate` (reads need a login, changes an engineer), and they need only the
-// store and the clock, so tests can mount them alone. Without a gate (tests only) the routes are
-// open and the body's "by" names the person.
-void RegisterSilenceRoutes(HttpRouter& router, Store& store, const Clock& clock,
-                           const AuthGate* gate = nullptr);
 
 class Api {
  public:
@@ -40,14 +35,37 @@ class Api {
   void set_repeat_offender_tickets(int n) { repeat_threshold_ = n; }
 
  private:
+  using ReadMethod = HttpResponse (Api::*)(const HttpRequest&);
+  using MutateMethod = HttpResponse (Api::*)(const HttpRequest&, const Principal&);
+  // A handler behind the gate: a read (a login, unless anonymous reads are allowed), and a change
+  // that needs `role` and is audited as `action`.
+  HttpHandler Read(ReadMethod fn);
+  HttpHandler Mutate(Role role, const char* action, MutateMethod fn);
+
+  // The route groups Register adds, besides the pages, the gate's own routes and the silences.
+  void RegisterTicketReads(HttpRouter& router);     // the list, CSV, a ticket, its counters
+  void RegisterStaffActions(HttpRouter& router);    // acknowledge, assign, comment, repaired, ...
+  void RegisterInputRoutes(HttpRouter& router);     // the health of each input, intake alerts
+  void RegisterBreakerRoutes(HttpRouter& router);   // the circuit breaker, and its re-arming
+  void RegisterDecisionRoutes(HttpRouter& router);  // recent decisions, the rules' hash
+  void RegisterProbeRoutes(HttpRouter& router);     // /healthz, /readyz, /metrics (no login)
+
+  // The ticket JSON of the list and the ticket page.
+  TicketJsonWriter TicketWriter() const;
   nlohmann::json BreakerJson(const Store::BreakerState& b) const;
-  // The ticket as JSON text (TicketJson parses it): one shape for the list and the ticket.
-  void WriteTicket(JsonWriter& w, const Ticket& t, bool full) const;
   HttpResponse ListTickets(const HttpRequest& req);
   HttpResponse ExportTickets(const HttpRequest& req);
   HttpResponse GetTicket(const HttpRequest& req);
   HttpResponse TicketCounters(const HttpRequest& req);
   HttpResponse Inputs(const HttpRequest& req);
+  HttpResponse Alerts(const HttpRequest& req);
+  HttpResponse ClearAlert(const HttpRequest& req, const Principal& who);
+  HttpResponse Breaker(const HttpRequest& req);
+  HttpResponse RearmBreaker(const HttpRequest& req, const Principal& who);
+  HttpResponse Decisions(const HttpRequest& req);
+  HttpResponse RulesHash(const HttpRequest& req);
+  HttpResponse Healthz(const HttpRequest& req);
+  HttpResponse Readyz(const HttpRequest& req);
   HttpResponse Repaired(const HttpRequest& req, const Principal& who);
   HttpResponse Acknowledge(const HttpRequest& req, const Principal& who);
   HttpResponse Assign(const HttpRequest& req, const Principal& who);

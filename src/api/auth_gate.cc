@@ -8,6 +8,7 @@
 #include <cmath>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <unordered_map>
 
 #include "api/auth_store.h"
@@ -133,27 +134,6 @@ HttpResponse Refused(const Status& s) {
 }
 
 }  // namespace
-
-const char* RoleName(Role r) {
-  switch (r) {
-    case Role::kViewer:
-      return "viewer";
-    case Role::kTechnician:
-      return "technician";
-    case Role::kEngineer:
-      return "engineer";
-    case Role::kAdmin:
-      return "admin";
-  }
-  return "viewer";
-}
-
-std::optional<Role> ParseRole(const std::string& s) {
-  for (Role r : {Role::kViewer, Role::kTechnician, Role::kEngineer, Role::kAdmin}) {
-    if (s == RoleName(r)) return r;
-  }
-  return std::nullopt;
-}
 
 struct AuthGate::Impl {
   Impl(AuthStore& s, const Config::Auth& c, const Clock& k) : store(s), config(c), clock(k) {
@@ -285,43 +265,27 @@ struct AuthGate::Impl {
     failures.erase(name);
   }
 
+  struct LoginForm {
+    std::string name;
+    std::string password;
+  };
+
+  // POST /api/login: the request's shape, the throttle, the password, then a new session.
   HttpResponse Login(const HttpRequest& req) {
     Principal who;
     who.via = "";
-    // A cross-site form cannot send JSON without a preflight, and browsers mark a cross-site
-    // request: either keeps another site from logging a visitor in as someone else.
-    if (Lower(req.Header("content-type")).rfind("application/json", 0) != 0) {
-      Audit(req, who, "login", 415);
-      return HttpResponse::Error(415, "send the login as application/json");
-    }
-    if (Lower(req.Header("sec-fetch-site")) == "cross-site") {
-      Audit(req, who, "login", 403);
-      return HttpResponse::Error(403, "a login from another site is refused");
-    }
-    Json body = ParseBodyJson(req.body);
-    if (!body.is_object() || !body.contains("name") || !body["name"].is_string() ||
-        !body.contains("password") || !body["password"].is_string()) {
-      Audit(req, who, "login", 400);
-      return HttpResponse::Error(400, R"(expected a JSON object {"name": ..., "password": ...})");
-    }
-    const std::string name = body["name"].get<std::string>();
-    const std::string password = body["password"].get<std::string>();
-    const std::string key = Clean(name, 64);
+    HttpResponse refused;
+    std::optional<LoginForm> form = ReadLogin(req, who, &refused);
+    if (!form) return refused;
+    const std::string key = Clean(form->name, 64);
     who.name = key;
     double now = Now();
-    if (double wait = BeginAttempt(key, now); wait > 0) {
-      long long retry = std::max(1LL, static_cast<long long>(std::ceil(wait)));
-      auto res = HttpResponse::Error(
-          429, "too many failed logins: try again in " + std::to_string(retry) + " s");
-      res.headers.emplace_back("Retry-After", std::to_string(retry));
-      Audit(req, who, "login", 429);
-      return res;
-    }
+    if (double wait = BeginAttempt(key, now); wait > 0) return LockedOut(req, who, wait);
     // Only a valid name is looked up: the database would cut a name at a NUL byte, and "admin\0x"
     // must not reach admin past the throttle (which counts the name as typed).
-    const bool valid_name = ValidateUserName(name).ok();
+    const bool valid_name = ValidateUserName(form->name).ok();
     Result<User> user = Status::NotFound("no such user");
-    if (valid_name) user = store.GetUser(name);
+    if (valid_name) user = store.GetUser(form->name);
     if (!user.ok() && user.status().code() != Status::Code::kNotFound) {
       LogFailedAnswer(503, "login: cannot check credentials: " + user.status().message());
       return HttpResponse::Error(503,
@@ -338,26 +302,70 @@ struct AuthGate::Impl {
       Audit(req, who, "login", 503);
       return res;
     }
-    bool good = false;
-    if (user.ok() && !user->disabled) {
-      good = VerifyPassword(user->password_hash, password);
-    } else {
-      VerifyPassword(dummy_hash, password);  // the same work as for a real user
-    }
-    if (!good) {
+    if (!PasswordMatches(user, form->password)) {
       spdlog::warn("login: refused for '{}'", ForLog(key));
       Audit(req, who, "login", 401);
       return HttpResponse::Error(401, "wrong name or password");
     }
     RecordSuccess(key);
-    // A new session on every login; the one this browser had (if any) ends.
+    return StartSession(req, who, user.value(), now);
+  }
+
+  // The name and password of a login; nullopt, with the answer (audited) in *refused, when the
+  // request is not a login this service takes.
+  std::optional<LoginForm> ReadLogin(const HttpRequest& req, const Principal& who,
+                                     HttpResponse* refused) const {
+    // A cross-site form cannot send JSON without a preflight, and browsers mark a cross-site
+    // request: either keeps another site from logging a visitor in as someone else.
+    if (Lower(req.Header("content-type")).rfind("application/json", 0) != 0) {
+      Audit(req, who, "login", 415);
+      *refused = HttpResponse::Error(415, "send the login as application/json");
+      return std::nullopt;
+    }
+    if (Lower(req.Header("sec-fetch-site")) == "cross-site") {
+      Audit(req, who, "login", 403);
+      *refused = HttpResponse::Error(403, "a login from another site is refused");
+      return std::nullopt;
+    }
+    Json body = ParseBodyJson(req.body);
+    if (!body.is_object() || !body.contains("name") || !body["name"].is_string() ||
+        !body.contains("password") || !body["password"].is_string()) {
+      Audit(req, who, "login", 400);
+      *refused =
+          HttpResponse::Error(400, R"(expected a JSON object {"name": ..., "password": ...})");
+      return std::nullopt;
+    }
+    return LoginForm{body["name"].get<std::string>(), body["password"].get<std::string>()};
+  }
+
+  // 429 for a name locked out for `wait` more seconds.
+  HttpResponse LockedOut(const HttpRequest& req, const Principal& who, double wait) const {
+    long long retry = std::max(1LL, static_cast<long long>(std::ceil(wait)));
+    auto res = HttpResponse::Error(
+        429, "too many failed logins: try again in " + std::to_string(retry) + " s");
+    res.headers.emplace_back("Retry-After", std::to_string(retry));
+    Audit(req, who, "login", 429);
+    return res;
+  }
+
+  // Whether the password is the user's (who is not disabled). An unknown or disabled user costs
+  // the same work as a real one.
+  bool PasswordMatches(const Result<User>& user, const std::string& password) const {
+    if (user.ok() && !user->disabled) return VerifyPassword(user->password_hash, password);
+    VerifyPassword(dummy_hash, password);
+    return false;
+  }
+
+  // A new session for the user on every login (the one this browser had, if any, ends): the
+  // session cookie, and the answer {"name","role","csrf","expires_at"}.
+  HttpResponse StartSession(const HttpRequest& req, Principal who, const User& user, double now) {
     if (std::string old = SessionCookie(req); !old.empty()) {
-      (void)store.EndSession(SecretDigest(old));
+      LogIfError(store.EndSession(SecretDigest(old)), "login: ending the browser's last session");
     }
     std::string sid = RandomSecret();
     std::string csrf = RandomSecret();
     double expires = now + config.session_ttl_s;
-    Status s = store.CreateSession(SecretDigest(sid), user->name, csrf, now, expires);
+    Status s = store.CreateSession(SecretDigest(sid), user.name, csrf, now, expires);
     if (!s.ok()) {
       if (s.code() != Status::Code::kUnavailable) {
         return HttpResponse::Error(401, "wrong name or password");
@@ -366,11 +374,11 @@ struct AuthGate::Impl {
       return HttpResponse::Error(503, std::string("cannot start a session: ") + kUnavailableAnswer);
     }
     who.authenticated = true;
-    who.role = user->role;
+    who.role = user.role;
     who.via = "session";
-    spdlog::info("login: {} ({})", user->name, RoleName(user->role));
-    auto res = HttpResponse::Json(200, {{"name", user->name},
-                                        {"role", RoleName(user->role)},
+    spdlog::info("login: {} ({})", user.name, RoleName(user.role));
+    auto res = HttpResponse::Json(200, {{"name", user.name},
+                                        {"role", RoleName(user.role)},
                                         {"csrf", csrf},
                                         {"expires_at", expires}});
     res.headers.emplace_back(

@@ -7,9 +7,9 @@
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 
+#include "api/role.h"
 #include "base/clock.h"
 #include "base/status.h"
 #include "config/config.h"
@@ -18,12 +18,6 @@
 namespace ufmr {
 
 class AuthStore;
-
-// Ordered: each role may do what the ones before it may.
-enum class Role { kViewer = 0, kTechnician = 1, kEngineer = 2, kAdmin = 3 };
-const char* RoleName(Role r);
-// "viewer", "technician", "engineer", "admin"; nullopt otherwise.
-std::optional<Role> ParseRole(const std::string& s);
 
 struct Principal {
   bool authenticated = false;  // false: anonymous

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "api/auth_gate.h"
+#include "api/role.h"
 #include "base/status.h"
 #include "store/store.h"
 

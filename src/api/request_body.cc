@@ -81,6 +81,14 @@ Status StringField(const nlohmann::json& body, const char* key, std::string* out
   return Status::Ok();
 }
 
+Result<int64_t> PathId(const HttpRequest& req) {
+  const std::string& s = req.params.at("id");
+  if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos) {
+    return Status::InvalidArgument("id must be a positive integer, got '" + s + "'");
+  }
+  return std::stoll(s);
+}
+
 Result<Silence> ReadNewSilence(std::string_view text, TimePoint now) {
   auto parsed = ReadObject(
       text, {"port", "switch", "host", "reason", "duration", "expires_at", "by"},

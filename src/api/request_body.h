@@ -2,9 +2,11 @@
 // nest at most kMaxBodyDepth deep: the audit log's scrubbing and JSON serialization walk a value
 // recursively, and a hostile body of a megabyte of '[' would otherwise exhaust the stack (and
 // build a million-node tree) before any check ran. Also the shared readers of the API's
-// mutations: a JSON object with only known keys, a string field, a new silence.
+// mutations: a JSON object with only known keys, a string field, a new silence, and the {id} of a
+// path.
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -13,6 +15,7 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "decide/silence.h"
+#include "http/http_server.h"
 
 namespace ufmr {
 
@@ -35,6 +38,9 @@ Result<nlohmann::json> ReadObject(std::string_view text,
 
 // body[key] as a string into *out; left alone if absent; an error if not a string.
 Status StringField(const nlohmann::json& body, const char* key, std::string* out);
+
+// The {id} of a ticket, an alert or a silence: a positive integer (InvalidArgument otherwise).
+Result<int64_t> PathId(const HttpRequest& req);
 
 // A silence lasts at most this long, so a forgotten one ends by itself.
 inline constexpr double kMaxSilenceSeconds = 30 * 86400;

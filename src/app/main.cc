@@ -17,7 +17,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <string>
 #include <thread>
@@ -147,14 +149,8 @@ int Step(const char* name, const ufmr::Status& s) {
   return 1;
 }
 
-int Serve(const Args& args) {
-  auto config = ufmr::LoadConfigFile(args.config, args.sets);
-  if (config.ok() && config->log.format == "json") {
-    spdlog::set_formatter(std::make_unique<ufmr::JsonLogFormatter>());
-  }
-  if (Step("load config", config.ok() ? ufmr::Status::Ok() : config.status())) return 1;
-  const ufmr::Config& c = config.value();
-
+// The rules of rules.dir, their diagnostics logged; nullptr when they have errors.
+std::shared_ptr<const ufmr::RuleSet> LoadRules(const ufmr::Config& c) {
   auto rules = ufmr::LoadRulesDir(c.rules.dir);
   for (const auto& d : rules.diagnostics) {
     (d.warning ? spdlog::warn("{}", d.ToString()) : spdlog::error("{}", d.ToString()));
@@ -162,56 +158,55 @@ int Serve(const Args& args) {
   if (Step("load rules", rules.ok() ? ufmr::Status::Ok()
                                     : ufmr::Status::InvalidArgument("rules in " + c.rules.dir +
                                                                     " have errors"))) {
-    return 1;
+    return nullptr;
   }
   spdlog::info("loaded {} rules from {} (hash {})", rules.rules->rules.size(), c.rules.dir,
                rules.rules->hash);
-  std::shared_ptr<const ufmr::RuleSet> rule_set(std::move(rules.rules));
+  return std::shared_ptr<const ufmr::RuleSet>(std::move(rules.rules));
+}
 
+// The database, on a schema as new as this build (a missing table would fail mid-pass); nullptr,
+// logged, otherwise.
+std::unique_ptr<ufmr::Store> OpenStore(const ufmr::Config& c, const std::string& config_path) {
   auto store = ufmr::Store::Open(c.database.url, c.fabric);
-  if (Step("open database", store.ok() ? ufmr::Status::Ok() : store.status())) return 1;
-  // Refuse to run on a schema older than this build: a missing table would fail mid-pass.
+  if (Step("open database", store.ok() ? ufmr::Status::Ok() : store.status())) return nullptr;
   auto pending = store.value()->PendingMigrations(FindSchemaDir(c));
   if (!pending.ok()) {
     Step("check schema", pending.status());
-    return 1;
+    return nullptr;
   }
   if (!pending->empty()) {
     std::string names;
     for (const auto& m : pending.value()) names += (names.empty() ? "" : ", ") + m;
     Step("check schema", ufmr::Status::Unavailable("the database lacks migrations " + names +
                                                    "; run 'ufm-remediator db migrate --config " +
-                                                   args.config + "' first"));
-    return 1;
+                                                   config_path + "' first"));
+    return nullptr;
   }
   Step("check schema", ufmr::Status::Ok());
-  if (c.remediation.dry_run) spdlog::warn("dry run: no port will be disabled or enabled");
+  return std::move(store.value());
+}
 
-  ufmr::SystemClock clock;
-  ufmr::Metrics metrics;
-  metrics.Set(ufmr::MetricName("ufmr_info", {{"fabric", c.fabric}, {"version", kVersion}}), 1);
-  store.value()->set_metrics(&metrics);
-  ufmr::Inventory inventory;
-  ufmr::RestUfmClient ufm(c);
-  ufm.set_metrics(&metrics);
-  std::unique_ptr<ufmr::SyslogReceiver> syslog;
-  if (c.syslog.udp_port >= 0 || c.syslog.tcp_port >= 0) {
-    syslog = std::make_unique<ufmr::SyslogReceiver>(c.syslog.listen, c.syslog.udp_port,
-                                                    c.syslog.tcp_port);
-    if (Step("start syslog", syslog->Start())) return 1;
-    spdlog::info("syslog: udp {} tcp {} on {}", syslog->udp_port(), syslog->tcp_port(),
-                 c.syslog.listen);
-  }
-  if (!c.event_log.path.empty()) spdlog::info("event log: following {}", c.event_log.path);
-  ufmr::Remediator remediator(c, *store.value(), ufm, inventory, metrics, clock, rule_set,
-                              syslog.get());
-  // One instance of a fabric acts (the holder of the leader lock); the others serve the
-  // dashboard and take over when it is gone. A leader that loses its lock stops at once: it
-  // exits, and a fresh start (systemd's restart) resumes from the database as leader or standby.
-  ufmr::LeaderLock leader(c.database.url, c.fabric, clock, c.ha.lock_retry_s);
-  // And one fabric per UFM: a leader whose UFM an older fabric's live leader acts on waits.
-  ufmr::UfmClaim claim(*store.value(), c.ufm.url, clock, metrics);
-  remediator.set_may_act([&leader, &claim, &c] {
+// The syslog receiver when the config asks for one (else *out stays empty); 1 when it cannot
+// start.
+int StartSyslog(const ufmr::Config& c, std::unique_ptr<ufmr::SyslogReceiver>* out) {
+  if (c.syslog.udp_port < 0 && c.syslog.tcp_port < 0) return 0;
+  *out =
+      std::make_unique<ufmr::SyslogReceiver>(c.syslog.listen, c.syslog.udp_port, c.syslog.tcp_port);
+  if (Step("start syslog", (*out)->Start())) return 1;
+  spdlog::info("syslog: udp {} tcp {} on {}", (*out)->udp_port(), (*out)->tcp_port(),
+               c.syslog.listen);
+  return 0;
+}
+
+// Whether this instance may act: one instance of a fabric acts (the holder of the leader lock);
+// the others serve the dashboard and take over when it is gone. A leader that loses its lock
+// stops at once: it exits, and a fresh start (systemd's restart) resumes from the database as
+// leader or standby. And one fabric per UFM: a leader whose UFM an older fabric's live leader
+// acts on waits.
+std::function<bool()> MayAct(ufmr::LeaderLock& leader, ufmr::UfmClaim& claim,
+                             const ufmr::Config& c) {
+  return [&leader, &claim, &c] {
     ufmr::LeaderLock::State s = leader.Check();
     if (s == ufmr::LeaderLock::State::kLost) {
       spdlog::critical("leader: lost the leader lock for fabric {}: stopping at once (exit 75)",
@@ -220,17 +215,62 @@ int Serve(const Args& args) {
       std::_Exit(75);
     }
     return s == ufmr::LeaderLock::State::kLeader && claim.Clear();
-  });
-  ufmr::AuthStore auth_store(*store.value());
-  ufmr::AuthGate gate(auth_store, c.auth, clock);
-  ufmr::Api api(*store.value(), inventory, metrics, remediator, clock, gate);
-  api.set_repeat_offender_tickets(c.remediation.repeat_offender_tickets);
+  };
+}
+
+void WarnIfNoUsers(ufmr::AuthStore& auth_store, const std::string& config_path) {
   if (auto any = auth_store.HasActiveUser(); any.ok() && !any.value()) {
     spdlog::warn(
         "no users yet: add one with 'ufm-remediator user add NAME --role admin "
         "--config {}'",
-        args.config);
+        config_path);
   }
+}
+
+// Runs the loop until SIGINT or SIGTERM; SIGHUP reloads the rules meanwhile.
+void RunLoop(ufmr::Remediator& remediator, const ufmr::Config& c) {
+  g_remediator.store(&remediator);
+  std::signal(SIGINT, OnSignal);
+  std::signal(SIGTERM, OnSignal);
+  std::signal(SIGHUP, OnHangup);
+  spdlog::info("watching fabric '{}' at {}", c.fabric, c.ufm.url);
+  remediator.Run(g_stop);
+  std::signal(SIGHUP, SIG_IGN);
+  g_remediator.store(nullptr);
+}
+
+int Serve(const Args& args) {
+  auto config = ufmr::LoadConfigFile(args.config, args.sets);
+  if (config.ok() && config->log.format == "json") {
+    spdlog::set_formatter(std::make_unique<ufmr::JsonLogFormatter>());
+  }
+  if (Step("load config", config.ok() ? ufmr::Status::Ok() : config.status())) return 1;
+  const ufmr::Config& c = config.value();
+  std::shared_ptr<const ufmr::RuleSet> rule_set = LoadRules(c);
+  if (!rule_set) return 1;
+  std::unique_ptr<ufmr::Store> store = OpenStore(c, args.config);
+  if (!store) return 1;
+  if (c.remediation.dry_run) spdlog::warn("dry run: no port will be disabled or enabled");
+
+  ufmr::SystemClock clock;
+  ufmr::Metrics metrics;
+  metrics.Set(ufmr::MetricName("ufmr_info", {{"fabric", c.fabric}, {"version", kVersion}}), 1);
+  store->set_metrics(&metrics);
+  ufmr::Inventory inventory;
+  ufmr::RestUfmClient ufm(c);
+  ufm.set_metrics(&metrics);
+  std::unique_ptr<ufmr::SyslogReceiver> syslog;
+  if (StartSyslog(c, &syslog)) return 1;
+  if (!c.event_log.path.empty()) spdlog::info("event log: following {}", c.event_log.path);
+  ufmr::Remediator remediator(c, *store, ufm, inventory, metrics, clock, rule_set, syslog.get());
+  ufmr::LeaderLock leader(c.database.url, c.fabric, clock, c.ha.lock_retry_s);
+  ufmr::UfmClaim claim(*store, c.ufm.url, clock, metrics);
+  remediator.set_may_act(MayAct(leader, claim, c));
+  ufmr::AuthStore auth_store(*store);
+  ufmr::AuthGate gate(auth_store, c.auth, clock);
+  ufmr::Api api(*store, inventory, metrics, remediator, clock, gate);
+  api.set_repeat_offender_tickets(c.remediation.repeat_offender_tickets);
+  WarnIfNoUsers(auth_store, args.config);
   spdlog::info("auth: anonymous reads {}", c.auth.anonymous_read ? "allowed" : "refused");
   ufmr::HttpRouter router;
   api.Register(router);  // with the gate's login, logout, me and audit routes
@@ -245,15 +285,7 @@ int Serve(const Args& args) {
   server.set_metrics(&metrics);
   if (Step("start web", server.Start())) return 1;
   spdlog::info("dashboard: http://{}:{}/", c.http.listen, server.port());
-
-  g_remediator.store(&remediator);
-  std::signal(SIGINT, OnSignal);
-  std::signal(SIGTERM, OnSignal);
-  std::signal(SIGHUP, OnHangup);
-  spdlog::info("watching fabric '{}' at {}", c.fabric, c.ufm.url);
-  remediator.Run(g_stop);
-  std::signal(SIGHUP, SIG_IGN);
-  g_remediator.store(nullptr);
+  RunLoop(remediator, c);
   spdlog::info("stopping");
   server.Stop();
   return 0;

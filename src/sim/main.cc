@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -251,6 +252,127 @@ std::string SyslogRecord(const std::string& line) {
   return header + severity + " - " + line + std::string(1, '\0');
 }
 
+// Where each event goes besides the state's list: a file in the shape of UFM's event.log
+// (--event-log) and UDP syslog as UFM forwards it (--syslog). Opened before the state exists; the
+// state calls Sink() under its lock.
+class EventForwarder {
+ public:
+  // "" when both (or whichever was asked for) are open; else why not.
+  std::string Open(const Options& options) {
+    if (!options.event_log.empty()) {
+      event_log_.open(options.event_log, std::ios::app);
+      if (!event_log_) return "cannot open --event-log " + options.event_log;
+    }
+    if (options.syslog.empty()) return "";
+    size_t colon = options.syslog.rfind(':');
+    boost::system::error_code ec;
+    auto addr = boost::asio::ip::make_address(options.syslog.substr(0, colon), ec);
+    std::optional<uint64_t> port = ParseUnsigned(options.syslog.substr(colon + 1), 65535);
+    if (ec || !port) return "--syslog takes HOST:PORT with an IP address";
+    syslog_to_ = boost::asio::ip::udp::endpoint(addr, static_cast<uint16_t>(*port));
+    syslog_socket_.open(syslog_to_.protocol(), ec);
+    if (ec) return "--syslog: " + ec.message();
+    return "";
+  }
+
+  // SimOptions::on_event_line: empty when there is nowhere to forward to.
+  std::function<void(const std::string& line)> Sink() {
+    if (!event_log_.is_open() && !syslog_socket_.is_open()) return nullptr;
+    return [this](const std::string& line) {
+      if (event_log_.is_open()) event_log_ << line << '\n' << std::flush;
+      if (syslog_socket_.is_open()) {
+        std::string record = SyslogRecord(line);
+        boost::system::error_code ec;
+        syslog_socket_.send_to(boost::asio::buffer(record), syslog_to_, 0, ec);
+      }
+    };
+  }
+
+ private:
+  std::ofstream event_log_;
+  boost::asio::io_context ioc_;
+  boost::asio::ip::udp::socket syslog_socket_{ioc_};
+  boost::asio::ip::udp::endpoint syslog_to_;
+};
+
+// Moves the state to the clock's now every 100 ms, on its own thread, until Stop().
+class Ticker {
+ public:
+  Ticker(ufmr::sim::SimState& state, const ufmr::Clock& clock)
+      : thread_([this, &state, &clock] { Run(state, clock); }) {}
+  ~Ticker() { Stop(); }
+  Ticker(const Ticker&) = delete;
+  Ticker& operator=(const Ticker&) = delete;
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void Run(ufmr::sim::SimState& state, const ufmr::Clock& clock) {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!cv_.wait_for(lock, std::chrono::milliseconds(100), [&] { return stopping_; })) {
+      lock.unlock();
+      state.Advance(clock.Now());
+      lock.lock();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+// Each --fault, injected at start; an exit code when one is bad.
+std::optional<int> InjectFaults(const std::vector<std::string>& faults, ufmr::sim::SimState& state,
+                                const ufmr::Clock& clock) {
+  for (const std::string& text : faults) {
+    nlohmann::json body = nlohmann::json::parse(text, nullptr, false);
+    if (body.is_discarded()) return BadArgs("--fault is not valid JSON: " + text);
+    ufmr::Result<ufmr::sim::Fault> fault = state.AddFault(body, clock.Now());
+    if (!fault.ok()) return BadArgs("--fault " + text + ": " + fault.status().message());
+  }
+  return std::nullopt;
+}
+
+// Blocks the stop signals (SIGINT, SIGTERM) in this thread and every thread started after; the
+// main thread waits for them with sigwait.
+sigset_t BlockStopSignals() {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  return stop_signals;
+}
+
+ufmr::sim::SimServerOptions ServerOptions(const Options& options) {
+  ufmr::sim::SimServerOptions server_options;
+  server_options.address = options.listen;
+  server_options.port = static_cast<uint16_t>(options.port);
+  server_options.telemetry_port = static_cast<uint16_t>(options.telemetry_port);
+  server_options.user = options.user;
+  server_options.password = options.password;
+  server_options.ufm_version = options.ufm_version;
+  server_options.disabled_state = options.disabled_state;
+  return server_options;
+}
+
+void LogEndpoints(const Options& options, const ufmr::sim::SimServer& server) {
+  const std::string base = "http://" + options.listen + ":";
+  spdlog::info("UFM REST:  {}{}/ufmRest/ (basic auth user '{}')", base, server.port(),
+               options.user);
+  spdlog::info("control:   {}{}/sim/ (faults, repair, operator, actions, links)", base,
+               server.port());
+  spdlog::info("telemetry: {}{}/csv/metrics", base, server.telemetry_port());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -268,98 +390,32 @@ int main(int argc, char** argv) {
   if (!topology.ok()) return BadArgs(topology.status().message());
 
   ufmr::SystemClock clock;
+  EventForwarder forwarder;
+  if (std::string error = forwarder.Open(options); !error.empty()) return BadArgs(error);
   ufmr::sim::SimOptions sim_options;
   sim_options.job_delay = std::chrono::milliseconds(options.job_delay_ms);
   sim_options.seed = options.seed;
-  std::ofstream event_log;
-  if (!options.event_log.empty()) {
-    event_log.open(options.event_log, std::ios::app);
-    if (!event_log) return BadArgs("cannot open --event-log " + options.event_log);
-  }
-  boost::asio::io_context ioc;
-  boost::asio::ip::udp::socket syslog_socket(ioc);
-  boost::asio::ip::udp::endpoint syslog_to;
-  if (!options.syslog.empty()) {
-    size_t colon = options.syslog.rfind(':');
-    boost::system::error_code ec;
-    auto addr = boost::asio::ip::make_address(options.syslog.substr(0, colon), ec);
-    std::optional<uint64_t> port = ParseUnsigned(options.syslog.substr(colon + 1), 65535);
-    if (ec || !port) return BadArgs("--syslog takes HOST:PORT with an IP address");
-    syslog_to = boost::asio::ip::udp::endpoint(addr, static_cast<uint16_t>(*port));
-    syslog_socket.open(syslog_to.protocol(), ec);
-    if (ec) return BadArgs("--syslog: " + ec.message());
-  }
-  if (event_log.is_open() || syslog_socket.is_open()) {
-    sim_options.on_event_line = [&](const std::string& line) {
-      if (event_log.is_open()) event_log << line << '\n' << std::flush;
-      if (syslog_socket.is_open()) {
-        std::string record = SyslogRecord(line);
-        boost::system::error_code ec;
-        syslog_socket.send_to(boost::asio::buffer(record), syslog_to, 0, ec);
-      }
-    };
-  }
+  sim_options.on_event_line = forwarder.Sink();
   const ufmr::sim::TopologySpec spec = topology->spec();
   ufmr::sim::SimState state(std::move(topology.value()), sim_options, clock.Now());
   spdlog::info("fabric: {} leaves, {} spines, {} hosts ({} HCAs each), {} ports, {} links",
                spec.leaves, spec.spines, spec.leaves * spec.hosts_per_leaf, spec.hcas_per_host,
                state.topology().ports().size(), state.topology().links().size());
+  if (std::optional<int> bad = InjectFaults(options.faults, state, clock)) return *bad;
 
-  for (const std::string& text : options.faults) {
-    nlohmann::json body = nlohmann::json::parse(text, nullptr, false);
-    if (body.is_discarded()) return BadArgs("--fault is not valid JSON: " + text);
-    ufmr::Result<ufmr::sim::Fault> fault = state.AddFault(body, clock.Now());
-    if (!fault.ok()) return BadArgs("--fault " + text + ": " + fault.status().message());
-  }
-
-  // Block the stop signals in every thread; the main thread waits for them below.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-
-  ufmr::sim::SimServerOptions server_options;
-  server_options.address = options.listen;
-  server_options.port = static_cast<uint16_t>(options.port);
-  server_options.telemetry_port = static_cast<uint16_t>(options.telemetry_port);
-  server_options.user = options.user;
-  server_options.password = options.password;
-  server_options.ufm_version = options.ufm_version;
-  server_options.disabled_state = options.disabled_state;
-  ufmr::sim::SimServer server(state, clock, server_options);
+  const sigset_t stop_signals = BlockStopSignals();
+  ufmr::sim::SimServer server(state, clock, ServerOptions(options));
   if (ufmr::Status s = server.Start(); !s.ok()) {
     spdlog::error("cannot start: {}", s.message());
     return 1;
   }
-  const std::string base = "http://" + options.listen + ":";
-  spdlog::info("UFM REST:  {}{}/ufmRest/ (basic auth user '{}')", base, server.port(),
-               options.user);
-  spdlog::info("control:   {}{}/sim/ (faults, repair, operator, actions, links)", base,
-               server.port());
-  spdlog::info("telemetry: {}{}/csv/metrics", base, server.telemetry_port());
+  LogEndpoints(options, server);
 
-  std::mutex mu;
-  std::condition_variable cv;
-  bool stopping = false;
-  std::thread ticker([&] {
-    std::unique_lock<std::mutex> lock(mu);
-    while (!cv.wait_for(lock, std::chrono::milliseconds(100), [&] { return stopping; })) {
-      lock.unlock();
-      state.Advance(clock.Now());
-      lock.lock();
-    }
-  });
-
+  Ticker ticker(state, clock);
   if (!options.ready_file.empty()) {
     if (!WriteReadyFile(options.ready_file, server.port(), server.telemetry_port())) {
       spdlog::error("cannot write ready file {}", options.ready_file);
-      {
-        std::lock_guard<std::mutex> lock(mu);
-        stopping = true;
-      }
-      cv.notify_all();
-      ticker.join();
+      ticker.Stop();
       server.Stop();
       return 1;
     }
@@ -369,12 +425,7 @@ int main(int argc, char** argv) {
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   spdlog::info("signal {} received, stopping", signal_number);
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    stopping = true;
-  }
-  cv.notify_all();
-  ticker.join();
+  ticker.Stop();
   server.Stop();
   return 0;
 }

@@ -3,9 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include <cctype>
-#include <cstdio>
-#include <set>
-#include <thread>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/telemetry_csv.h"
 
 namespace ufmr::sim {
 
@@ -76,55 +80,14 @@ OrderedJson FaultJson(const Topology& topology, const Fault& f) {
   return j;
 }
 
-std::string Hex0x(const std::string& guid) { return "0x" + guid; }
-
-// A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break.
-std::string CsvField(const std::string& v) {
-  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
-
-std::optional<std::string> DecodeBase64(const std::string& in) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::string out;
-  uint32_t buffer = 0;
-  int bits = 0;
-  size_t i = 0;
-  for (; i < in.size() && in[i] != '='; ++i) {
-    int v = value(in[i]);
-    if (v < 0) return std::nullopt;
-    buffer = (buffer << 6) | static_cast<uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xff));
-    }
-  }
-  for (; i < in.size(); ++i) {
-    if (in[i] != '=') return std::nullopt;
-  }
-  return out;
-}
 
 SimServer::SimServer(SimState& state, const Clock& clock, SimServerOptions options)
     : state_(state),
       clock_(clock),
       options_(std::move(options)),
-      shapes_(options_.ufm_version, options_.disabled_state) {
+      shapes_(options_.ufm_version, options_.disabled_state),
+      access_(options_.user, options_.password) {
   AddRestRoutes();
   AddTelemetryRoutes();
 }
@@ -148,9 +111,11 @@ void SimServer::AddRestRoutes() {
   r.Add("GET", "/ufmRest/app/unhealthy_ports", bind(&SimServer::GetUnhealthyPorts));
   r.Add("PUT", "/ufmRest/app/unhealthy_ports", bind(&SimServer::PutUnhealthyPorts));
   r.Add("GET", "/ufmRest/app/unhealthy_ports/{name}", bind(&SimServer::GetUnhealthyPort));
-  r.Add("POST", "/ufmRest/app/tokens", bind(&SimServer::IssueToken));
+  r.Add("POST", "/ufmRest/app/tokens",
+        [this](const HttpRequest& req) { return access_.IssueToken(req); });
   r.Add("POST", "/sim/faults", bind(&SimServer::PostFault));
-  r.Add("POST", "/sim/misbehave", bind(&SimServer::PostMisbehave));
+  r.Add("POST", "/sim/misbehave",
+        [this](const HttpRequest& req) { return access_.Misbehave(req); });
   r.Add("POST", "/sim/events/reset_ids", [this](const HttpRequest&) {
     state_.ResetEventIds();
     return HttpResponse::Json(200, Json{{"reset", true}});
@@ -213,134 +178,13 @@ uint16_t SimServer::telemetry_port() const {
   return telemetry_server_ ? telemetry_server_->port() : 0;
 }
 
-bool SimServer::Authorized(const HttpRequest& request) const {
-  const std::string header = request.Header("authorization");
-  if (header.size() < 6 || Lower(header.substr(0, 6)) != "basic ") return false;
-  size_t start = 6;
-  while (start < header.size() && header[start] == ' ') ++start;
-  std::optional<std::string> decoded = DecodeBase64(header.substr(start));
-  return decoded && *decoded == options_.user + ":" + options_.password;
-}
-
 HttpResponse SimServer::HandleRest(const HttpRequest& request) {
   HttpRequest r = request;
   spdlog::debug("rest {} {}", r.method, r.target);
-  if (r.method == "POST" && r.path == "/dologin") return Login(r);
-  // UFM's four ways in: basic auth on /ufmRest, a session cookie on /ufmRestV2, a token on
-  // /ufmRestV3, and X-Remote-User with no prefix on the UFM host itself. All reach one router.
-  std::string prefix;
-  for (const char* p : {"/ufmRestV2", "/ufmRestV3", "/ufmRest"}) {
-    std::string ps(p);
-    if (r.path == ps || r.path.rfind(ps + "/", 0) == 0) {
-      prefix = ps;
-      break;
-    }
-  }
-  bool local = prefix.empty() &&
-               (r.path.rfind("/app/", 0) == 0 || r.path.rfind("/resources/", 0) == 0 ||
-                r.path == "/actions" || r.path == "/jobs" || r.path.rfind("/jobs/", 0) == 0);
-  if (!prefix.empty() || local) {
-    bool ok = false;
-    if (prefix == "/ufmRest") {
-      ok = Authorized(r);
-    } else if (local) {
-      ok = r.Header("x-remote-user") == "ufmsystem";
-    } else {
-      std::lock_guard<std::mutex> lock(auth_mu_);
-      if (prefix == "/ufmRestV2") {
-        std::string cookie = r.Header("cookie");
-        for (const auto& sid : sessions_)
-          ok = ok || cookie.find("sessionid=" + sid) != std::string::npos;
-      } else {
-        std::string header = r.Header("authorization");
-        ok = header.size() > 6 && Lower(header.substr(0, 6)) == "basic " &&
-             tokens_.count(header.substr(6)) > 0;
-      }
-    }
-    if (!ok) {
-      HttpResponse out = HttpResponse::Error(401, "authentication required");
-      if (prefix == "/ufmRest") out.headers.emplace_back("WWW-Authenticate", "Basic realm=\"UFM\"");
-      return out;
-    }
-    if (auto bad = NextMisbehaviour()) return *bad;
-    if (prefix != "/ufmRest") {
-      r.path = "/ufmRest" + r.path.substr(prefix.size());
-      r.target = "/ufmRest" + r.target.substr(prefix.size());
-    }
-  }
+  if (r.method == "POST" && r.path == "/dologin") return access_.Login(r);
+  if (std::optional<HttpResponse> refused = access_.Admit(r)) return *refused;
   state_.Advance(clock_.Now());
   return rest_router_.Dispatch(r);
-}
-
-HttpResponse SimServer::Login(const HttpRequest& request) {
-  auto form = ParseQueryString(request.body);
-  if (form["httpd_username"] != options_.user || form["httpd_password"] != options_.password) {
-    return HttpResponse::Error(401, "bad user name or password");
-  }
-  std::lock_guard<std::mutex> lock(auth_mu_);
-  std::string sid = "s" + std::to_string(++next_secret_) + "x" +
-                    std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-  sessions_.insert(sid);
-  HttpResponse out = HttpResponse::Text(200, "<html><body>logged in</body></html>", "text/html");
-  out.headers.emplace_back("Set-Cookie", "sessionid=" + sid + "; Path=/; HttpOnly");
-  return out;
-}
-
-HttpResponse SimServer::IssueToken(const HttpRequest&) {
-  // Reached only with basic auth on /ufmRest (checked in HandleRest).
-  std::lock_guard<std::mutex> lock(auth_mu_);
-  std::string token = "t" + std::to_string(++next_secret_) + "k" +
-                      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
-  tokens_.insert(token);
-  return HttpResponse::Json(200, Json{{"access_token", token}, {"revoked", false}});
-}
-
-HttpResponse SimServer::PostMisbehave(const HttpRequest& request) {
-  static const std::set<std::string> kModes = {"html_error", "html_login",     "status_500",
-                                               "status_401", "malformed_json", "slow"};
-  Result<Json> body = ParseBody(request);
-  if (!body.ok()) return HttpResponse::FromStatus(body.status());
-  const Json& b = body.value();
-  std::string mode = b.value("mode", "");
-  if (!kModes.count(mode)) {
-    return HttpResponse::Error(400,
-                               "mode must be one of html_error, html_login, status_500, "
-                               "status_401, malformed_json, slow");
-  }
-  int count = b.value("count", 1);
-  int delay_ms = b.value("delay_ms", 0);
-  if (count < 1 || count > 1000 || delay_ms < 0 || delay_ms > 120000) {
-    return HttpResponse::Error(400, "count must be 1..1000 and delay_ms 0..120000");
-  }
-  std::lock_guard<std::mutex> lock(auth_mu_);
-  for (int i = 0; i < count; ++i) misbehaviours_.push_back({mode, delay_ms});
-  return HttpResponse::Json(200, Json{{"queued", misbehaviours_.size()}});
-}
-
-std::optional<HttpResponse> SimServer::NextMisbehaviour() {
-  Misbehaviour m;
-  {
-    std::lock_guard<std::mutex> lock(auth_mu_);
-    if (misbehaviours_.empty()) return std::nullopt;
-    m = misbehaviours_.front();
-    misbehaviours_.pop_front();
-  }
-  if (m.mode == "slow") {
-    std::this_thread::sleep_for(std::chrono::milliseconds(m.delay_ms));
-    return std::nullopt;
-  }
-  if (m.mode == "html_error") {
-    return HttpResponse::Text(502, "<html><body><h1>502 Bad Gateway</h1></body></html>",
-                              "text/html");
-  }
-  if (m.mode == "html_login") {
-    // An expired session on a real UFM: a login page where JSON was expected.
-    return HttpResponse::Text(200, "<!DOCTYPE html><html><body><form action=\"/dologin\">",
-                              "text/html");
-  }
-  if (m.mode == "status_500") return HttpResponse::Error(500, "internal server error");
-  if (m.mode == "status_401") return HttpResponse::Error(401, "session expired");
-  return HttpResponse::Text(200, "[{\"id\": 1, \"name\": ", "application/json");
 }
 
 HttpResponse SimServer::HandleTelemetry(const HttpRequest& request) {
@@ -681,52 +525,10 @@ HttpResponse SimServer::GetSimLinks(const HttpRequest&) {
   return Ordered(200, out);
 }
 
-namespace {
-
-// The port number a telemetry row carries. A switch port: UFM's number. A host (HCA) port: the
-// HCA's place on its host (HCA-k: k), while UFM numbers every HCA port 1. NVIDIA's own plugins
-// warn that a host's port_num in the telemetry is not UFM's and match host rows by port_guid
-// alone; the simulator makes the two differ (from HCA-2 on) so that only port_guid names a host
-// row right. Node_GUID is the host's system GUID, not the port GUID, so it cannot stand in either.
-int TelemetryPortNumber(const Topology& topology, const Port& p) {
-  if (p.is_switch || p.node < 0) return p.number;
-  const std::vector<int>& hcas = topology.nodes()[static_cast<size_t>(p.node)].ports;
-  for (size_t k = 0; k < hcas.size(); ++k) {
-    if (&topology.ports()[static_cast<size_t>(hcas[k])] == &p) return static_cast<int>(k) + 1;
-  }
-  return p.number;
-}
-
-}  // namespace
-
 HttpResponse SimServer::GetMetricsCsv(bool with_labels) {
-  const Topology& topology = state_.topology();
   const std::vector<PortStatus> ports = state_.Ports();
-  const long long micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(state_.now().time_since_epoch())
-          .count();
-  const std::string source = options_.address;
-  std::string csv = "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,";
-  if (with_labels) csv += "node_description,port_label,";
-  csv +=
-      "PortXmitDataExtended,PortRcvDataExtended,PortXmitPktsExtended,PortRcvPktsExtended,"
-      "SymbolErrorCounterExtended,LinkErrorRecoveryCounterExtended,LinkDownedCounterExtended,"
-      "PortRcvErrorsExtended,PortRcvRemotePhysicalErrorsExtended,"
-      "PortRcvSwitchRelayErrorsExtended\n";
-  csv.reserve(csv.size() + ports.size() * 200);
-  for (const PortStatus& s : ports) {
-    const Port& p = topology.ports()[s.port];
-    const PortCounters& c = s.counters;
-    csv += std::to_string(micros) + "," + source + ",," + Hex0x(p.system_guid) + "," +
-           Hex0x(p.guid) + "," + std::to_string(TelemetryPortNumber(topology, p)) + ",";
-    if (with_labels) csv += CsvField(s.node_description) + "," + p.label + ",";
-    for (uint64_t v : {c.port_xmit_data, c.port_rcv_data, c.port_xmit_pkts, c.port_rcv_pkts,
-                       c.symbol_errors, c.link_error_recovery, c.link_downed, c.port_rcv_errors,
-                       c.port_rcv_remote_physical_errors}) {
-      csv += std::to_string(v) + ",";
-    }
-    csv += std::to_string(c.port_rcv_switch_relay_errors) + "\n";
-  }
+  std::string csv =
+      TelemetryCsv(state_.topology(), ports, state_.now(), options_.address, with_labels);
   return HttpResponse::Text(200, std::move(csv), "text/csv");
 }
 

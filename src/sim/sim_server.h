@@ -9,17 +9,14 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <set>
 #include <string>
 
 #include "base/clock.h"
 #include "base/status.h"
 #include "http/http_server.h"
 #include "sim/sim_state.h"
+#include "sim/ufm_access.h"  // also DecodeBase64
 #include "sim/ufm_shapes.h"
 
 namespace ufmr::sim {
@@ -62,7 +59,6 @@ class SimServer {
  private:
   void AddRestRoutes();
   void AddTelemetryRoutes();
-  bool Authorized(const HttpRequest& request) const;
 
   HttpResponse GetEvents(const HttpRequest& request);
   HttpResponse GetEvent(const HttpRequest& request);
@@ -91,30 +87,12 @@ class SimServer {
   const Clock& clock_;
   SimServerOptions options_;
   UfmShapes shapes_;  // UFM's objects in the configured version's shapes
+  UfmAccess access_;  // who may reach the REST API; scripted misbehaviours
   HttpRouter rest_router_;
   HttpRouter telemetry_router_;
-
-  // Authentication state for the session (/ufmRestV2) and token (/ufmRestV3) prefixes, and the
-  // scripted misbehaviours of POST /sim/misbehave; guarded by auth_mu_.
-  HttpResponse Login(const HttpRequest& request);
-  HttpResponse IssueToken(const HttpRequest& request);
-  HttpResponse PostMisbehave(const HttpRequest& request);
-  std::optional<HttpResponse> NextMisbehaviour();
-  struct Misbehaviour {
-    std::string mode;
-    int delay_ms = 0;
-  };
-  std::mutex auth_mu_;
-  std::set<std::string> sessions_;
-  std::set<std::string> tokens_;
-  std::deque<Misbehaviour> misbehaviours_;
-  uint64_t next_secret_ = 0;
 
   std::unique_ptr<HttpServer> rest_server_;
   std::unique_ptr<HttpServer> telemetry_server_;
 };
-
-// Decodes standard base64 (with or without padding); nullopt on bad input.
-std::optional<std::string> DecodeBase64(const std::string& in);
 
 }  // namespace ufmr::sim

@@ -3,12 +3,11 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdio>
-#include <ctime>
 #include <random>
-#include <set>
+#include <utility>
+
+#include "sim/sim_requests.h"
 
 namespace ufmr::sim {
 
@@ -18,23 +17,6 @@ using Json = nlohmann::json;
 
 // NDR 4x moves 400 Gb/s = 12.5e9 four-byte words per second.
 constexpr double kNdrWordsPerSecond = 12.5e9;
-
-constexpr double kMinFlapIntervalS = 0.1;
-constexpr double kMaxFlapIntervalS = 86400;
-constexpr double kMaxRate = 1e9;
-constexpr double kMinDownS = 0.1;
-constexpr double kMaxDownS = 86400;
-constexpr double kDefaultDownS = 20;
-
-std::string LowerAscii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string UpperAscii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 TimePoint::duration ToDuration(double seconds) {
   return std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(seconds));
@@ -46,40 +28,6 @@ double SecondsBetween(TimePoint from, TimePoint to) {
 
 // Counters are whole numbers; the epsilon keeps 499.9999999 (from many 0.1 s steps) at 500.
 uint64_t Whole(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::floor(v + 1e-6)); }
-
-Status CheckKeys(const Json& body, const std::set<std::string>& allowed, const std::string& what) {
-  for (const auto& [key, value] : body.items()) {
-    if (!allowed.count(key)) {
-      return Status::InvalidArgument("unknown field '" + key + "' in " + what);
-    }
-  }
-  return Status::Ok();
-}
-
-Status ReadString(const Json& body, const std::string& key, bool required, std::string* out) {
-  auto it = body.find(key);
-  if (it == body.end()) {
-    return required ? Status::InvalidArgument("missing field '" + key + "'") : Status::Ok();
-  }
-  if (!it->is_string()) return Status::InvalidArgument("field '" + key + "' must be a string");
-  *out = it->get<std::string>();
-  if (required && out->empty()) return Status::InvalidArgument("field '" + key + "' is empty");
-  return Status::Ok();
-}
-
-Status ReadNumber(const Json& body, const std::string& key, double min, double max, double* out) {
-  auto it = body.find(key);
-  if (it == body.end()) return Status::Ok();  // keep the default
-  if (!it->is_number()) return Status::InvalidArgument("field '" + key + "' must be a number");
-  double v = it->get<double>();
-  if (!std::isfinite(v) || v < min || v > max) {
-    char buf[160];
-    std::snprintf(buf, sizeof(buf), "field '%s' must be between %g and %g", key.c_str(), min, max);
-    return Status::InvalidArgument(buf);
-  }
-  *out = v;
-  return Status::Ok();
-}
 
 }  // namespace
 
@@ -97,64 +45,6 @@ const char* FaultKindName(FaultKind kind) {
       return "node_reboot";
   }
   return "unknown";
-}
-
-std::string UnhealthyPortDescription(const Port& port, const std::string& condition) {
-  // A switch port's node description already ends in its label; an HCA's gets ":<label>".
-  const std::string ref =
-      port.is_switch ? port.node_description : port.node_description + ":" + port.label;
-  return "Peer Port " + ref + " is considered by SM as unhealthy due to " + condition + ".";
-}
-
-std::string FormatUfmTime(TimePoint t) {
-  std::time_t secs =
-      std::chrono::system_clock::to_time_t(std::chrono::time_point_cast<std::chrono::seconds>(t));
-  if (std::chrono::time_point_cast<std::chrono::seconds>(t) > t) --secs;  // floor before 1970
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
-}
-
-namespace {
-
-// The event log names a port as an IBPort object in UFM's older form, "<site> / <kind>: <name> /
-// <label or NA> / <number>", with the node's GUID as dev_id: a switch port
-// ("default(1) / Switch: ib-leaf-01 / 1/17/1 / 33", its name "<dev_id>_33" as a switch's ports are
-// named by its GUID, so the REST copy of the event, which names the port, is recognised as the same
-// event), a host port ("default(1) / Computer: gpu-node-001 HCA-1 / NA / 1": the dev_id is the
-// node's GUID, not the port's; a reader takes the port from the description).
-void SetIbPortObject(const Port& p, const std::string& node_description, Event* e) {
-  e->log_type = "IBPort";
-  e->dev_id = p.system_guid;
-  const std::string number = std::to_string(p.number);
-  e->log_object = p.is_switch
-                      ? "default(1) / Switch: " + p.system_name + " / " + p.label + " / " + number
-                      : "default(1) / Computer: " + node_description + " / NA / " + number;
-}
-
-}  // namespace
-
-std::string FormatEventLogLine(const Event& e) {
-  auto ms =
-      std::chrono::duration_cast<std::chrono::milliseconds>(e.time.time_since_epoch()).count();
-  char frac[8];
-  std::snprintf(frac, sizeof(frac), ".%03d", static_cast<int>(((ms % 1000) + 1000) % 1000));
-  std::string severity = e.severity;
-  for (auto& c : severity) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string category = e.category;
-  std::replace(category.begin(), category.end(), ' ', '_');
-  std::string object = e.log_object.empty() ? e.object_name : e.log_object;
-  size_t colon = object.find(':');
-  if (e.type == "Link" && e.log_object.empty() && colon != std::string::npos) {
-    object = "Source " + object.substr(0, colon) + "  TO Dest: " + object.substr(colon + 1);
-  }
-  const std::string dev_id = e.dev_id.empty() ? "" : " [dev_id: " + e.dev_id + "]";
-  const std::string& type = e.log_type.empty() ? e.type : e.log_type;
-  return FormatUfmTime(e.time) + frac + " [" + std::to_string(e.id) + "] [" + e.event_type + "] " +
-         severity + " [" + category + "] " + type + " [" + object + "]" + dev_id + ": " +
-         e.description;
 }
 
 SimState::SimState(Topology topology, SimOptions options, TimePoint start)
@@ -445,72 +335,13 @@ void SimState::CompleteJob(Job& job, TimePoint t) {
 }
 
 Result<Fault> SimState::AddFault(const Json& body, TimePoint now) {
-  if (!body.is_object()) return Status::InvalidArgument("fault body must be a JSON object");
-  std::string kind_name;
-  std::string port_name;
-  if (Status s = ReadString(body, "kind", true, &kind_name); !s.ok()) return s;
-  Fault f;
-  std::set<std::string> allowed = {"kind", "port"};
-  if (kind_name == "switch_reboot" || kind_name == "node_reboot") {
-    const bool is_switch = kind_name == "switch_reboot";
-    const std::string key = is_switch ? "switch" : "node";
-    f.kind = is_switch ? FaultKind::kSwitchReboot : FaultKind::kNodeReboot;
-    f.down_s = kDefaultDownS;
-    if (Status s = ReadNumber(body, "down_s", kMinDownS, kMaxDownS, &f.down_s); !s.ok()) return s;
-    std::string name;
-    if (Status s = ReadString(body, key, true, &name); !s.ok()) return s;
-    if (Status s = CheckKeys(body, {"kind", key, "down_s"}, kind_name + " fault"); !s.ok()) {
-      return s;
-    }
-    // A switch by system_name or system GUID (any case, "0x" or not); a host by name.
-    std::string want = LowerAscii(name);
-    if (is_switch && want.rfind("0x", 0) == 0) want = want.substr(2);
-    const std::vector<Node>& nodes = topology_.nodes();
-    for (size_t i = 0; i < nodes.size(); ++i) {
-      const bool node_is_switch = nodes[i].kind != NodeKind::kHost;
-      if (node_is_switch != is_switch) continue;
-      if (LowerAscii(nodes[i].name) == want || (is_switch && nodes[i].system_guid == want)) {
-        f.node = static_cast<int>(i);
-        break;
-      }
-    }
-    if (f.node < 0) return Status::NotFound("unknown " + key + " '" + name + "'");
-    std::lock_guard<std::mutex> lock(mu_);
-    return AddRebootLocked(std::move(f), now);
-  }
-  if (kind_name == "link_down") {
-    f.kind = FaultKind::kLinkDown;
-  } else if (kind_name == "flap") {
-    f.kind = FaultKind::kFlap;
-    f.interval_s = 2;
-    allowed.insert("interval_s");
-    if (Status s =
-            ReadNumber(body, "interval_s", kMinFlapIntervalS, kMaxFlapIntervalS, &f.interval_s);
-        !s.ok()) {
-      return s;
-    }
-  } else if (kind_name == "symbol_errors") {
-    f.kind = FaultKind::kSymbolErrors;
-    f.rate = 50;
-    allowed.insert({"rate", "rcv_errors_rate"});
-    if (Status s = ReadNumber(body, "rate", 0, kMaxRate, &f.rate); !s.ok()) return s;
-    if (Status s = ReadNumber(body, "rcv_errors_rate", 0, kMaxRate, &f.rcv_errors_rate); !s.ok()) {
-      return s;
-    }
-  } else {
-    return Status::InvalidArgument(
-        "unknown fault kind '" + kind_name +
-        "' (expected link_down, flap, symbol_errors, switch_reboot or node_reboot)");
-  }
-  if (Status s = ReadString(body, "port", true, &port_name); !s.ok()) return s;
-  if (Status s = CheckKeys(body, allowed, kind_name + " fault"); !s.ok()) return s;
-  std::optional<int> port = topology_.FindPort(port_name);
-  if (!port) return Status::NotFound("unknown port '" + port_name + "'");
-
+  Result<Fault> read = ReadFault(body, topology_);
+  if (!read.ok()) return read.status();
+  Fault f = std::move(read.value());
   std::lock_guard<std::mutex> lock(mu_);
+  if (IsReboot(f.kind)) return AddRebootLocked(std::move(f), now);
   AdvanceLocked(now);
   f.id = next_fault_id_++;
-  f.link = topology_.ports()[*port].link;
   f.created = now_;
   if (f.kind == FaultKind::kFlap) {
     f.flap_down = true;
@@ -520,8 +351,8 @@ Result<Fault> SimState::AddFault(const Json& body, TimePoint now) {
   faults_[f.id] = f;
   UpdateLink(f.link, now_);
   const Link& l = topology_.links()[f.link];
-  spdlog::info("fault {} {} on link {} - {}", f.id, kind_name, topology_.ports()[l.a].name,
-               topology_.ports()[l.b].name);
+  spdlog::info("fault {} {} on link {} - {}", f.id, FaultKindName(f.kind),
+               topology_.ports()[l.a].name, topology_.ports()[l.b].name);
   return f;
 }
 
@@ -554,61 +385,20 @@ Result<int> SimState::Repair(const std::string& port_name, TimePoint now) {
 }
 
 Result<Job> SimState::SubmitAction(const Json& body, TimePoint now) {
-  if (!body.is_object()) return Status::InvalidArgument("action body must be a JSON object");
-  if (Status s = CheckKeys(
-          body, {"action", "object_type", "object_ids", "params", "description", "identifier"},
-          "action body");
-      !s.ok()) {
-    return s;
-  }
-  std::string action;
-  std::string object_type;
-  std::string description;
-  std::string identifier;
-  if (Status s = ReadString(body, "action", true, &action); !s.ok()) return s;
-  if (action != "disable" && action != "enable") {
-    return Status::InvalidArgument("unknown action '" + action + "' (expected disable or enable)");
-  }
-  if (Status s = ReadString(body, "object_type", true, &object_type); !s.ok()) return s;
-  if (object_type != "System") {
-    return Status::InvalidArgument("object_type must be \"System\", got \"" + object_type + "\"");
-  }
-  if (Status s = ReadString(body, "description", false, &description); !s.ok()) return s;
-  if (Status s = ReadString(body, "identifier", false, &identifier); !s.ok()) return s;
-  auto ids = body.find("object_ids");
-  if (ids == body.end()) return Status::InvalidArgument("missing field 'object_ids'");
-  if (!ids->is_array() || ids->size() != 1 || !(*ids)[0].is_string()) {
-    return Status::InvalidArgument("object_ids must be a list of exactly one system GUID");
-  }
-  const std::string system_id = (*ids)[0].get<std::string>();
-  auto params = body.find("params");
-  if (params == body.end()) return Status::InvalidArgument("missing field 'params'");
-  if (!params->is_object()) return Status::InvalidArgument("params must be an object");
-  if (Status s = CheckKeys(*params, {"port_id"}, "params"); !s.ok()) return s;
-  std::string port_name;
-  if (Status s = ReadString(*params, "port_id", true, &port_name); !s.ok()) {
-    return Status::InvalidArgument("params: " + s.message());
-  }
-  std::optional<int> port = topology_.FindPort(port_name);
-  if (!port) return Status::NotFound("unknown port '" + port_name + "'");
-  const Port& p = topology_.ports()[*port];
-  std::string lower_id = system_id;
-  for (auto& c : lower_id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (lower_id != p.system_guid) {
-    return Status::InvalidArgument("object_ids[0] '" + system_id + "' is not the system of port " +
-                                   p.name + " (systemID " + p.system_guid + ")");
-  }
-
+  Result<ActionRequest> request = ReadAction(body, topology_);
+  if (!request.ok()) return request.status();
+  const std::string& action = request->action;
+  const Port& p = topology_.ports()[request->port];
   std::lock_guard<std::mutex> lock(mu_);
   AdvanceLocked(now);
   Job job;
   job.id = next_job_id_++;
   job.action = action;
   job.operation = action == "disable" ? "Disable Port" : "Enable Port";
-  job.port = *port;
+  job.port = request->port;
   job.status = "Running";
   job.summary = (action == "disable" ? "Disabling port " : "Enabling port ") + p.name;
-  job.description = description;
+  job.description = request->description;
   job.created = now_;
   job.last_updated = now_;
   job.due = now_ + options_.job_delay;
@@ -768,41 +558,14 @@ void SimState::EndRebootLocked(int64_t fault_id, TimePoint t) {
 }
 
 Result<HealthChange> SimState::SetPortsHealth(const Json& body, TimePoint now) {
-  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
-  if (Status s = CheckKeys(body, {"ports", "ports_policy", "action"}, "unhealthy_ports body");
-      !s.ok()) {
-    return s;
-  }
+  Result<HealthRequest> request = ReadPortsHealth(body, topology_);
+  if (!request.ok()) return request.status();
   HealthChange change;
-  std::string policy;
-  if (Status s = ReadString(body, "ports_policy", true, &policy); !s.ok()) return s;
-  change.policy = UpperAscii(policy);
-  if (change.policy != "UNHEALTHY" && change.policy != "HEALTHY") {
-    return Status::InvalidArgument("unknown ports_policy '" + policy +
-                                   "' (expected UNHEALTHY or HEALTHY)");
-  }
-  std::string action;
-  if (Status s = ReadString(body, "action", false, &action); !s.ok()) return s;
-  if (body.contains("action") && action != "isolate") {
-    return Status::InvalidArgument("unknown action '" + action + "' (expected isolate)");
-  }
-  auto list = body.find("ports");
-  if (list == body.end()) return Status::InvalidArgument("missing field 'ports'");
-  if (!list->is_array() || list->empty()) {
-    return Status::InvalidArgument("ports must be a non-empty list of port names");
-  }
-  std::vector<int> ports;
-  for (const Json& item : *list) {
-    if (!item.is_string()) return Status::InvalidArgument("ports must be a list of port names");
-    const std::string name = item.get<std::string>();
-    std::optional<int> port = topology_.FindPort(name);
-    if (!port) return Status::NotFound("unknown port '" + name + "'");
-    if (std::find(ports.begin(), ports.end(), *port) == ports.end()) ports.push_back(*port);
-  }
+  change.policy = request->policy;
   const bool isolate = change.policy == "UNHEALTHY";
   std::lock_guard<std::mutex> lock(mu_);
   AdvanceLocked(now);
-  for (int port : ports) {
+  for (int port : request->ports) {
     const std::string& name = topology_.ports()[port].name;
     change.ports.push_back(name);
     const bool changed = isolate ? IsolateLocked(port, "MANUAL", now_) : HealLocked(port);
@@ -813,29 +576,21 @@ Result<HealthChange> SimState::SetPortsHealth(const Json& body, TimePoint now) {
 }
 
 Result<OperatorRecord> SimState::OperatorAction(const Json& body, TimePoint now) {
-  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
-  if (Status s = CheckKeys(body, {"port", "action"}, "operator body"); !s.ok()) return s;
+  Result<OperatorRequest> request = ReadOperatorAction(body, topology_);
+  if (!request.ok()) return request.status();
+  const int port = request->port;
   OperatorRecord record;
-  std::string port_name;
-  if (Status s = ReadString(body, "action", true, &record.action); !s.ok()) return s;
-  if (record.action != "disable" && record.action != "enable" && record.action != "isolate" &&
-      record.action != "healthy") {
-    return Status::InvalidArgument("unknown action '" + record.action +
-                                   "' (expected disable, enable, isolate or healthy)");
-  }
-  if (Status s = ReadString(body, "port", true, &port_name); !s.ok()) return s;
-  std::optional<int> port = topology_.FindPort(port_name);
-  if (!port) return Status::NotFound("unknown port '" + port_name + "'");
+  record.action = request->action;
   std::lock_guard<std::mutex> lock(mu_);
   AdvanceLocked(now);
   record.time = now_;
-  record.port = topology_.ports()[*port].name;
+  record.port = topology_.ports()[port].name;
   if (record.action == "disable" || record.action == "enable") {
-    record.changed = SetDisabledLocked(*port, record.action == "disable", now_);
+    record.changed = SetDisabledLocked(port, record.action == "disable", now_);
   } else if (record.action == "isolate") {
-    record.changed = IsolateLocked(*port, "MANUAL", now_);
+    record.changed = IsolateLocked(port, "MANUAL", now_);
   } else {
-    record.changed = HealLocked(*port);
+    record.changed = HealLocked(port);
   }
   spdlog::info("operator: {} port {} ({})", record.action, record.port,
                record.changed ? "changed" : "nothing to change");
@@ -844,41 +599,9 @@ Result<OperatorRecord> SimState::OperatorAction(const Json& body, TimePoint now)
 }
 
 Result<Event> SimState::AddExternalEvent(const Json& body, TimePoint now) {
-  if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
-  if (Status s = CheckKeys(body,
-                           {"event_id", "description", "external_event_name", "external_event_type",
-                            "external_event_source"},
-                           "external event");
-      !s.ok()) {
-    return s;
-  }
-  auto id = body.find("event_id");
-  if (id == body.end()) return Status::InvalidArgument("missing field 'event_id'");
-  if (!id->is_number_integer()) {
-    return Status::InvalidArgument("event_id must be an integer from 551 to 554");
-  }
-  const int64_t event_id = id->get<int64_t>();
-  static const char* const kSeverities[] = {"Info", "Warning", "Minor", "Critical"};
-  if (event_id < 551 || event_id > 554) {
-    return Status::InvalidArgument(
-        "event_id must be 551 (Info), 552 (Warning), 553 (Minor) or "
-        "554 (Critical), got " +
-        std::to_string(event_id));
-  }
-  Event e;
-  std::string name, type, source;
-  if (Status s = ReadString(body, "description", true, &e.description); !s.ok()) return s;
-  if (Status s = ReadString(body, "external_event_name", false, &name); !s.ok()) return s;
-  if (Status s = ReadString(body, "external_event_type", false, &type); !s.ok()) return s;
-  if (Status s = ReadString(body, "external_event_source", false, &source); !s.ok()) return s;
-  e.name = name.empty() ? "External Event" : name;
-  e.type = type.empty() ? "External" : type;
-  e.event_type = std::to_string(event_id);
-  e.severity = kSeverities[event_id - 551];
-  e.category = "External";
-  e.object_name = source;
-  e.object_path = source;
-  e.write_to_syslog = true;
+  Result<Event> read = ReadExternalEvent(body);
+  if (!read.ok()) return read.status();
+  Event e = std::move(read.value());
   std::lock_guard<std::mutex> lock(mu_);
   AdvanceLocked(now);
   e.time = now_;

@@ -21,6 +21,7 @@
 
 #include "base/clock.h"
 #include "base/status.h"
+#include "sim/sim_event.h"
 #include "sim/topology.h"
 
 namespace ufmr::sim {
@@ -47,27 +48,6 @@ struct PortStatus {
   std::string physical_state;    // "Link Up" | "Link Down"
   std::string node_description;  // the topology's, or the one set by SetNodeDescription
   PortCounters counters;
-};
-
-// One UFM event, in the fields of the 6.17+ REST layout.
-struct Event {
-  int64_t id = 0;
-  std::string name;        // "Link went down"
-  std::string type;        // object type: "Link", "Port"
-  std::string event_type;  // event id as a string: "329"
-  std::string severity;    // "Info" | "Warning" | "Minor" | "Critical"
-  std::string category;    // "Fabric Topology", ...
-  std::string object_name;
-  std::string object_path;
-  std::string description;
-  bool write_to_syslog = true;
-  TimePoint time;
-  // Only in the event.log line: the object as the log writes it when it differs from
-  // object_name ("default / Switch: ib-leaf-01"), its type when it differs from `type` ("IBPort"
-  // for a port), and the device GUID ("[dev_id: ...]").
-  std::string log_object;
-  std::string log_type;
-  std::string dev_id;
 };
 
 enum class FaultKind { kLinkDown, kFlap, kSymbolErrors, kSwitchReboot, kNodeReboot };
@@ -157,19 +137,6 @@ struct SimOptions {
   size_t max_events = 10000;
   uint64_t seed = 1;  // traffic rates per link direction
 };
-
-// Names of the UFM event ids the simulator emits.
-inline constexpr const char* kEventLinkUp = "328";
-inline constexpr const char* kEventLinkDown = "329";
-// 336 is "port action succeeded" for any action, the message saying which (337 is "port action
-// failed"): a disable and an enable are both 336.
-inline constexpr const char* kEventPortDisabled = "336";
-inline constexpr const char* kEventPortEnabled = "336";
-inline constexpr const char* kEventNodeDown = "331";
-inline constexpr const char* kEventNodeUp = "332";
-inline constexpr const char* kEventPortUnhealthy = "702";
-inline constexpr const char* kEventSwitchDown = "907";
-inline constexpr const char* kEventSwitchUp = "908";
 
 class SimState {
  public:
@@ -291,15 +258,5 @@ class SimState {
   std::vector<ExternalEventRecord> external_events_;
   std::map<int, std::string> node_descriptions_;  // set by SetNodeDescription, by port index
 };
-
-// "2026-11-29 18:46:32": UTC, no zone, no milliseconds (the UFM 6.17+ event layout).
-std::string FormatUfmTime(TimePoint t);
-// One event as UFM writes it to event.log:
-// "2026-11-29 18:46:32.123 [12] [329] WARNING [Fabric_Topology] Link [Source A  TO Dest: B]: ..."
-// "... [907] CRITICAL [Fabric_Topology] Switch [default / Switch: ib-leaf-01] [dev_id: G]: ..."
-std::string FormatEventLogLine(const Event& e);
-// The text of event 702 for a port: "Peer Port ib-leaf-01:1/1/1 is considered by SM as
-// unhealthy due to MANUAL." (an HCA: "Peer Port gpu-node-001 HCA-1:1 ...").
-std::string UnhealthyPortDescription(const Port& port, const std::string& condition);
 
 }  // namespace ufmr::sim

@@ -6,6 +6,8 @@
 #include <map>
 #include <random>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace ufmr::sim {
 
@@ -76,6 +78,116 @@ class GuidSource {
   std::mt19937_64 rng_;
   std::map<std::string, std::set<uint32_t>> used_;
   std::set<std::string> cables_;
+};
+
+// Lays out a fat tree: its switches, its hosts with their HCAs, and the cables between them.
+// The order of the draws from the GUID source is part of the result (the same seed gives the same
+// names), so the steps run in a fixed order: AddSwitches, AddHosts, AddUplinks.
+class FabricBuilder {
+ public:
+  FabricBuilder(const TopologySpec& spec, uint64_t seed)
+      : spec_(spec), guids_(seed), host_ports_per_leaf_(spec.hosts_per_leaf * spec.hcas_per_host) {}
+
+  // Leaves, then spines; each switch's ports first, so port numbers follow the wiring plan.
+  void AddSwitches() {
+    for (int i = 1; i <= spec_.leaves; ++i) {
+      leaves_.push_back(AddNode(NodeKind::kLeaf, Numbered("ib-leaf-", i, 2), kSwitchGuidPrefix, 1));
+    }
+    for (int i = 1; i <= spec_.spines; ++i) {
+      spines_.push_back(
+          AddNode(NodeKind::kSpine, Numbered("ib-spine-", i, 2), kSwitchGuidPrefix, 2));
+    }
+    for (int leaf : leaves_) {
+      for (int n = 1; n <= host_ports_per_leaf_ + spec_.spines; ++n) AddPort(leaf, n);
+    }
+    for (int spine : spines_) {
+      for (int n = 1; n <= spec_.leaves; ++n) AddPort(spine, n);
+    }
+  }
+
+  // Hosts, each with N single-port HCAs. HCA-k of host h on leaf l goes to leaf (l + k - 1) % L,
+  // port (k - 1) * H + h. The draw order (system GUID, then per HCA its port GUID and cable)
+  // keeps a one-HCA fabric exactly as it was before HCAs could be several.
+  void AddHosts() {
+    const int hosts = spec_.leaves * spec_.hosts_per_leaf;
+    const int width = hosts > 999 ? (hosts > 9999 ? 5 : 4) : 3;
+    int host_number = 0;
+    for (int li = 0; li < spec_.leaves; ++li) {
+      for (int h = 1; h <= spec_.hosts_per_leaf; ++h) {
+        ++host_number;
+        const int host =
+            AddNode(NodeKind::kHost, Numbered("gpu-node-", host_number, width), kHcaGuidPrefix, 0);
+        for (int k = 1; k <= spec_.hcas_per_host; ++k) {
+          const int port = AddPort(host, 1);
+          Port& p = ports_[port];
+          p.guid = guids_.Next(kHcaGuidPrefix);
+          p.label = "1";
+          p.node_description = nodes_[host].name + " HCA-" + std::to_string(k);
+          const int leaf = leaves_[(li + k - 1) % spec_.leaves];
+          AddLink(nodes_[leaf].ports[(k - 1) * spec_.hosts_per_leaf + h - 1], port);
+        }
+      }
+    }
+  }
+
+  // Leaf port H*N+s goes to spine s; spine port i goes to leaf i.
+  void AddUplinks() {
+    for (int li = 0; li < spec_.leaves; ++li) {
+      for (int s = 0; s < spec_.spines; ++s) {
+        AddLink(nodes_[leaves_[li]].ports[host_ports_per_leaf_ + s], nodes_[spines_[s]].ports[li]);
+      }
+    }
+  }
+
+  // Hands over what was built.
+  void MoveInto(std::vector<Node>* nodes, std::vector<Port>* ports, std::vector<Link>* links) {
+    *nodes = std::move(nodes_);
+    *ports = std::move(ports_);
+    *links = std::move(links_);
+  }
+
+ private:
+  int AddNode(NodeKind kind, std::string name, const char* guid_prefix, int tier) {
+    nodes_.push_back(Node{kind, std::move(name), guids_.Next(guid_prefix), tier, {}});
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+
+  int AddPort(int node_index, int number) {
+    Node& node = nodes_[node_index];
+    Port p;
+    p.number = number;
+    p.node = node_index;
+    p.system_guid = node.system_guid;
+    p.system_name = node.name;
+    p.tier = node.tier;
+    p.is_switch = node.kind != NodeKind::kHost;
+    if (p.is_switch) {
+      p.guid = node.system_guid;
+      p.label = SwitchPortLabel(number);
+      p.node_description = node.name + ":" + p.label;
+    }
+    ports_.push_back(std::move(p));
+    node.ports.push_back(static_cast<int>(ports_.size()) - 1);
+    return static_cast<int>(ports_.size()) - 1;
+  }
+
+  void AddLink(int a, int b) {
+    links_.push_back(Link{a, b, guids_.NextCableSerial()});
+    const int index = static_cast<int>(links_.size()) - 1;
+    ports_[a].link = index;
+    ports_[b].link = index;
+    ports_[a].peer = b;
+    ports_[b].peer = a;
+  }
+
+  const TopologySpec spec_;
+  GuidSource guids_;
+  const int host_ports_per_leaf_;
+  std::vector<Node> nodes_;
+  std::vector<Port> ports_;
+  std::vector<Link> links_;
+  std::vector<int> leaves_;  // indexes into nodes_
+  std::vector<int> spines_;
 };
 
 }  // namespace
@@ -162,91 +274,13 @@ Result<Topology> Topology::Generate(const TopologySpec& spec, uint64_t seed) {
       spec.hcas_per_host > kMaxHcasPerHost) {
     return Status::InvalidArgument("topology sizes out of range");
   }
+  FabricBuilder b(spec, seed);
+  b.AddSwitches();
+  b.AddHosts();
+  b.AddUplinks();
   Topology t;
   t.spec_ = spec;
-  GuidSource guids(seed);
-  const int hosts = spec.leaves * spec.hosts_per_leaf;
-  const int host_ports_per_leaf = spec.hosts_per_leaf * spec.hcas_per_host;
-  const int host_width = hosts > 999 ? (hosts > 9999 ? 5 : 4) : 3;
-
-  auto add_port = [&t](int node_index, int number) {
-    Node& node = t.nodes_[node_index];
-    Port p;
-    p.number = number;
-    p.node = node_index;
-    p.system_guid = node.system_guid;
-    p.system_name = node.name;
-    p.tier = node.tier;
-    p.is_switch = node.kind != NodeKind::kHost;
-    if (p.is_switch) {
-      p.guid = node.system_guid;
-      p.label = SwitchPortLabel(number);
-      p.node_description = node.name + ":" + p.label;
-    }
-    t.ports_.push_back(std::move(p));
-    node.ports.push_back(static_cast<int>(t.ports_.size()) - 1);
-    return static_cast<int>(t.ports_.size()) - 1;
-  };
-  auto add_link = [&t, &guids](int a, int b) {
-    t.links_.push_back(Link{a, b, guids.NextCableSerial()});
-    const int index = static_cast<int>(t.links_.size()) - 1;
-    t.ports_[a].link = index;
-    t.ports_[b].link = index;
-    t.ports_[a].peer = b;
-    t.ports_[b].peer = a;
-  };
-
-  std::vector<int> leaf_nodes;
-  std::vector<int> spine_nodes;
-  for (int i = 1; i <= spec.leaves; ++i) {
-    t.nodes_.push_back(
-        Node{NodeKind::kLeaf, Numbered("ib-leaf-", i, 2), guids.Next(kSwitchGuidPrefix), 1, {}});
-    leaf_nodes.push_back(static_cast<int>(t.nodes_.size()) - 1);
-  }
-  for (int i = 1; i <= spec.spines; ++i) {
-    t.nodes_.push_back(
-        Node{NodeKind::kSpine, Numbered("ib-spine-", i, 2), guids.Next(kSwitchGuidPrefix), 2, {}});
-    spine_nodes.push_back(static_cast<int>(t.nodes_.size()) - 1);
-  }
-  // Switch ports first, so port numbers follow the wiring plan.
-  for (int leaf : leaf_nodes) {
-    for (int n = 1; n <= host_ports_per_leaf + spec.spines; ++n) add_port(leaf, n);
-  }
-  for (int spine : spine_nodes) {
-    for (int n = 1; n <= spec.leaves; ++n) add_port(spine, n);
-  }
-  // Hosts, each with N single-port HCAs. HCA-k of host h on leaf l goes to leaf (l + k - 1) % L,
-  // port (k - 1) * H + h. The draw order (system GUID, then per HCA its port GUID and cable)
-  // keeps a one-HCA fabric exactly as it was before HCAs could be several.
-  int host_number = 0;
-  for (int li = 0; li < spec.leaves; ++li) {
-    for (int h = 1; h <= spec.hosts_per_leaf; ++h) {
-      ++host_number;
-      Node host{NodeKind::kHost,
-                Numbered("gpu-node-", host_number, host_width),
-                guids.Next(kHcaGuidPrefix),
-                0,
-                {}};
-      t.nodes_.push_back(std::move(host));
-      const int host_index = static_cast<int>(t.nodes_.size()) - 1;
-      for (int k = 1; k <= spec.hcas_per_host; ++k) {
-        const int port = add_port(host_index, 1);
-        Port& p = t.ports_[port];
-        p.guid = guids.Next(kHcaGuidPrefix);
-        p.label = "1";
-        p.node_description = t.nodes_[host_index].name + " HCA-" + std::to_string(k);
-        const int leaf = leaf_nodes[(li + k - 1) % spec.leaves];
-        add_link(t.nodes_[leaf].ports[(k - 1) * spec.hosts_per_leaf + h - 1], port);
-      }
-    }
-  }
-  // Leaf port H*N+s goes to spine s; spine port i goes to leaf i.
-  for (int li = 0; li < spec.leaves; ++li) {
-    for (int s = 0; s < spec.spines; ++s) {
-      add_link(t.nodes_[leaf_nodes[li]].ports[host_ports_per_leaf + s],
-               t.nodes_[spine_nodes[s]].ports[li]);
-    }
-  }
+  b.MoveInto(&t.nodes_, &t.ports_, &t.links_);
   for (Port& p : t.ports_) p.name = p.guid + "_" + std::to_string(p.number);
   for (size_t i = 0; i < t.ports_.size(); ++i) {
     t.port_by_name_[t.ports_[i].name] = static_cast<int>(i);
