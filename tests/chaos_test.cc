@@ -30,6 +30,10 @@
 #include <thread>
 #include <vector>
 
+#include "support/service_config.h"
+#include "support/service_process.h"
+#include "support/shipped_rules.h"
+#include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -39,8 +43,6 @@ namespace {
 using json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-using testing::BinaryDir;
-using testing::ChildProcess;
 using testing::WaitUntil;
 
 // Each host has two HCAs on different leaves: one bad host link is never the host's last.
@@ -73,61 +75,32 @@ class ChaosTest : public ::testing::Test {
     // This binary's own server (nothing else uses it), so restarting it disturbs only this test.
     db_url_ = testing::TestPostgres::Get().CreateDatabase();
     // UFM's port jobs take long enough that kills land with some in flight.
-    sim_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", kTopology, "--job-delay-ms", "400", "--ready-file",
-                                 dir_ + "/sim.json"},
-        dir_ + "/sim.log");
-    ASSERT_TRUE(
-        WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
-        << sim_->Log();
-    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
-    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
-    const std::string telemetry =
-        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+    sim_ = std::make_unique<testing::SimProcess>(
+        dir_, std::vector<std::string>{"--topology", kTopology, "--job-delay-ms", "400"});
+    ASSERT_TRUE(sim_->AwaitReady());
+    sim_url_ = sim_->url();
     ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
 
-    const int port = testing::FreePort();
-    ASSERT_NE(port, 0);
-    api_ = "http://127.0.0.1:" + std::to_string(port);
-    config_ = dir_ + "/config.yaml";
-    std::string yaml = testing::ServiceConfigYaml(
-        {kFabric, sim_url_, telemetry, db_url_, dir_ + "/rules", port, testing::kHighCaps});
+    service_ = std::make_unique<testing::ServiceProcess>(dir_, "service");
+    service_->PrintOnFailure(4, std::string::npos);  // the last few starts are the interesting ones
+    api_ = service_->api();
     // A short UFM timeout, so that a slow or frozen UFM is a timeout, not just a wait.
-    const std::string user = "  user: admin\n";
-    ASSERT_NE(yaml.find(user), std::string::npos);
-    yaml.replace(yaml.find(user), user.size(), user + "  timeout_s: 1\n");
-    testing::WriteFile(config_, yaml);
-    ChildProcess migrate({BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", config_},
-                         dir_ + "/migrate.log");
-    ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
-    ASSERT_NE(testing::ReadFile(dir_ + "/migrate.log").find("up to date"), std::string::npos)
-        << testing::ReadFile(dir_ + "/migrate.log");
-    http_.SetHeader("Authorization",
-                    "Bearer " + testing::CreateApiToken(config_, "tech", "technician"));
+    service_->WriteConfig(testing::ServiceConfigYaml({.fabric = kFabric,
+                                                      .ufm_url = sim_url_,
+                                                      .telemetry_url = sim_->telemetry_url(),
+                                                      .db_url = db_url_,
+                                                      .rules_dir = dir_ + "/rules",
+                                                      .http_port = service_->port(),
+                                                      .remediation_extra = testing::kHighCaps,
+                                                      .ufm_extra = "  timeout_s: 1\n"}));
+    ASSERT_TRUE(service_->Migrate());
+    http_.SetHeader("Authorization", "Bearer " + service_->CreateToken("tech", "technician"));
   }
 
   void TearDown() override {
-    if (HasFailure()) {
-      // The last few starts are the interesting ones.
-      for (size_t i = logs_.size() > 4 ? logs_.size() - 4 : 0; i < logs_.size(); ++i) {
-        std::cerr << "---- service log " << i + 1 << " ----\n"
-                  << testing::ReadFile(logs_[i]) << "\n";
-      }
-      std::cerr << "---- sim log ----\n" << (sim_ ? sim_->Log() : "") << "\n";
-    }
-    if (sim_ && sim_stopped_) sim_->Signal(SIGCONT);
-    service_.reset();
+    service_.reset();  // (each prints its log if the test failed; the simulator is continued)
     sim_.reset();
     if (!dir_.empty()) testing::RemoveTree(dir_);
-  }
-
-  void Start() {
-    logs_.push_back(dir_ + "/service-" + std::to_string(logs_.size() + 1) + ".log");
-    service_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config", config_,
-                                 "--log-level", "debug"},
-        logs_.back());
   }
 
   // Kills the service. It may have stopped by itself only when PostgreSQL restarted under it: a
@@ -145,10 +118,8 @@ class ChaosTest : public ::testing::Test {
   // UFM stops answering: the simulator is frozen (its sockets accept, nothing answers).
   void FreezeUfm(milliseconds how_long) {
     sim_->Signal(SIGSTOP);
-    sim_stopped_ = true;
     std::this_thread::sleep_for(how_long);
     sim_->Signal(SIGCONT);
-    sim_stopped_ = false;
   }
 
   void Misbehave(const json& body) {
@@ -239,11 +210,10 @@ class ChaosTest : public ::testing::Test {
     return r.ok() && r->status == 200;
   }
 
-  std::string dir_, db_url_, sim_url_, api_, config_;
-  std::vector<std::string> logs_;
-  bool sim_stopped_ = false;
+  std::string dir_, db_url_, sim_url_, api_;
   int self_stops_ = 0;
-  std::unique_ptr<ChildProcess> sim_, service_;
+  std::unique_ptr<testing::SimProcess> sim_;
+  std::unique_ptr<testing::ServiceProcess> service_;
   HttpClient http_{HttpClientOptions{}};
 };
 
@@ -257,7 +227,7 @@ TEST_F(ChaosTest, KilledAgainAndAgainWhileUfmAndPostgresFailTheFabricAndTicketsS
   auto between = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
 
   // The service starts on a healthy fabric and takes its starting cursors.
-  Start();
+  service_->Start();
   ASSERT_TRUE(WaitUntil(
       [&] {
         json h = Get(api_ + "/healthz");
@@ -311,7 +281,7 @@ TEST_F(ChaosTest, KilledAgainAndAgainWhileUfmAndPostgresFailTheFabricAndTicketsS
   bool repairs_reported = false;
   int repaired_at = 0;
   for (int round = 1; round <= kills; ++round) {
-    if (round > 1) Start();
+    if (round > 1) service_->Start();
     if (round == kFaultRound) {
       ASSERT_NO_FATAL_FAILURE(inject_faults());
     }
@@ -399,7 +369,7 @@ TEST_F(ChaosTest, KilledAgainAndAgainWhileUfmAndPostgresFailTheFabricAndTicketsS
   EXPECT_TRUE(repairs_reported) << "the links to repair were never all cut while the kills went on";
 
   // A last start, left alone: the service finishes what the kills interrupted.
-  Start();
+  service_->Start();
   ASSERT_TRUE(WaitUntil(
       [&] {
         json tickets = Tickets();

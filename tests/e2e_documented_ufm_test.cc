@@ -24,6 +24,9 @@
 #include <vector>
 
 #include "http/http_server.h"
+#include "support/service_config.h"
+#include "support/service_process.h"
+#include "support/shipped_rules.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -32,8 +35,6 @@ namespace {
 
 using json = nlohmann::json;
 using std::chrono::seconds;
-using testing::BinaryDir;
-using testing::ChildProcess;
 using testing::WaitUntil;
 
 // The fabric: two leaf switches joined by one link, two hosts with one link to each leaf (so
@@ -424,38 +425,22 @@ class DocumentedUfmTest : public ::testing::Test {
     dir_ = testing::MakeTempDir("e2e-documented-ufm");
     db_url_ = testing::TestPostgres::Get().CreateDatabase();
     ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
-    const int port = testing::FreePort();
-    api_ = "http://127.0.0.1:" + std::to_string(port);
-    std::string config =
-        testing::ServiceConfigYaml({"documented", ufm_->url(), ufm_->url() + "/csv/metrics",
-                                    db_url_, dir_ + "/rules", port, ""});
+    service_ = std::make_unique<testing::ServiceProcess>(dir_, "service");
+    api_ = service_->api();
     // Basic auth on /ufmRest, said outright (it is the default).
-    const std::string user = "\n  user: admin";
-    const size_t at = config.find(user);
-    ASSERT_NE(at, std::string::npos) << config;
-    config.insert(at, "\n  auth: basic");
-    testing::WriteFile(dir_ + "/config.yaml", config);
-    ChildProcess migrate(
-        {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", dir_ + "/config.yaml"},
-        dir_ + "/migrate.log");
-    ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
-    http_.SetHeader("Authorization",
-                    "Bearer " + testing::CreateApiToken(dir_ + "/config.yaml", "tech", "engineer"));
-    service_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config",
-                                 dir_ + "/config.yaml", "--log-level", "debug"},
-        dir_ + "/service.log");
-    ASSERT_TRUE(WaitUntil(
-        [&] {
-          auto r = http_.Get(api_ + "/readyz");
-          return r.ok() && r->status == 200;
-        },
-        seconds(20)))
-        << service_->Log();
+    service_->WriteConfig(testing::ServiceConfigYaml({.fabric = "documented",
+                                                      .ufm_url = ufm_->url(),
+                                                      .telemetry_url = ufm_->url() + "/csv/metrics",
+                                                      .db_url = db_url_,
+                                                      .rules_dir = dir_ + "/rules",
+                                                      .http_port = service_->port(),
+                                                      .ufm_extra = "  auth: basic\n"}));
+    ASSERT_TRUE(service_->Migrate());
+    http_.SetHeader("Authorization", "Bearer " + service_->CreateToken("tech", "engineer"));
+    service_->Start();
+    ASSERT_TRUE(service_->AwaitReadyz(seconds(20)));
     // The service takes its starting cursor before any fault, as a running service would...
-    ASSERT_TRUE(WaitUntil([&] { return service_->Log().find("skipping") != std::string::npos; },
-                          seconds(10)))
-        << service_->Log();
+    ASSERT_TRUE(service_->AwaitLog({"skipping"}, seconds(10)));
     // ... every port and the telemetry CSV's rows are in ...
     EXPECT_EQ(Get(api_ + "/healthz")["inventory_ports"], 10);
     ASSERT_TRUE(
@@ -469,11 +454,10 @@ class DocumentedUfmTest : public ::testing::Test {
 
   void TearDown() override {
     if (HasFailure()) {
-      std::cerr << "---- service log ----\n"
-                << (service_ ? service_->Log() : "") << "\n---- requests to the stand-in ----\n"
+      std::cerr << "---- requests to the stand-in ----\n"
                 << (ufm_ ? ufm_->RequestLog() : "") << "\n";
     }
-    service_.reset();
+    service_.reset();  // (prints its log if the test failed)
     ufm_.reset();
     if (!dir_.empty()) testing::RemoveTree(dir_);
   }
@@ -526,7 +510,7 @@ class DocumentedUfmTest : public ::testing::Test {
 
   std::unique_ptr<DocumentedUfm> ufm_;
   std::string dir_, db_url_, api_;
-  std::unique_ptr<ChildProcess> service_;
+  std::unique_ptr<testing::ServiceProcess> service_;
   HttpClient http_{HttpClientOptions{}};
 };
 

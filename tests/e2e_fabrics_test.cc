@@ -12,9 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <filesystem>
-#include <iostream>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <pqxx/pqxx>
@@ -25,6 +22,10 @@
 #include <vector>
 
 #include "http/http_server.h"
+#include "support/service_config.h"
+#include "support/service_process.h"
+#include "support/shipped_rules.h"
+#include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -33,9 +34,6 @@ namespace {
 
 using json = nlohmann::json;
 using std::chrono::seconds;
-using testing::BinaryDir;
-using testing::ChildProcess;
-using testing::SourceDir;
 using testing::WaitUntil;
 
 // Each host has two HCAs on different leaves: one bad host link is never the host's last.
@@ -49,14 +47,12 @@ constexpr auto kWait = seconds(60);
 // One fabric: its simulated UFM and the `ufm-remediator serve` instance that watches it.
 struct Fabric {
   std::string name;
-  std::unique_ptr<ChildProcess> sim;
-  std::string sim_url;
-  std::string config;
-  std::string api;
-  std::vector<std::string> logs;  // the service's log of each start
-  std::unique_ptr<ChildProcess> service;
+  std::unique_ptr<testing::SimProcess> sim;
+  std::unique_ptr<testing::ServiceProcess> service;
 
-  std::string Log() const { return service ? service->Log() : ""; }
+  const std::string& sim_url() const { return sim->url(); }
+  const std::string& api() const { return service->api(); }
+  std::string Log() const { return service->Log(); }
 };
 
 // A leaf-host link: the leaf's port (the one the service disables) and the host's.
@@ -79,48 +75,34 @@ class FabricsTest : public ::testing::Test {
 
     for (Fabric* f : {&alpha_, &beta_}) ASSERT_NO_FATAL_FAILURE(StartSim(*f));
     auto skipped =
-        http_.Post(beta_.sim_url + "/sim/events/skip", json{{"count", kBetaEventIdSkip}}.dump());
+        http_.Post(beta_.sim_url() + "/sim/events/skip", json{{"count", kBetaEventIdSkip}}.dump());
     ASSERT_TRUE(skipped.ok());
     ASSERT_EQ(skipped->status, 200) << skipped->body;
 
     // Same database, each its own UFM and HTTP port. Caps high enough that no guard but the
     // fabric's own state decides.
     for (Fabric* f : {&alpha_, &beta_}) {
-      f->config = dir_ + "/config-" + f->name + ".yaml";
-      const int port = testing::FreePort();
-      ASSERT_NE(port, 0);
-      f->api = "http://127.0.0.1:" + std::to_string(port);
-      testing::WriteFile(f->config, testing::ServiceConfigYaml(
-                                        {f->name, f->sim_url, telemetry_url_[f->name], db_url_,
-                                         dir_ + "/rules", port, testing::kHighCaps}));
+      f->service = std::make_unique<testing::ServiceProcess>(dir_, "service-" + f->name);
+      f->service->WriteConfig(
+          testing::ServiceConfigYaml({.fabric = f->name,
+                                      .ufm_url = f->sim->url(),
+                                      .telemetry_url = f->sim->telemetry_url(),
+                                      .db_url = db_url_,
+                                      .rules_dir = dir_ + "/rules",
+                                      .http_port = f->service->port(),
+                                      .remediation_extra = testing::kHighCaps}));
     }
     // One database: migrated once; users and tokens are shared by every fabric's service.
-    ChildProcess migrate(
-        {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", alpha_.config},
-        dir_ + "/migrate.log");
-    ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, kWait));
-    ASSERT_NE(testing::ReadFile(dir_ + "/migrate.log").find("up to date"), std::string::npos)
-        << testing::ReadFile(dir_ + "/migrate.log");
-    http_.SetHeader("Authorization",
-                    "Bearer " + testing::CreateApiToken(alpha_.config, "tech", "engineer"));
+    ASSERT_TRUE(alpha_.service->Migrate());
+    http_.SetHeader("Authorization", "Bearer " + alpha_.service->CreateToken("tech", "engineer"));
 
     // Both start together and both lead: each fabric has its own leader lock.
-    for (Fabric* f : {&alpha_, &beta_}) StartService(*f);
+    for (Fabric* f : {&alpha_, &beta_}) f->service->Start();
     for (Fabric* f : {&alpha_, &beta_}) ASSERT_NO_FATAL_FAILURE(AwaitFirstStart(*f));
   }
 
   void TearDown() override {
-    if (HasFailure()) {
-      for (const Fabric* f : {&alpha_, &beta_}) {
-        for (const std::string& log : f->logs) {
-          std::cerr << "---- service " << f->name << " log " << log.substr(log.rfind('/') + 1)
-                    << " ----\n"
-                    << testing::ReadFile(log) << "\n";
-        }
-        std::cerr << "---- sim " << f->name << " log ----\n"
-                  << (f->sim ? f->sim->Log() : "") << "\n";
-      }
-    }
+    // (each prints its logs if the test failed)
     for (Fabric* f : {&alpha_, &beta_}) f->service.reset();
     for (Fabric* f : {&alpha_, &beta_}) f->sim.reset();
     if (!dir_.empty()) testing::RemoveTree(dir_);
@@ -128,33 +110,15 @@ class FabricsTest : public ::testing::Test {
 
   // The same topology and seed for every fabric: identical port names and GUIDs.
   void StartSim(Fabric& f) {
-    const std::string ready = dir_ + "/sim-" + f.name + ".json";
-    f.sim = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", kTopology, "--job-delay-ms", "200", "--ready-file",
-                                 ready},
-        dir_ + "/sim-" + f.name + ".log");
-    ASSERT_TRUE(WaitUntil([&] { return !testing::ReadFile(ready).empty(); }, kWait))
-        << f.sim->Log();
-    json r = json::parse(testing::ReadFile(ready));
-    f.sim_url = "http://127.0.0.1:" + std::to_string(r["port"].get<int>());
-    telemetry_url_[f.name] =
-        "http://127.0.0.1:" + std::to_string(r["telemetry_port"].get<int>()) + "/csv/metrics";
-  }
-
-  void StartService(Fabric& f) {
-    const std::string log =
-        dir_ + "/service-" + f.name + "-" + std::to_string(f.logs.size() + 1) + ".log";
-    f.logs.push_back(log);
-    f.service = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config", f.config,
-                                 "--log-level", "debug"},
-        log);
+    f.sim = std::make_unique<testing::SimProcess>(
+        dir_, std::vector<std::string>{"--topology", kTopology, "--job-delay-ms", "200"},
+        "sim-" + f.name);
+    ASSERT_TRUE(f.sim->AwaitReady(kWait));
   }
 
   // Leading with UFM's ports read, by /healthz and by /metrics.
   bool Leads(const Fabric& f) {
-    json h = Get(f.api + "/healthz");
+    json h = Get(f.api() + "/healthz");
     if (!h.is_object() || h["role"] != "leader" || h.value("inventory_ports", 0) <= 0) {
       return false;
     }
@@ -179,7 +143,7 @@ class FabricsTest : public ::testing::Test {
   // The `ufmr_leader` gauge: 1 leader, 0 standby; -1 if the instance does not answer, -2 if the
   // gauge is missing.
   int Leader(const Fabric& f) {
-    auto r = http_.Get(f.api + "/metrics");
+    auto r = http_.Get(f.api() + "/metrics");
     if (!r.ok() || r->status != 200) return -1;
     std::istringstream lines(r->body);
     for (std::string line; std::getline(lines, line);) {
@@ -190,7 +154,7 @@ class FabricsTest : public ::testing::Test {
 
   // A label-less gauge or counter of an instance's /metrics; -1 if it does not answer or lacks it.
   double Metric(const Fabric& f, const std::string& name) {
-    auto r = http_.Get(f.api + "/metrics");
+    auto r = http_.Get(f.api() + "/metrics");
     if (!r.ok() || r->status != 200) return -1;
     std::istringstream lines(r->body);
     for (std::string line; std::getline(lines, line);) {
@@ -212,7 +176,7 @@ class FabricsTest : public ::testing::Test {
   }
 
   void Fault(const Fabric& f, const json& fault) {
-    HttpResult r = Post(f.sim_url + "/sim/faults", fault);
+    HttpResult r = Post(f.sim_url() + "/sim/faults", fault);
     ASSERT_EQ(r.status, 201) << f.name << ": " << r.body;
   }
 
@@ -220,7 +184,7 @@ class FabricsTest : public ::testing::Test {
   std::vector<Link> HostLinks(const Fabric& f) {
     std::vector<Link> out;
     std::set<std::string> hosts;
-    for (const auto& l : Get(f.sim_url + "/sim/links")) {
+    for (const auto& l : Get(f.sim_url() + "/sim/links")) {
       if (l["b"]["node_description"].get<std::string>().find("HCA") == std::string::npos) continue;
       if (!hosts.insert(l["b"]["system_name"].get<std::string>()).second) continue;
       out.push_back({l["a"]["port"], l["b"]["port"]});
@@ -231,14 +195,14 @@ class FabricsTest : public ::testing::Test {
   // What the simulated UFM was asked to do, in order: "disable <port>", ...
   std::vector<std::string> Actions(const Fabric& f) {
     std::vector<std::string> out;
-    for (const auto& a : Get(f.sim_url + "/sim/actions")) {
+    for (const auto& a : Get(f.sim_url() + "/sim/actions")) {
       out.push_back(a["action"].get<std::string>() + " " + a["port"].get<std::string>());
     }
     return out;
   }
 
   std::string PortState(const Fabric& f, const std::string& port) {
-    for (const auto& l : Get(f.sim_url + "/sim/links")) {
+    for (const auto& l : Get(f.sim_url() + "/sim/links")) {
       for (const char* end : {"a", "b"}) {
         if (l[end]["port"] == port) return l[end]["logical_state"];
       }
@@ -248,7 +212,7 @@ class FabricsTest : public ::testing::Test {
 
   // The tickets `instance` lists for a query string (every state unless the query says).
   json Tickets(const Fabric& instance, const std::string& query = "") {
-    json r = Get(instance.api + "/api/tickets?state=all" + (query.empty() ? "" : "&" + query));
+    json r = Get(instance.api() + "/api/tickets?state=all" + (query.empty() ? "" : "&" + query));
     return r.is_object() && r.contains("tickets") ? r["tickets"] : json();
   }
 
@@ -307,7 +271,6 @@ class FabricsTest : public ::testing::Test {
   }
 
   std::string dir_, db_url_;
-  std::map<std::string, std::string> telemetry_url_;
   Fabric alpha_, beta_;
   HttpClient http_{HttpClientOptions{}};
 };
@@ -357,38 +320,38 @@ TEST_F(FabricsTest, EachFabricActsOnItsOwnUfmAndKeepsItsTicketsActionsAndCursorA
     EXPECT_EQ(Ids(only_beta), std::set<int64_t>{beta_id}) << only_beta.dump(2);
     for (const auto& t : only_beta) EXPECT_EQ(t["fabric"], "beta");
     EXPECT_EQ(Tickets(*in, "fabric=gamma"), json::array());
-    json page = Get(in->api + "/api/tickets?fabric=alpha");
+    json page = Get(in->api() + "/api/tickets?fabric=alpha");
     EXPECT_EQ(page["total"], 1) << page.dump(2);
     // One ticket reads the same from either instance.
-    EXPECT_EQ(Get(in->api + "/api/tickets/" + std::to_string(alpha_id))["fabric"], "alpha");
-    EXPECT_EQ(Get(in->api + "/api/tickets/" + std::to_string(beta_id))["fabric"], "beta");
+    EXPECT_EQ(Get(in->api() + "/api/tickets/" + std::to_string(alpha_id))["fabric"], "alpha");
+    EXPECT_EQ(Get(in->api() + "/api/tickets/" + std::to_string(beta_id))["fabric"], "beta");
   }
 
   // Changes go through the ticket's own fabric's instance: the other answers 409 and changes
   // nothing; the owner accepts.
   const std::string alpha_ticket = "/api/tickets/" + std::to_string(alpha_id);
   const std::string beta_ticket = "/api/tickets/" + std::to_string(beta_id);
-  HttpResult r = Post(beta_.api + alpha_ticket + "/acknowledge", {{"note", "on my way"}});
+  HttpResult r = Post(beta_.api() + alpha_ticket + "/acknowledge", {{"note", "on my way"}});
   EXPECT_EQ(r.status, 409) << r.body;
   EXPECT_NE(r.body.find("alpha"), std::string::npos) << r.body;
-  r = Post(alpha_.api + beta_ticket + "/acknowledge", {{"note", "on my way"}});
+  r = Post(alpha_.api() + beta_ticket + "/acknowledge", {{"note", "on my way"}});
   EXPECT_EQ(r.status, 409) << r.body;
   EXPECT_NE(r.body.find("beta"), std::string::npos) << r.body;
-  r = Post(alpha_.api + beta_ticket + "/comments", {{"text", "wrong fabric"}});
+  r = Post(alpha_.api() + beta_ticket + "/comments", {{"text", "wrong fabric"}});
   EXPECT_EQ(r.status, 409) << r.body;
-  r = Post(beta_.api + alpha_ticket + "/repaired", {{"kind", "reseat"}});
+  r = Post(beta_.api() + alpha_ticket + "/repaired", {{"kind", "reseat"}});
   EXPECT_EQ(r.status, 409) << r.body;
-  EXPECT_TRUE(Get(alpha_.api + alpha_ticket)["acknowledged_by"].is_null());
-  EXPECT_EQ(Get(alpha_.api + alpha_ticket)["state"], "port_disabled");
-  EXPECT_EQ(Get(beta_.api + beta_ticket)["state"], "port_disabled");
+  EXPECT_TRUE(Get(alpha_.api() + alpha_ticket)["acknowledged_by"].is_null());
+  EXPECT_EQ(Get(alpha_.api() + alpha_ticket)["state"], "port_disabled");
+  EXPECT_EQ(Get(beta_.api() + beta_ticket)["state"], "port_disabled");
 
-  r = Post(alpha_.api + alpha_ticket + "/acknowledge", {{"note", "on my way"}});
+  r = Post(alpha_.api() + alpha_ticket + "/acknowledge", {{"note", "on my way"}});
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(json::parse(r.body)["acknowledged_by"], "tech");
   EXPECT_EQ(json::parse(r.body)["state"], "acknowledged");
-  r = Post(beta_.api + beta_ticket + "/comments", {{"text", "right fabric"}});
+  r = Post(beta_.api() + beta_ticket + "/comments", {{"text", "right fabric"}});
   EXPECT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(Get(beta_.api + beta_ticket)["state"], "port_disabled");
+  EXPECT_EQ(Get(beta_.api() + beta_ticket)["state"], "port_disabled");
 
   // In the database: tickets and port actions tagged with their fabric.
   EXPECT_EQ(Sql("SELECT fabric, count(*) FROM tickets GROUP BY fabric ORDER BY fabric"),
@@ -457,7 +420,7 @@ TEST_F(FabricsTest, SameLinkInBothFabricsIsTwoTicketsAndARestartLeavesTheOtherFa
 
   // Beta's instance comes back: it leads again at once (alpha's lock is not its own), resumes
   // after its own cursor and acts on what happened in its fabric while it was away.
-  StartService(beta_);
+  beta_.service->Start();
   ASSERT_TRUE(WaitUntil([&] { return Leads(beta_); }, kWait)) << beta_.Log();
   ASSERT_TRUE(WaitUntil(
       [&] { return beta_.Log().find("resuming events after id") != std::string::npos; }, kWait))
@@ -479,12 +442,12 @@ TEST_F(FabricsTest, SameLinkInBothFabricsIsTwoTicketsAndARestartLeavesTheOtherFa
   EXPECT_EQ(Actions(beta_), (std::vector<std::string>{"disable " + x.sw, "disable " + z.sw}));
   EXPECT_EQ(Leader(alpha_), 1);
   EXPECT_EQ(Leader(beta_), 1);
-  EXPECT_EQ(alpha_.logs.size(), 1u);
+  EXPECT_EQ(alpha_.service->logs().size(), 1u);
   EXPECT_TRUE(alpha_.service->running());
   EXPECT_EQ(Tickets(alpha_, "fabric=alpha").size(), 2u);
   EXPECT_EQ(Tickets(alpha_, "fabric=beta").size(), 2u);
   EXPECT_EQ(Tickets(beta_).size(), 4u);
-  EXPECT_EQ(Get(alpha_.api + "/api/tickets/" + std::to_string(ta["id"].get<int64_t>()))["state"],
+  EXPECT_EQ(Get(alpha_.api() + "/api/tickets/" + std::to_string(ta["id"].get<int64_t>()))["state"],
             "port_disabled");
 }
 
@@ -493,16 +456,17 @@ TEST_F(FabricsTest, SameLinkInBothFabricsIsTwoTicketsAndARestartLeavesTheOtherFa
 // ufmr_leader 0, an alert that names alpha); a fault on alpha's UFM is disabled and ticketed once,
 // by alpha. When alpha's instance stops, beta's takes over the UFM within a claim check.
 TEST_F(FabricsTest, TwoFabricsOnOneUfmActOnlyOnceTheOlderClaimActs) {
-  beta_.service.reset();
-  std::string config = testing::ReadFile(beta_.config);
-  for (const auto& [from, to] : {std::pair{beta_.sim_url, alpha_.sim_url},
-                                 std::pair{telemetry_url_["beta"], telemetry_url_["alpha"]}}) {
+  beta_.service->Stop();
+  std::string config = testing::ReadFile(beta_.service->config_path());
+  for (const auto& [from, to] :
+       {std::pair{beta_.sim_url(), alpha_.sim_url()},
+        std::pair{beta_.sim->telemetry_url(), alpha_.sim->telemetry_url()}}) {
     size_t at = config.find(from);
     ASSERT_NE(at, std::string::npos) << from;
     config.replace(at, from.size(), to);
   }
-  testing::WriteFile(beta_.config, config);
-  StartService(beta_);
+  beta_.service->WriteConfig(config);
+  beta_.service->Start();
   ASSERT_TRUE(WaitUntil([&] { return Metric(beta_, "ufmr_ufm_shared") == 1; }, kWait))
       << beta_.Log();
   EXPECT_EQ(Leader(beta_), 0);
@@ -510,7 +474,7 @@ TEST_F(FabricsTest, TwoFabricsOnOneUfmActOnlyOnceTheOlderClaimActs) {
   EXPECT_EQ(Leader(alpha_), 1);
   EXPECT_NE(beta_.Log().find("fabric 'alpha' acts on the same UFM"), std::string::npos)
       << beta_.Log();
-  json alerts = Get(beta_.api + "/api/alerts");
+  json alerts = Get(beta_.api() + "/api/alerts");
   ASSERT_TRUE(alerts.is_object()) << alerts;
   EXPECT_NE(alerts.dump().find("ufm_shared"), std::string::npos) << alerts.dump(2);
 
@@ -524,7 +488,7 @@ TEST_F(FabricsTest, TwoFabricsOnOneUfmActOnlyOnceTheOlderClaimActs) {
   EXPECT_TRUE(Actions(beta_).empty());  // beta's own simulator was never used
 
   // Alpha's instance stops: beta's leads on the UFM it was pointed at.
-  alpha_.service.reset();
+  alpha_.service->Stop();
   ASSERT_TRUE(WaitUntil([&] { return Leader(beta_) == 1; }, kWait)) << beta_.Log();
   EXPECT_EQ(Metric(beta_, "ufmr_ufm_shared"), 0);
   EXPECT_NE(beta_.Log().find("is the only one acting on"), std::string::npos) << beta_.Log();

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "http/http_server.h"
 #include "store/store.h"
+#include "support/service_process.h"
+#include "support/shipped_rules.h"
+#include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -20,9 +22,6 @@ namespace {
 
 using json = nlohmann::json;
 using std::chrono::seconds;
-using testing::BinaryDir;
-using testing::ChildProcess;
-using testing::SourceDir;
 using testing::WaitUntil;
 
 class LoopTest : public ::testing::Test {
@@ -30,17 +29,9 @@ class LoopTest : public ::testing::Test {
   void SetUp() override {
     dir_ = testing::MakeTempDir("ufmr-e2e");
     db_url_ = testing::TestPostgres::Get().CreateDatabase();
-    std::vector<std::string> sim_args{BinaryDir() + "/ufm-sim",
-                                      "--port",
-                                      "0",
-                                      "--telemetry-port",
-                                      "0",
-                                      "--topology",
+    std::vector<std::string> sim_args{"--topology",
                                       "fat-tree:leaves=2,spines=2,hosts_per_leaf=2,hcas_per_host=2",
-                                      "--job-delay-ms",
-                                      "200",
-                                      "--ready-file",
-                                      dir_ + "/sim.json"};
+                                      "--job-delay-ms", "200"};
     std::string sources;
     if (AllSources()) {
       // UFM's event log on disk and its syslog forwarding, besides REST: three sources.
@@ -50,65 +41,42 @@ class LoopTest : public ::testing::Test {
       sources = "event_log:\n  path: " + dir_ + "/event.log\n  poll_interval_s: 0.2\n" +
                 "syslog:\n  listen: 127.0.0.1\n  udp_port: " + std::to_string(syslog_port) + "\n";
     }
-    sim_ = std::make_unique<ChildProcess>(sim_args, dir_ + "/sim.log");
-    ASSERT_TRUE(
-        WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
-        << sim_->Log();
-    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
-    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
-    telemetry_url_ =
-        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+    sim_ = std::make_unique<testing::SimProcess>(dir_, sim_args);
+    ASSERT_TRUE(sim_->AwaitReady());
+    sim_url_ = sim_->url();
 
     // The shipped rules; link_down's 30 s hold shortened so the test runs in seconds.
     ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
 
-    api_port_ = testing::FreePort();
-    api_ = "http://127.0.0.1:" + std::to_string(api_port_);
-    testing::WriteFile(
-        dir_ + "/config.yaml",
+    service_ = std::make_unique<testing::ServiceProcess>(dir_, "service");
+    api_ = service_->api();
+    service_->WriteConfig(
         "fabric: e2e\n"
         "ufm:\n  url: " +
-            sim_url_ +
-            "\n  user: admin\n  password: \"123456\"\n"
-            "telemetry:\n  url: " +
-            telemetry_url_ +
-            "\n  interval_s: 0.5\n"
-            "database:\n  url: \"" +
-            db_url_ + "\"\n  schema_dir: " + SourceDir() +
-            "/schema\n"
-            "rules:\n  dir: " +
-            dir_ +
-            "/rules\n"
-            "events:\n  poll_interval_s: 0.3\n"
-            "http:\n  listen: 127.0.0.1\n  port: " +
-            std::to_string(api_port_) +
-            "\n"
-            "remediation:\n  soak_s: 3\n  max_attempts: 3\n  job_poll_interval_s: 0.1\n" +
-            sources);
-    ChildProcess migrate(
-        {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", dir_ + "/config.yaml"},
-        dir_ + "/migrate.log");
-    ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
-    ASSERT_NE(testing::ReadFile(dir_ + "/migrate.log").find("up to date"), std::string::npos)
-        << testing::ReadFile(dir_ + "/migrate.log");
+        sim_url_ +
+        "\n  user: admin\n  password: \"123456\"\n"
+        "telemetry:\n  url: " +
+        sim_->telemetry_url() +
+        "\n  interval_s: 0.5\n"
+        "database:\n  url: \"" +
+        db_url_ + "\"\n  schema_dir: " + testing::SourceDir() +
+        "/schema\n"
+        "rules:\n  dir: " +
+        dir_ +
+        "/rules\n"
+        "events:\n  poll_interval_s: 0.3\n"
+        "http:\n  listen: 127.0.0.1\n  port: " +
+        std::to_string(service_->port()) +
+        "\n"
+        "remediation:\n  soak_s: 3\n  max_attempts: 3\n  job_poll_interval_s: 0.1\n" +
+        sources);
+    ASSERT_TRUE(service_->Migrate());
     // The API wants a person: an engineer's token (engineers may re-arm the breaker too).
-    http_.SetHeader("Authorization",
-                    "Bearer " + testing::CreateApiToken(dir_ + "/config.yaml", "tech", "engineer"));
-    service_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config",
-                                 dir_ + "/config.yaml", "--log-level", "debug"},
-        dir_ + "/service.log");
-    ASSERT_TRUE(WaitUntil(
-        [&] {
-          auto r = http_.Get(api_ + "/healthz");
-          return r.ok() && r->status == 200 && json::parse(r->body)["inventory_ports"] > 0;
-        },
-        seconds(20)))
-        << service_->Log();
+    http_.SetHeader("Authorization", "Bearer " + service_->CreateToken("tech", "engineer"));
+    service_->Start();
+    ASSERT_TRUE(service_->AwaitInventory(seconds(20)));
     // Let the service take its starting cursor before the fault, as a running service would.
-    ASSERT_TRUE(WaitUntil([&] { return service_->Log().find("skipping") != std::string::npos; },
-                          seconds(10)))
-        << service_->Log();
+    ASSERT_TRUE(service_->AwaitLog({"skipping"}, seconds(10)));
   }
 
   virtual bool AllSources() const { return false; }
@@ -122,11 +90,7 @@ class LoopTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    if (HasFailure()) {
-      std::cerr << "---- service log ----\n" << (service_ ? service_->Log() : "") << "\n";
-      std::cerr << "---- sim log ----\n" << (sim_ ? sim_->Log() : "") << "\n";
-    }
-    service_.reset();
+    service_.reset();  // (each prints its log if the test failed)
     sim_.reset();
     testing::RemoveTree(dir_);
   }
@@ -213,10 +177,10 @@ class LoopTest : public ::testing::Test {
     }
   }
 
-  std::string dir_, db_url_, sim_url_, telemetry_url_, api_;
-  int api_port_ = 0;
+  std::string dir_, db_url_, sim_url_, api_;
   HttpClient http_;
-  std::unique_ptr<ChildProcess> sim_, service_;
+  std::unique_ptr<testing::SimProcess> sim_;
+  std::unique_ptr<testing::ServiceProcess> service_;
 };
 
 TEST_F(LoopTest, LinkDownIsDisabledTicketedRepairedAndClosed) {

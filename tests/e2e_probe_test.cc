@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/probe.h"
+#include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -22,25 +23,17 @@ namespace {
 using json = nlohmann::json;
 using std::chrono::seconds;
 using testing::BinaryDir;
-using testing::ChildProcess;
 
 class ProbeTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = testing::MakeTempDir("ufmr-probe");
-    sim_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", "fat-tree:leaves=2,spines=2,hosts_per_leaf=2",
-                                 "--event-log", dir_ + "/event.log", "--ready-file",
-                                 dir_ + "/sim.json"},
-        dir_ + "/sim.log");
-    ASSERT_TRUE(testing::WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); },
-                                   seconds(20)))
-        << sim_->Log();
-    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
-    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
-    telemetry_url_ =
-        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+    sim_ = std::make_unique<testing::SimProcess>(
+        dir_, std::vector<std::string>{"--topology", "fat-tree:leaves=2,spines=2,hosts_per_leaf=2",
+                                       "--event-log", dir_ + "/event.log"});
+    ASSERT_TRUE(sim_->AwaitReady());
+    sim_url_ = sim_->url();
+    telemetry_url_ = sim_->telemetry_url();
   }
   void TearDown() override {
     sim_.reset();
@@ -75,7 +68,7 @@ class ProbeTest : public ::testing::Test {
   }
 
   std::string dir_, sim_url_, telemetry_url_;
-  std::unique_ptr<ChildProcess> sim_;
+  std::unique_ptr<testing::SimProcess> sim_;
   HttpClient http_;
 };
 

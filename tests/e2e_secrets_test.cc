@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "http/http_server.h"
+#include "support/service_process.h"
+#include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -95,18 +97,12 @@ class SecretsTest : public ::testing::TestWithParam<std::string> {
   std::string format() const { return GetParam(); }
 
   void StartSim() {
-    sim_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", "fat-tree:leaves=2,spines=1,hosts_per_leaf=2",
-                                 "--password", kEnvPassword, "--ready-file", dir_ + "/sim.json"},
-        dir_ + "/sim.log");
-    ASSERT_TRUE(
-        WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
-        << sim_->Log();
-    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
-    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
-    telemetry_url_ =
-        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+    sim_ = std::make_unique<testing::SimProcess>(
+        dir_, std::vector<std::string>{"--topology", "fat-tree:leaves=2,spines=1,hosts_per_leaf=2",
+                                       "--password", kEnvPassword});
+    ASSERT_TRUE(sim_->AwaitReady());
+    sim_url_ = sim_->url();
+    telemetry_url_ = sim_->telemetry_url();
   }
 
   // A token UFM (the simulator) issued, for auth: token; a secret like the others.
@@ -123,36 +119,52 @@ class SecretsTest : public ::testing::TestWithParam<std::string> {
     return token;
   }
 
-  // Writes a config; `ufm` is the ufm section's lines after url.
+  // A config; `ufm` is the ufm section's lines after url.
+  std::string ConfigYaml(const std::string& ufm_url, const std::string& ufm,
+                         const std::string& db_url, const std::string& telemetry_url,
+                         int http_port) const {
+    return "fabric: secrets\n"
+           "ufm:\n  url: " +
+           ufm_url + "\n" + ufm +
+           "  timeout_s: 1\n  retries: 0\n"
+           "telemetry:\n  url: \"" +
+           telemetry_url +
+           "\"\n  interval_s: 0.5\n"
+           "database:\n  url: \"" +
+           db_url + "\"\n  schema_dir: " + SourceDir() +
+           "/schema\n"
+           "rules:\n  dir: " +
+           SourceDir() +
+           "/rules\n"
+           "events:\n  poll_interval_s: 0.3\n"
+           "inventory:\n  refresh_interval_s: 1\n"
+           "http:\n  listen: 127.0.0.1\n  port: " +
+           std::to_string(http_port) +
+           "\n"
+           "auth:\n  anonymous_read: true\n"
+           "log:\n  format: " +
+           format() +
+           "\n"
+           "remediation:\n  dry_run: true\n";
+  }
+
+  // Writes a config of ConfigYaml's to <dir>/<name>.yaml; returns its path.
   std::string WriteConfig(const std::string& name, const std::string& ufm_url,
                           const std::string& ufm, const std::string& db_url,
                           const std::string& telemetry_url, int http_port) {
-    std::string path = dir_ + "/" + name + ".yaml";
-    testing::WriteFile(path,
-                       "fabric: secrets\n"
-                       "ufm:\n  url: " +
-                           ufm_url + "\n" + ufm +
-                           "  timeout_s: 1\n  retries: 0\n"
-                           "telemetry:\n  url: \"" +
-                           telemetry_url +
-                           "\"\n  interval_s: 0.5\n"
-                           "database:\n  url: \"" +
-                           db_url + "\"\n  schema_dir: " + SourceDir() +
-                           "/schema\n"
-                           "rules:\n  dir: " +
-                           SourceDir() +
-                           "/rules\n"
-                           "events:\n  poll_interval_s: 0.3\n"
-                           "inventory:\n  refresh_interval_s: 1\n"
-                           "http:\n  listen: 127.0.0.1\n  port: " +
-                           std::to_string(http_port) +
-                           "\n"
-                           "auth:\n  anonymous_read: true\n"
-                           "log:\n  format: " +
-                           format() +
-                           "\n"
-                           "remediation:\n  dry_run: true\n");
+    const std::string path = dir_ + "/" + name + ".yaml";
+    testing::WriteFile(path, ConfigYaml(ufm_url, ufm, db_url, telemetry_url, http_port));
     return path;
+  }
+
+  // An instance of the service, its config one of ConfigYaml's with the database under test.
+  std::unique_ptr<testing::ServiceProcess> Service(const std::string& name,
+                                                   const std::string& ufm_url,
+                                                   const std::string& ufm,
+                                                   const std::string& telemetry_url) {
+    auto service = std::make_unique<testing::ServiceProcess>(dir_, name);
+    service->WriteConfig(ConfigYaml(ufm_url, ufm, db_url_, telemetry_url, service->port()));
+    return service;
   }
 
   std::string BasicUfm() const {
@@ -175,13 +187,10 @@ class SecretsTest : public ::testing::TestWithParam<std::string> {
 
   // `serve` at trace level until `condition` holds (or 20 s), two more seconds of its loops, the
   // dashboard and GET APIs read, then SIGTERM.
-  ServeRun Serve(const std::string& name, const std::string& config, int http_port,
+  ServeRun Serve(testing::ServiceProcess& service,
                  const std::function<bool(HttpClient&, const std::string&)>& condition) {
     ServeRun run;
-    const std::string api = "http://127.0.0.1:" + std::to_string(http_port);
-    ChildProcess service(
-        {BinaryDir() + "/ufm-remediator", "serve", "--config", config, "--log-level", "trace"},
-        dir_ + "/" + name + ".log");
+    service.Start({.log_level = "trace"});
     HttpClient http;
     run.condition_met =
         WaitUntil([&] { return condition(http, service.Log()) || !service.running(); },
@@ -192,7 +201,7 @@ class SecretsTest : public ::testing::TestWithParam<std::string> {
       for (const char* path : {"/healthz", "/readyz", "/metrics", "/", "/login", "/api/inputs",
                                "/api/rules", "/api/breaker", "/api/alerts", "/api/decisions",
                                "/api/tickets", "/api/silences", "/api/me", "/api/tickets.csv"}) {
-        auto r = http.Get(api + path);
+        auto r = http.Get(service.api() + path);
         run.http += std::string("GET ") + path + " -> ";
         if (!r.ok()) {
           run.http += r.status().ToString() + "\n";
@@ -235,7 +244,7 @@ class SecretsTest : public ::testing::TestWithParam<std::string> {
 
   std::string dir_, db_url_, sim_url_, telemetry_url_;
   std::vector<std::string> secrets_;
-  std::unique_ptr<ChildProcess> sim_;
+  std::unique_ptr<testing::SimProcess> sim_;
 };
 
 TEST_P(SecretsTest, ConfigCheckAndMigrate) {
@@ -284,20 +293,16 @@ TEST_P(SecretsTest, ServeAgainstTheSimulator) {
   bool migrated = false;
   for (const auto& mode : modes) {
     SCOPED_TRACE(mode.name);
-    int port = testing::FreePort();
-    std::string config = WriteConfig(std::string("serve-") + mode.name, sim_url_, mode.ufm, db_url_,
-                                     telemetry_url_, port);
+    auto service = Service(std::string("serve-") + mode.name, sim_url_, mode.ufm, telemetry_url_);
     if (!migrated) {
-      ASSERT_NE(RunToEnd("migrate", {"db", "migrate", "--config", config}).find("up to date"),
-                std::string::npos);
+      ASSERT_TRUE(service->Migrate());
       migrated = true;
     }
     // Ready: UFM answered (with the right secret) and its ports are known.
-    ServeRun run = Serve(
-        std::string("serve-") + mode.name, config, port, [&](HttpClient& http, const std::string&) {
-          auto r = http.Get("http://127.0.0.1:" + std::to_string(port) + "/readyz");
-          return r.ok() && r->status == 200;
-        });
+    ServeRun run = Serve(*service, [&](HttpClient& http, const std::string&) {
+      auto r = http.Get(service->api() + "/readyz");
+      return r.ok() && r->status == 200;
+    });
     EXPECT_TRUE(run.condition_met) << "never ready\n" << run.log << run.http;
     EXPECT_NE(run.log.find("startup: open database: ok"), std::string::npos) << run.log;
     ExpectFormat(std::string("serve ") + mode.name, run.log);
@@ -334,18 +339,15 @@ TEST_P(SecretsTest, ServeWhileUfmRefusesOrIsUnreachable) {
     } else {
       unsetenv("UFM_REMEDIATOR_UFM_PASSWORD");
     }
-    int port = testing::FreePort();
-    std::string config =
-        WriteConfig(c.name, c.url, c.ufm, db_url_,
-                    "http://127.0.0.1:" + std::to_string(closed) + "/csv/metrics", port);
+    auto service = Service(c.name, c.url, c.ufm,
+                           "http://127.0.0.1:" + std::to_string(closed) + "/csv/metrics");
     if (!migrated) {
-      ASSERT_NE(RunToEnd("migrate", {"db", "migrate", "--config", config}).find("up to date"),
-                std::string::npos);
+      ASSERT_TRUE(service->Migrate());
       migrated = true;
     }
     // Until the failures are logged: the inventory, and (as leader) that the inputs wait for it
     // (events are read only once UFM's ports are known).
-    ServeRun run = Serve(c.name, config, port, [](HttpClient&, const std::string& log) {
+    ServeRun run = Serve(*service, [](HttpClient&, const std::string& log) {
       return log.find("inventory refresh failed") != std::string::npos &&
              log.find("inputs wait until UFM's ports have been read") != std::string::npos;
     });

@@ -10,7 +10,6 @@
 
 #include <chrono>
 #include <csignal>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -22,6 +21,10 @@
 #include <vector>
 
 #include "http/http_server.h"
+#include "support/service_config.h"
+#include "support/service_process.h"
+#include "support/shipped_rules.h"
+#include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -31,9 +34,6 @@ namespace {
 using json = nlohmann::json;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-using testing::BinaryDir;
-using testing::ChildProcess;
-using testing::SourceDir;
 using testing::WaitUntil;
 
 // Each host has two HCAs on different leaves: one bad host link is never the host's last.
@@ -44,15 +44,7 @@ constexpr int kStormLinks = 8;
 constexpr int kPerLeaf = 2;
 
 // One `ufm-remediator serve` instance: its config, API address and each start's log.
-struct Instance {
-  std::string name;
-  std::string config;
-  std::string api;
-  std::vector<std::string> logs;
-  std::unique_ptr<ChildProcess> process;
-
-  std::string Log() const { return process ? process->Log() : ""; }
-};
+using Instance = testing::ServiceProcess;
 
 // A faulted leaf-host link: the leaf's port (the one the service disables) and the host's.
 struct Link {
@@ -66,75 +58,43 @@ class HaTest : public ::testing::Test {
     dir_ = testing::MakeTempDir("ha");
     db_url_ = testing::TestPostgres::Get().CreateDatabase();
     // UFM's port jobs take long enough that the leader dies with some in flight.
-    sim_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", kTopology, "--job-delay-ms", "1500", "--ready-file",
-                                 dir_ + "/sim.json"},
-        dir_ + "/sim.log");
-    ASSERT_TRUE(
-        WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
-        << sim_->Log();
-    json ready = json::parse(testing::ReadFile(dir_ + "/sim.json"));
-    sim_url_ = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
-    const std::string telemetry =
-        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
+    sim_ = std::make_unique<testing::SimProcess>(
+        dir_, std::vector<std::string>{"--topology", kTopology, "--job-delay-ms", "1500"});
+    ASSERT_TRUE(sim_->AwaitReady());
+    sim_url_ = sim_->url();
 
     // The shipped rules; link_down's 30 s hold shortened so the test runs in seconds.
     ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
 
     // Two instances: the same config but for the HTTP port. Caps and the breaker high enough
     // that the whole storm is acted on.
-    for (const char* name : {"a", "b"}) {
-      Instance& in = name[0] == 'a' ? a_ : b_;
-      in.name = name;
-      in.config = dir_ + "/config-" + name + ".yaml";
-      const int port = testing::FreePort();
-      ASSERT_NE(port, 0);
-      in.api = "http://127.0.0.1:" + std::to_string(port);
-      testing::WriteFile(in.config,
-                         testing::ServiceConfigYaml({"ha", sim_url_, telemetry, db_url_,
-                                                     dir_ + "/rules", port, testing::kHighCaps}));
+    a_ = std::make_unique<Instance>(dir_, "service-a");
+    b_ = std::make_unique<Instance>(dir_, "service-b");
+    for (Instance* in : {a_.get(), b_.get()}) {
+      in->WriteConfig(testing::ServiceConfigYaml({.fabric = "ha",
+                                                  .ufm_url = sim_url_,
+                                                  .telemetry_url = sim_->telemetry_url(),
+                                                  .db_url = db_url_,
+                                                  .rules_dir = dir_ + "/rules",
+                                                  .http_port = in->port(),
+                                                  .remediation_extra = testing::kHighCaps}));
     }
-    ChildProcess migrate({BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", a_.config},
-                         dir_ + "/migrate.log");
-    ASSERT_TRUE(WaitUntil([&] { return !migrate.running(); }, seconds(30)));
-    ASSERT_NE(testing::ReadFile(dir_ + "/migrate.log").find("up to date"), std::string::npos)
-        << testing::ReadFile(dir_ + "/migrate.log");
-    http_.SetHeader("Authorization",
-                    "Bearer " + testing::CreateApiToken(a_.config, "tech", "engineer"));
+    ASSERT_TRUE(a_->Migrate());
+    http_.SetHeader("Authorization", "Bearer " + a_->CreateToken("tech", "engineer"));
   }
 
   void TearDown() override {
-    if (HasFailure()) {
-      for (const Instance* in : {&a_, &b_}) {
-        for (const std::string& log : in->logs) {
-          std::cerr << "---- service " << in->name << " log " << log.substr(log.rfind('/') + 1)
-                    << " ----\n"
-                    << testing::ReadFile(log) << "\n";
-        }
-      }
-      std::cerr << "---- sim log ----\n" << (sim_ ? sim_->Log() : "") << "\n";
-    }
-    a_.process.reset();
-    b_.process.reset();
+    // (each prints its logs if the test failed)
+    a_.reset();
+    b_.reset();
     sim_.reset();
     if (!dir_.empty()) testing::RemoveTree(dir_);
-  }
-
-  void Start(Instance& in) {
-    const std::string log =
-        dir_ + "/service-" + in.name + "-" + std::to_string(in.logs.size() + 1) + ".log";
-    in.logs.push_back(log);
-    in.process = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config", in.config,
-                                 "--log-level", "debug"},
-        log);
   }
 
   // The `ufmr_leader` gauge: 1 leader, 0 standby; -1 if the instance does not answer, -2 if the
   // gauge is missing.
   int Leader(const Instance& in) {
-    auto r = http_.Get(in.api + "/metrics");
+    auto r = http_.Get(in.api() + "/metrics");
     if (!r.ok() || r->status != 200) return -1;
     std::istringstream lines(r->body);
     for (std::string line; std::getline(lines, line);) {
@@ -143,7 +103,7 @@ class HaTest : public ::testing::Test {
     return -2;
   }
   std::string Role(const Instance& in) {
-    json h = Get(in.api + "/healthz");
+    json h = Get(in.api() + "/healthz");
     return h.is_object() && h.contains("role") && h["role"].is_string()
                ? h["role"].get<std::string>()
                : "";
@@ -151,7 +111,7 @@ class HaTest : public ::testing::Test {
   // Up and in the given role by both its gauge and its health check; a leader has read UFM's
   // ports too.
   bool InRole(const Instance& in, const std::string& role) {
-    json h = Get(in.api + "/healthz");
+    json h = Get(in.api() + "/healthz");
     if (!h.is_object() || h["role"] != role) return false;
     if (role == "leader" && h.value("inventory_ports", 0) <= 0) return false;
     return Leader(in) == (role == "leader" ? 1 : 0);
@@ -193,7 +153,7 @@ class HaTest : public ::testing::Test {
     }
     return "";
   }
-  json Tickets(const Instance& in) { return Get(in.api + "/api/tickets?state=all")["tickets"]; }
+  json Tickets(const Instance& in) { return Get(in.api() + "/api/tickets?state=all")["tickets"]; }
 
   // Lines of a log that say this instance sent a port action to UFM.
   static std::vector<std::string> SentLines(const std::string& log) {
@@ -209,34 +169,34 @@ class HaTest : public ::testing::Test {
   }
 
   std::string dir_, db_url_, sim_url_;
-  Instance a_, b_;
-  std::unique_ptr<ChildProcess> sim_;
+  std::unique_ptr<Instance> a_, b_;
+  std::unique_ptr<testing::SimProcess> sim_;
   HttpClient http_{HttpClientOptions{}};
 };
 
 TEST_F(HaTest, KillingTheLeaderMidStormHandsOverWithNoActionDuplicatedOrLost) {
   // A starts alone and leads; it takes its starting event cursor before any fault.
-  Start(a_);
-  ASSERT_TRUE(WaitUntil([&] { return InRole(a_, "leader"); }, seconds(30)))
-      << "A: ufmr_leader " << Leader(a_) << ", role '" << Role(a_) << "'";
+  a_->Start();
+  ASSERT_TRUE(WaitUntil([&] { return InRole(*a_, "leader"); }, seconds(30)))
+      << "A: ufmr_leader " << Leader(*a_) << ", role '" << Role(*a_) << "'";
   ASSERT_TRUE(WaitUntil(
       [&] {
-        return a_.Log().find("skipping") != std::string::npos ||
-               a_.Log().find("resuming events") != std::string::npos;
+        return a_->Log().find("skipping") != std::string::npos ||
+               a_->Log().find("resuming events") != std::string::npos;
       },
       seconds(10)));
-  EXPECT_NE(a_.Log().find("leader: acting for fabric ha"), std::string::npos);
+  EXPECT_NE(a_->Log().find("leader: acting for fabric ha"), std::string::npos);
 
   // B joins on the same database: a standby that still serves the API.
-  Start(b_);
-  ASSERT_TRUE(WaitUntil([&] { return InRole(b_, "standby"); }, seconds(30)))
-      << "B: ufmr_leader " << Leader(b_) << ", role '" << Role(b_) << "'";
-  EXPECT_NE(b_.Log().find("standby: "), std::string::npos);
-  EXPECT_EQ(b_.Log().find("leader: acting"), std::string::npos);
-  auto tickets = http_.Get(b_.api + "/api/tickets?state=all");
+  b_->Start();
+  ASSERT_TRUE(WaitUntil([&] { return InRole(*b_, "standby"); }, seconds(30)))
+      << "B: ufmr_leader " << Leader(*b_) << ", role '" << Role(*b_) << "'";
+  EXPECT_NE(b_->Log().find("standby: "), std::string::npos);
+  EXPECT_EQ(b_->Log().find("leader: acting"), std::string::npos);
+  auto tickets = http_.Get(b_->api() + "/api/tickets?state=all");
   ASSERT_TRUE(tickets.ok());
   EXPECT_EQ(tickets->status, 200) << tickets->body;
-  EXPECT_EQ(Leader(a_), 1);
+  EXPECT_EQ(Leader(*a_), 1);
 
   // The storm: eight leaf-host links go down, on eight hosts.
   const std::vector<Link> links = StormLinks();
@@ -253,21 +213,21 @@ TEST_F(HaTest, KillingTheLeaderMidStormHandsOverWithNoActionDuplicatedOrLost) {
   // The leader has acted on some of the ports, not all: kill -9 it there.
   ASSERT_TRUE(WaitUntil([&] { return Disables() >= 2; }, seconds(60), milliseconds(50)))
       << SimActions().dump(2);
-  a_.process->Signal(SIGKILL);
+  a_->Signal(SIGKILL);
   const auto killed_at = std::chrono::steady_clock::now();
-  ASSERT_TRUE(WaitUntil([&] { return !a_.process->running(); }, seconds(5)));
-  EXPECT_EQ(a_.process->term_signal(), SIGKILL);
+  ASSERT_TRUE(WaitUntil([&] { return !a_->running(); }, seconds(5)));
+  EXPECT_EQ(a_->term_signal(), SIGKILL);
   const json before = SimActions();
-  const std::string b_log_before = b_.Log();
+  const std::string b_log_before = b_->Log();
   ASSERT_LT(before.size(), static_cast<size_t>(kStormLinks))
       << "the storm was over before the leader was killed: " << before.dump(2);
   // Until then only A acted: B sent nothing to UFM and never led.
   EXPECT_EQ(SentLines(b_log_before), std::vector<std::string>{});
   EXPECT_EQ(b_log_before.find("leader: acting"), std::string::npos);
-  EXPECT_FALSE(SentLines(a_.Log()).empty());
+  EXPECT_FALSE(SentLines(a_->Log()).empty());
 
   // B takes over within 10 s.
-  bool took_over = WaitUntil([&] { return Leader(b_) == 1; }, seconds(15), milliseconds(50));
+  bool took_over = WaitUntil([&] { return Leader(*b_) == 1; }, seconds(15), milliseconds(50));
   const double takeover_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - killed_at).count();
   int in_flight = 0;
@@ -277,17 +237,17 @@ TEST_F(HaTest, KillingTheLeaderMidStormHandsOverWithNoActionDuplicatedOrLost) {
             << " of them running in UFM); the standby led after " << takeover_s << " s"
             << std::endl;
   RecordProperty("takeover_ms", static_cast<int>(takeover_s * 1000));
-  ASSERT_TRUE(took_over) << "B: ufmr_leader " << Leader(b_);
+  ASSERT_TRUE(took_over) << "B: ufmr_leader " << Leader(*b_);
   EXPECT_LE(takeover_s, 10.0);
-  EXPECT_EQ(Role(b_), "leader");
-  EXPECT_NE(b_.Log().find("leader: acting for fabric ha"), std::string::npos);
+  EXPECT_EQ(Role(*b_), "leader");
+  EXPECT_NE(b_->Log().find("leader: acting for fabric ha"), std::string::npos);
 
   // B finishes the storm: every faulted link ticketed with its port disabled, in the database
   // and in UFM.
   ASSERT_TRUE(WaitUntil(
       [&] {
         int done = 0;
-        for (const auto& t : Tickets(b_)) {
+        for (const auto& t : Tickets(*b_)) {
           for (const std::string& sw : faulted) {
             done += t["link"].get<std::string>().find(sw) != std::string::npos &&
                     t["state"] == "port_disabled";
@@ -300,7 +260,7 @@ TEST_F(HaTest, KillingTheLeaderMidStormHandsOverWithNoActionDuplicatedOrLost) {
         return true;
       },
       seconds(90), milliseconds(250)))
-      << Tickets(b_).dump(2) << "\n"
+      << Tickets(*b_).dump(2) << "\n"
       << SimActions().dump(2);
   // Let anything still queued show itself before counting.
   std::this_thread::sleep_for(seconds(3));
@@ -320,7 +280,7 @@ TEST_F(HaTest, KillingTheLeaderMidStormHandsOverWithNoActionDuplicatedOrLost) {
   EXPECT_EQ(actions.size(), static_cast<size_t>(kStormLinks)) << actions.dump(2);
 
   // One ticket per faulted link, and no other, as the new leader's API shows them.
-  const json all = Tickets(b_);
+  const json all = Tickets(*b_);
   EXPECT_EQ(all.size(), static_cast<size_t>(kStormLinks)) << all.dump(2);
   for (const std::string& sw : faulted) {
     int n = 0;
@@ -329,14 +289,14 @@ TEST_F(HaTest, KillingTheLeaderMidStormHandsOverWithNoActionDuplicatedOrLost) {
   }
 
   // A comes back: a standby now, while B keeps leading.
-  Start(a_);
-  ASSERT_TRUE(WaitUntil([&] { return InRole(a_, "standby"); }, seconds(30)))
-      << "A: ufmr_leader " << Leader(a_) << ", role '" << Role(a_) << "'";
+  a_->Start();
+  ASSERT_TRUE(WaitUntil([&] { return InRole(*a_, "standby"); }, seconds(30)))
+      << "A: ufmr_leader " << Leader(*a_) << ", role '" << Role(*a_) << "'";
   std::this_thread::sleep_for(seconds(5));  // several of its lock retries
-  EXPECT_EQ(Leader(a_), 0);
-  EXPECT_EQ(Leader(b_), 1);
-  EXPECT_EQ(a_.Log().find("leader: acting"), std::string::npos);
-  EXPECT_EQ(SentLines(a_.Log()), std::vector<std::string>{});
+  EXPECT_EQ(Leader(*a_), 0);
+  EXPECT_EQ(Leader(*b_), 1);
+  EXPECT_EQ(a_->Log().find("leader: acting"), std::string::npos);
+  EXPECT_EQ(SentLines(a_->Log()), std::vector<std::string>{});
   EXPECT_EQ(SimActions().size(), static_cast<size_t>(kStormLinks));
 }
 

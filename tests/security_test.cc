@@ -45,7 +45,6 @@
 #include <filesystem>
 #include <functional>
 #include <future>
-#include <iostream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -63,6 +62,10 @@
 #include "http/http_server.h"
 #include "store/store.h"
 #include "store/ticket.h"
+#include "support/service_config.h"
+#include "support/service_process.h"
+#include "support/shipped_rules.h"
+#include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
 
@@ -73,8 +76,6 @@ using Json = nlohmann::json;
 using SteadyClock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-using testing::BinaryDir;
-using testing::ChildProcess;
 using testing::SourceDir;
 using testing::WaitUntil;
 
@@ -352,37 +353,24 @@ class SecurityTest : public ::testing::Test {
   void SetUp() override {
     dir_ = testing::MakeTempDir("ufmr-sec");
     db_url_ = testing::TestPostgres::Get().CreateDatabase();
-    sim_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-sim", "--port", "0", "--telemetry-port", "0",
-                                 "--topology", "fat-tree:leaves=2,spines=1,hosts_per_leaf=2",
-                                 "--ready-file", dir_ + "/sim.json"},
-        dir_ + "/sim.log");
-    ASSERT_TRUE(
-        WaitUntil([&] { return !testing::ReadFile(dir_ + "/sim.json").empty(); }, seconds(20)))
-        << sim_->Log();
-    const Json ready = Json::parse(testing::ReadFile(dir_ + "/sim.json"), nullptr, false);
-    ASSERT_TRUE(ready.is_object() && ready.contains("port") && ready.contains("telemetry_port"))
-        << ready.dump();
+    sim_ = std::make_unique<testing::SimProcess>(
+        dir_,
+        std::vector<std::string>{"--topology", "fat-tree:leaves=2,spines=1,hosts_per_leaf=2"});
+    ASSERT_TRUE(sim_->AwaitReady());
     ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
-    port_ = testing::FreePort();
+    service_ = std::make_unique<testing::ServiceProcess>(dir_, "service");
+    service_->PrintOnFailure(1, 20000);  // the end of the log
+    port_ = service_->port();
     ASSERT_GT(port_, 0);
-    base_ = "http://127.0.0.1:" + std::to_string(port_);
-    config_ = dir_ + "/config.yaml";
-    testing::ServiceConfig c;
-    c.fabric = "sec";
-    c.ufm_url = "http://127.0.0.1:" + std::to_string(ready["port"].get<int>());
-    c.telemetry_url =
-        "http://127.0.0.1:" + std::to_string(ready["telemetry_port"].get<int>()) + "/csv/metrics";
-    c.db_url = db_url_;
-    c.rules_dir = dir_ + "/rules";
-    c.http_port = port_;
-    testing::WriteFile(config_, testing::ServiceConfigYaml(c));
-    const auto migrate = testing::RunCommand(
-        {BinaryDir() + "/ufm-remediator", "db", "migrate", "--config", config_});
-    ASSERT_EQ(migrate.exit_code, 0) << migrate.out << migrate.err;
-    service_ = std::make_unique<ChildProcess>(
-        std::vector<std::string>{BinaryDir() + "/ufm-remediator", "serve", "--config", config_},
-        dir_ + "/service.log");
+    base_ = service_->api();
+    service_->WriteConfig(testing::ServiceConfigYaml({.fabric = "sec",
+                                                      .ufm_url = sim_->url(),
+                                                      .telemetry_url = sim_->telemetry_url(),
+                                                      .db_url = db_url_,
+                                                      .rules_dir = dir_ + "/rules",
+                                                      .http_port = port_}));
+    ASSERT_TRUE(service_->Migrate());
+    service_->Start({.log_level = ""});
     // One user of each role, with an API token, while the service starts.
     const std::map<Role, std::string> names = {{Role::kViewer, "vic"},
                                                {Role::kTechnician, "tess"},
@@ -391,7 +379,7 @@ class SecurityTest : public ::testing::Test {
     std::map<Role, std::future<std::string>> tokens;
     for (const auto& [role, name] : names) {
       tokens[role] = std::async(std::launch::async, [this, role = role, name = name] {
-        return testing::CreateApiToken(config_, name, RoleName(role));
+        return service_->CreateToken(name, RoleName(role));
       });
     }
     for (auto& [role, token] : tokens) {
@@ -401,21 +389,15 @@ class SecurityTest : public ::testing::Test {
         FAIL() << "cannot add the " << RoleName(role) << ": " << e.what();
       }
     }
-    ASSERT_TRUE(WaitUntil([&] { return Call("GET", "/healthz").status == 200; }, seconds(20)))
-        << service_->Log();
+    ASSERT_TRUE(service_->AwaitHealthz(seconds(20)));
     auto store = Store::Open(db_url_, "sec");
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store.value());
   }
 
   void TearDown() override {
-    if (HasFailure()) {
-      const std::string log = service_ ? service_->Log() : "";
-      std::cerr << "---- service log (end) ----\n"
-                << log.substr(log.size() > 20000 ? log.size() - 20000 : 0) << "\n";
-    }
     store_.reset();
-    service_.reset();
+    service_.reset();  // (each prints its log if the test failed)
     sim_.reset();
     testing::RemoveTree(dir_);
   }
@@ -561,12 +543,11 @@ class SecurityTest : public ::testing::Test {
 
   std::string dir_;
   std::string db_url_;
-  std::string config_;
   std::string base_;
   int port_ = 0;
   std::map<Role, User> users_;
-  std::unique_ptr<ChildProcess> sim_;
-  std::unique_ptr<ChildProcess> service_;
+  std::unique_ptr<testing::SimProcess> sim_;
+  std::unique_ptr<testing::ServiceProcess> service_;
   std::unique_ptr<Store> store_;
 };
 
@@ -801,7 +782,7 @@ void SecurityTest::CheckLoginRenewsTheSession() {
 // Retry-After, even with the right password. Locks the technician's name: run it last.
 void SecurityTest::CheckFailedLoginsAreThrottled() {
   // The service runs with the defaults: the config sets no auth keys.
-  ASSERT_EQ(testing::ReadFile(config_).find("auth:"), std::string::npos);
+  ASSERT_EQ(testing::ReadFile(service_->config_path()).find("auth:"), std::string::npos);
   const Config::Auth defaults;
   ASSERT_GE(defaults.login_max_failures, 1);
   const std::string name = users_[Role::kTechnician].name;

@@ -194,42 +194,12 @@ CommandResult RunCommand(const std::vector<std::string>& argv, const std::string
   return r;
 }
 
-std::string ServiceConfigYaml(const ServiceConfig& c) {
-  return "fabric: " + c.fabric + "\nufm:\n  url: " + c.ufm_url +
-         "\n  user: admin\n  password: \"123456\"\ntelemetry:\n  url: " + c.telemetry_url +
-         "\n  interval_s: 0.5\ndatabase:\n  url: \"" + c.db_url +
-         "\"\n  schema_dir: " + SourceDir() + "/schema\nrules:\n  dir: " + c.rules_dir +
-         "\nevents:\n  poll_interval_s: 0.3\nhttp:\n  listen: 127.0.0.1\n  port: " +
-         std::to_string(c.http_port) +
-         "\nremediation:\n  soak_s: 3\n  job_poll_interval_s: 0.1\n  reconcile_interval_s: 1\n"
-         "  action_retry_s: 0.5\n" +
-         c.remediation_extra;
-}
-
 int FreePort() {
   HttpServer probe("127.0.0.1", 0, [](const HttpRequest&) { return HttpResponse(); });
   if (!probe.Start().ok()) return 0;
   const int port = probe.port();
   probe.Stop();
   return port;
-}
-
-bool ShippedRulesWithShortHold(const std::string& dir) {
-  std::filesystem::create_directories(dir);
-  for (const auto& entry : std::filesystem::directory_iterator(SourceDir() + "/rules")) {
-    if (entry.path().extension() != ".yaml") continue;
-    std::string rules = ReadFile(entry.path().string());
-    if (entry.path().filename() == "links.yaml") {
-      const size_t at = rules.find("for: 30s");
-      if (at == std::string::npos) {
-        ADD_FAILURE() << "rules/links.yaml: link_down's \"for: 30s\" is gone";
-        return false;
-      }
-      rules.replace(at, 8, "for: 1s");
-    }
-    WriteFile(dir + "/" + entry.path().filename().string(), rules);
-  }
-  return true;
 }
 
 }  // namespace ufmr::testing

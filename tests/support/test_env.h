@@ -1,7 +1,8 @@
 // Test support: real parts for tests. TestPostgres starts a throwaway PostgreSQL (through
 // scripts/pg-temp.sh) once per test binary and hands out fresh databases; ChildProcess runs a
 // built executable with its output in a log file and kills it on destruction; WaitUntil polls a
-// condition with a deadline. Use from the test's main thread.
+// condition with a deadline. The simulator and the service as end-to-end tests run them are in
+// sim_process.h and service_process.h. Use from the test's main thread.
 #pragma once
 
 #include <sys/types.h>
@@ -81,31 +82,8 @@ struct CommandResult {
 CommandResult RunCommand(const std::vector<std::string>& argv, const std::string& env = "",
                          const std::string& input = "");
 
-// The config the end-to-end tests run `ufm-remediator serve` with: fast polls, holds, soaks and
-// retries, the simulator's credentials; `remediation_extra` (YAML lines indented by two) adds to
-// the remediation section, e.g. caps high enough that no guard but the one under test decides.
-struct ServiceConfig {
-  std::string fabric;
-  std::string ufm_url;
-  std::string telemetry_url;
-  std::string db_url;
-  std::string rules_dir;
-  int http_port = 0;
-  std::string remediation_extra;
-};
-std::string ServiceConfigYaml(const ServiceConfig& c);
-// Caps and a breaker high enough that only the fabric's own state decides.
-inline constexpr const char* kHighCaps =
-    "  max_disabled_ports: 50\n  max_disabled_percent: 50\n"
-    "  max_disabled_per_switch: 20\n  max_actions_per_hour: 1000\n"
-    "  breaker_findings: 100\n";
-
 // A free TCP port on 127.0.0.1, picked by the kernel (the small race before the caller binds it
 // is acceptable in tests); 0 if none could be had.
 int FreePort();
-
-// Copies the shipped rules (rules/*.yaml) into `dir` with link_down's 30 s hold made 1 s, so a
-// test of the service runs in seconds. False (with a test failure) if the hold is not found.
-bool ShippedRulesWithShortHold(const std::string& dir);
 
 }  // namespace ufmr::testing
