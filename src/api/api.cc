@@ -113,7 +113,7 @@ void RegisterSilenceRoutes(HttpRouter& router, Store& store_ref, const Clock& cl
              }));
 }
 
-Api::Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remediator,
+Api::Api(Store& store, Inventory& inventory, Metrics& metrics, LoopControl& remediator,
          const Clock& clock, const AuthGate& gate)
     : store_(store),
       inventory_(inventory),
