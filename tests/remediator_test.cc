@@ -11,9 +11,15 @@
 #include <pqxx/pqxx>
 #include <set>
 
+#include "base/clock.h"
+#include "base/metrics.h"
+#include "config/config.h"
 #include "rules/rule_loader.h"
 #include "sim/sim_state.h"
+#include "store/store.h"
 #include "support/test_env.h"
+#include "ufm/inventory.h"
+#include "ufm/ufm_client.h"
 
 namespace ufmr {
 namespace {

@@ -32,7 +32,7 @@ nlohmann::json OptTime(const std::optional<double>& t) {
 
 }  // namespace
 
-Api::Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remediator,
+Api::Api(Store& store, Inventory& inventory, Metrics& metrics, LoopControl& remediator,
          const Clock& clock, const AuthGate& gate)
     : store_(store),
       inventory_(inventory),

@@ -16,7 +16,7 @@
 #include "base/json_writer.h"
 #include "base/metrics.h"
 #include "http/http_server.h"
-#include "loop/remediator.h"
+#include "loop/loop_control.h"
 #include "store/store.h"
 #include "ufm/inventory.h"
 
@@ -24,7 +24,7 @@ namespace ufmr {
 
 class Api {
  public:
-  Api(Store& store, Inventory& inventory, Metrics& metrics, Remediator& remediator,
+  Api(Store& store, Inventory& inventory, Metrics& metrics, LoopControl& remediator,
       const Clock& clock, const AuthGate& gate);
   void Register(HttpRouter& router);
 
@@ -83,7 +83,7 @@ class Api {
   mutable std::mutex db_mu_;
   std::string db_state_ = "unknown";  // "unknown", "ok" or "unavailable"
   std::string db_error_;              // the last ping's error, logged when it changes
-  Remediator& remediator_;
+  LoopControl& remediator_;
   const Clock& clock_;
   const AuthGate& gate_;
   TicketDesk desk_;

@@ -1,7 +1,8 @@
 // ManualMarks: ports a person took into their own hands, as UFM's events say it: event 702 "...
 // is considered by SM as unhealthy due to MANUAL" (a person isolated the port). The decision
-// stage never acts on such a port. Fed with every event the engine sees (ports already resolved
-// to names). Owned by one thread; not thread-safe.
+// stage never acts on such a port. Fed with every event that reaches the marks (the service's
+// ManualMarkFilter, replay), ports already resolved to names. Owned by one thread; not
+// thread-safe.
 #pragma once
 
 #include <map>

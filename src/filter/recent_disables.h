@@ -2,9 +2,10 @@
 // action succeeded", whose message names the action: "Port Action Disable Succeeded"). For a
 // minute after it, by UFM's own timestamps, what the port's link reports ("Link went down" first)
 // is that disable's doing, not a fault, and no rule may count it; a 336 for an enable ends the
-// minute early. A 337 ("port action failed") changed nothing and is ignored. The service
-// (Remediator) and replay (ReplayPipeline, so also `rules test`) both use it, so a backtest counts
-// what the service counts. Kept in memory only. Single-threaded.
+// minute early. A 337 ("port action failed") changed nothing and is ignored. The service (its
+// filters HandDisableNotes and HandDisableFilter) and replay (ReplayPipeline, so also `rules test`)
+// both use it, so a backtest counts what the service counts. Kept in memory only.
+// Single-threaded.
 #pragma once
 
 #include <functional>

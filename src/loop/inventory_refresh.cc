@@ -1,0 +1,68 @@
+#include "loop/inventory_refresh.h"
+
+#include <malloc.h>
+#include <spdlog/spdlog.h>
+
+namespace ufmr {
+
+void InventoryRefresh::MaybeRefresh(bool standby) {
+  if (due_.Due(p_.clock.Now(), p_.config.inventory.refresh_interval_s) || !loaded_ ||
+      p_.inventory.size() == 0) {
+    Refresh(standby);
+  }
+}
+
+void InventoryRefresh::Refresh(bool standby) {
+  auto ports = p_.ufm.GetPorts();
+  if (!ports.ok()) {
+    spdlog::warn("inventory refresh failed: {}", ports.status().ToString());
+    p_.metrics.Add("ufmr_ufm_errors_total{call=\"ports\"}");
+    p_.inputs.Failed("inventory", p_.clock.Now(), ports.status().message());
+    return;
+  }
+  spdlog::debug("inventory: {} ports", ports->size());
+  // Peers the ports list leaves out come from the links, when UFM serves them.
+  auto links = p_.ufm.GetLinks();
+  if (links.ok()) {
+    int filled = FillPeersFromLinks(&ports.value(), links.value());
+    if (filled > 0) spdlog::debug("inventory: {} peers filled in from the links", filled);
+  } else if (links.status().code() != Status::Code::kNotFound) {
+    spdlog::warn("links refresh failed: {}", links.status().ToString());
+    p_.metrics.Add("ufmr_ufm_errors_total{call=\"links\"}");
+  }
+  for (const auto& c : p_.inventory.Replace(std::move(ports.value()))) {
+    // Not an error, but worth knowing: tickets name links by their ends.
+    spdlog::info("inventory: port {} now faces {} (was {})", c.port,
+                 c.now.empty() ? "nothing" : c.now, c.was.empty() ? "nothing" : c.was);
+    p_.metrics.Add("ufmr_inventory_peer_changes_total");
+  }
+  p_.inputs.Ok("inventory", p_.clock.Now(), std::to_string(p_.inventory.size()) + " ports");
+  loaded_ = true;
+  if (!standby) PlaceTickets();
+#if defined(__GLIBC__)
+  // The answers' text and trees (tens of MB at 100,000 ports) are freed by now; glibc keeps freed
+  // pages for reuse, so hand them back: the resident size stays the inventory's, not the parse's.
+  malloc_trim(0);
+#endif
+}
+
+void InventoryRefresh::PlaceTickets() {
+  // Tickets filed before the service knew where links are (or by an older version) get their
+  // place once the inventory is in.
+  auto txr = p_.store.Begin();
+  if (!txr.ok()) return;
+  try {
+    auto& tx = *txr.value();
+    auto tickets = tx.UnplacedTickets(500);
+    if (tickets.empty()) return;
+    for (auto& t : tickets) {
+      p_.placer.Place(p_.inventory, &t);
+      tx.SetPlace(t);
+    }
+    tx.Commit();
+  } catch (const std::exception& e) {
+    spdlog::warn("cannot record where ticketed links are: {}", e.what());
+  }
+}
+
+}  // namespace ufmr

@@ -1,0 +1,81 @@
+// Covers the act stage's memory of what it holds: OwnPorts (a disable is held from the pass that
+// records it; a confirmed or uncertain disable stays held, a failed one or one a person did first
+// does not; an enable that did not fail ends the hold; isolations are held once confirmed and end
+// with an un-isolation or drift) and BreakerWindow (findings counted within the window, the count
+// forgotten after a re-arm, and only then).
+#include "act/own_ports.h"
+
+#include <gtest/gtest.h>
+
+#include "act/breaker_window.h"
+
+namespace ufmr {
+namespace {
+
+using Outcome = ActionExecutor::Outcome;
+
+PortAction Action(const std::string& action, const std::string& port) {
+  PortAction a;
+  a.action = action;
+  a.port = port;
+  return a;
+}
+
+TEST(OwnPortsTest, ADisableIsHeldUnlessItFailedOrAPersonDidItFirst) {
+  OwnPorts own;
+  EXPECT_FALSE(own.AnyDisabled());
+  own.AddDisabling({"p1", "p2", "p3", "p4"});
+  EXPECT_TRUE(own.AnyDisabled());
+  own.OnOutcome(Action("disable", "p1"), Outcome::kConfirmed);
+  own.OnOutcome(Action("disable", "p2"), Outcome::kUncertain);
+  own.OnOutcome(Action("disable", "p3"), Outcome::kFailed);
+  own.OnOutcome(Action("disable", "p4"), Outcome::kAlreadyDoneByHand);
+  EXPECT_TRUE(own.HoldsDisabled("p1"));
+  EXPECT_TRUE(own.HoldsDisabled("p2")) << "an uncertain cut is held as ours";
+  EXPECT_FALSE(own.HoldsDisabled("p3"));
+  EXPECT_FALSE(own.HoldsDisabled("p4")) << "a person's";
+}
+
+TEST(OwnPortsTest, AnEnableThatDidNotFailEndsTheHold) {
+  OwnPorts own;
+  own.AddDisabling({"p1", "p2"});
+  own.OnOutcome(Action("enable", "p1"), Outcome::kFailed);
+  own.OnOutcome(Action("enable", "p2"), Outcome::kAlreadyDoneByHand);
+  EXPECT_TRUE(own.HoldsDisabled("p1"));
+  EXPECT_FALSE(own.HoldsDisabled("p2"));
+}
+
+TEST(OwnPortsTest, IsolationsAreHeldOnceConfirmed) {
+  OwnPorts own;
+  own.OnOutcome(Action("isolate", "p1"), Outcome::kUncertain);
+  EXPECT_FALSE(own.HoldsIsolated("p1"));
+  own.OnOutcome(Action("isolate", "p1"), Outcome::kConfirmed);
+  own.OnOutcome(Action("isolate", "p2"), Outcome::kConfirmed);
+  EXPECT_TRUE(own.HoldsIsolated("p1"));
+  EXPECT_FALSE(own.HoldsDisabled("p1")) << "isolated, not disabled";
+  own.OnOutcome(Action("unisolate", "p1"), Outcome::kConfirmed);
+  EXPECT_FALSE(own.HoldsIsolated("p1"));
+  own.DropIsolation("p2");  // drift
+  EXPECT_FALSE(own.HoldsIsolated("p2"));
+  own.SetIsolations({"p3"});
+  EXPECT_TRUE(own.HoldsIsolated("p3"));
+  EXPECT_FALSE(own.disables_loaded());
+}
+
+TEST(BreakerWindowTest, CountsWithinTheWindowAndForgetsOnlyAfterARearm) {
+  const TimePoint t0 = TimePoint(std::chrono::seconds(1'767'225'600));
+  auto at = [&](int s) { return t0 + std::chrono::seconds(s); };
+  BreakerWindow window;
+  EXPECT_EQ(window.Count(at(0), 60), 1);
+  EXPECT_EQ(window.Count(at(30), 60), 2);
+  EXPECT_EQ(window.Count(at(60), 60), 3) << "the window's edge is in it";
+  EXPECT_EQ(window.Count(at(61), 60), 3) << "the first fell out";
+  window.ForgetIfRearmed();
+  EXPECT_EQ(window.Count(at(62), 60), 4) << "not re-armed: nothing forgotten";
+  window.Rearm();
+  window.ForgetIfRearmed();
+  EXPECT_EQ(window.Count(at(63), 60), 1);
+}
+
+}  // namespace
+}  // namespace ufmr
