@@ -190,7 +190,7 @@ class SecretsTest : public ::testing::TestWithParam<std::string> {
   ServeRun Serve(testing::ServiceProcess& service,
                  const std::function<bool(HttpClient&, const std::string&)>& condition) {
     ServeRun run;
-    service.Start({.log_level = "trace"});
+    service.Start({.log_level = "trace", .crash_at = ""});
     HttpClient http;
     run.condition_met =
         WaitUntil([&] { return condition(http, service.Log()) || !service.running(); },

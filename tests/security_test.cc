@@ -370,7 +370,7 @@ class SecurityTest : public ::testing::Test {
                                                       .rules_dir = dir_ + "/rules",
                                                       .http_port = port_}));
     ASSERT_TRUE(service_->Migrate());
-    service_->Start({.log_level = ""});
+    service_->Start({.log_level = "", .crash_at = ""});
     // One user of each role, with an API token, while the service starts.
     const std::map<Role, std::string> names = {{Role::kViewer, "vic"},
                                                {Role::kTechnician, "tess"},
