@@ -20,7 +20,7 @@
 #include "bench_inputs.h"
 #include "ingest/event_log.h"
 #include "ingest/log_tailer.h"
-#include "ingest/rest_event.h"
+#include "ingest/port_names.h"
 #include "ufm/ufm_event.h"
 
 namespace {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/port_names.h"
 #include "ingest/rest_event.h"
 #include "support/test_env.h"
 #include "ufm/inventory.h"

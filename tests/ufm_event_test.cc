@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/port_names.h"
 #include "ingest/rest_event.h"
 
 namespace ufmr {

@@ -18,9 +18,9 @@ MetricInfo M(const char* name, const char* type, const char* labels, const char*
   return MetricInfo{name, type, labels, help, std::move(buckets)};
 }
 
-std::vector<MetricInfo> Build() {
+// The service.
+std::vector<MetricInfo> ServiceMetrics() {
   return {
-      // The service.
       M("ufmr_info", "gauge", "fabric,version",
         "Always 1; the labels name the fabric and version."),
       M("ufmr_leader", "gauge", "",
@@ -37,8 +37,12 @@ std::vector<MetricInfo> Build() {
         "Connections to the dashboard and API open now (idle keep-alive ones included)."),
       M("ufmr_http_connections_refused_total", "counter", "",
         "Connections answered 503 and closed because http.max_connections were open."),
+  };
+}
 
-      // Inputs.
+// Inputs.
+std::vector<MetricInfo> InputMetrics() {
+  return {
       M("ufmr_input_reads_total", "counter", "input,result",
         "Reads of each input (ufm_events, inventory, telemetry, event_log, syslog) by result: ok "
         "or error."),
@@ -70,16 +74,24 @@ std::vector<MetricInfo> Build() {
       M("ufmr_inventory_ports", "gauge", "", "Ports in the inventory last read from UFM."),
       M("ufmr_inventory_peer_changes_total", "counter", "",
         "Ports whose peer changed between inventory reads (a cable moved)."),
+  };
+}
 
-      // UFM.
+// UFM.
+std::vector<MetricInfo> UfmMetrics() {
+  return {
       M("ufmr_ufm_requests_total", "counter", "endpoint,code",
         "HTTP requests to UFM by endpoint and answer: 2xx, 3xx, 4xx, 5xx, or error when no answer "
         "came (refused, timeout, TLS). Each retry counts."),
       M("ufmr_ufm_request_duration_seconds", "histogram", "endpoint",
         "Time of each HTTP request to UFM, by endpoint (each retry apart).", kUfmBuckets),
       M("ufmr_ufm_errors_total", "counter", "call", "UFM calls that failed after their retries."),
+  };
+}
 
-      // Rules and decisions.
+// Rules and decisions.
+std::vector<MetricInfo> DecisionMetrics() {
+  return {
       M("ufmr_rules_loaded", "gauge", "", "Rules in force."),
       M("ufmr_rules_reloads_total", "counter", "result", "Rules reloads by result: ok or error."),
       M("ufmr_rules_last_reload_success", "gauge", "", "1 if the last rules reload succeeded."),
@@ -92,8 +104,12 @@ std::vector<MetricInfo> Build() {
         "Findings a safety guard kept from acting, by guard."),
       M("ufmr_pending_holds", "gauge", "",
         "Findings waiting for their hold time before they count."),
+  };
+}
 
-      // Actions on the fabric.
+// Actions on the fabric.
+std::vector<MetricInfo> ActionMetrics() {
+  return {
       M("ufmr_port_actions_total", "counter", "action,result",
         "Port actions finished, by action (disable, enable, isolate, unisolate) and result: "
         "confirmed, done_by_hand or failed."),
@@ -110,8 +126,12 @@ std::vector<MetricInfo> Build() {
       M("ufmr_breaker_tripped", "gauge", "",
         "1 while the circuit breaker is tripped (no actions until a person re-arms it)."),
       M("ufmr_breaker_trips_total", "counter", "", "Times the circuit breaker tripped."),
+  };
+}
 
-      // Tickets.
+// Tickets.
+std::vector<MetricInfo> TicketMetrics() {
+  return {
       M("ufmr_tickets", "gauge", "state",
         "This fabric's tickets by state, as the database last said (read about every 15 s)."),
       M("ufmr_tickets_opened_total", "counter", "", "Tickets filed."),
@@ -120,8 +140,12 @@ std::vector<MetricInfo> Build() {
       M("ufmr_soak_failures_total", "counter", "", "Repaired links that failed their soak."),
       M("ufmr_repairs_reported_total", "counter", "kind",
         "Repairs reported by staff, by the kind of repair they named."),
+  };
+}
 
-      // The database.
+// The database.
+std::vector<MetricInfo> DatabaseMetrics() {
+  return {
       M("ufmr_db_query_duration_seconds", "histogram", "op",
         "Time of each store operation outside the loop's transactions (the API's reads and "
         "writes, silences, ticket counts, pings, auth), by operation.",
@@ -134,6 +158,15 @@ std::vector<MetricInfo> Build() {
         "Database errors met by the loop (the pass is retried; nothing acts without its intent "
         "recorded)."),
   };
+}
+
+std::vector<MetricInfo> Build() {
+  std::vector<MetricInfo> all;
+  for (auto area : {ServiceMetrics, InputMetrics, UfmMetrics, DecisionMetrics, ActionMetrics,
+                    TicketMetrics, DatabaseMetrics}) {
+    for (MetricInfo& m : area()) all.push_back(std::move(m));
+  }
+  return all;
 }
 
 }  // namespace

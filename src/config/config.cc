@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <utility>
 
 #include "base/clock.h"
 #include "base/duration.h"
@@ -273,6 +274,224 @@ Status ApplySets(YAML::Node& root, const std::vector<std::string>& sets, Reader*
   return Status::Ok();
 }
 
+// One section of the file: its keys read through the Reader under their dotted paths
+// ("ufm.url").
+class SectionReader {
+ public:
+  SectionReader(Reader* r, YAML::Node node, const char* section)
+      : r_(r), node_(std::move(node)), section_(section) {}
+
+  void Str(const char* key, std::string* out) { r_->Str(node_, key, Path(key), out); }
+  void Bool(const char* key, bool* out) { r_->Bool(node_, key, Path(key), out); }
+  void Int(const char* key, int* out, int min, int max) {
+    r_->Int(node_, key, Path(key), out, min, max);
+  }
+  void Num(const char* key, double* out, double min, double max) {
+    r_->Num(node_, key, Path(key), out, min, max);
+  }
+  void Secs(const char* key, double* out, double min) { r_->Secs(node_, key, Path(key), out, min); }
+  void Columns(const char* key, std::map<std::string, std::string>* out) {
+    r_->Columns(node_, key, Path(key), out);
+  }
+  void Fail(const char* key, const std::string& msg) { r_->Fail(node_[key], Path(key), msg); }
+
+ private:
+  std::string Path(const char* key) const { return section_ + "." + key; }
+
+  Reader* r_;
+  YAML::Node node_;
+  std::string section_;
+};
+
+// Reads section `name` with `read` when the file has it; a key the section does not know is an
+// error.
+template <typename Settings>
+void ReadSection(Reader* r, const YAML::Node& root, const char* name, Settings* settings,
+                 void (*read)(SectionReader&, Settings*)) {
+  if (auto n = r->Section(root, name)) {
+    r->Keys(n, name);
+    SectionReader s(r, n, name);
+    read(s, settings);
+  }
+}
+
+void ReadUfm(SectionReader& s, Config::Ufm* u) {
+  s.Str("url", &u->url);
+  s.Str("auth", &u->auth);
+  s.Str("user", &u->user);
+  s.Str("password", &u->password);
+  s.Str("password_env", &u->password_env);
+  s.Bool("insecure_tls", &u->insecure_tls);
+  s.Str("ca_bundle", &u->ca_bundle);
+  s.Secs("timeout_s", &u->timeout_s, 0.1);
+  s.Str("token", &u->token);
+  s.Str("token_env", &u->token_env);
+  s.Int("retries", &u->retries, 0, 20);
+  s.Secs("retry_base_s", &u->retry_base_s, 0);
+  s.Secs("retry_max_s", &u->retry_max_s, 0);
+  s.Bool("external_events", &u->external_events);
+  s.Int("external_event_id_cut", &u->external_event_id_cut, 551, 554);
+  s.Int("external_event_id_restore", &u->external_event_id_restore, 551, 554);
+  std::string utc_offset = FormatUtcOffset(u->utc_offset_s);
+  s.Str("utc_offset", &utc_offset);
+  if (!ParseUtcOffset(utc_offset, &u->utc_offset_s)) {
+    s.Fail("utc_offset", "must be an offset from UTC like +02:00 or -05:30 (at most 14:00), got '" +
+                             utc_offset + "'");
+  }
+  if (u->auth != "basic" && u->auth != "session" && u->auth != "token" && u->auth != "local") {
+    s.Fail("auth", "must be basic, session, token or local");
+  }
+}
+
+void ReadTelemetry(SectionReader& s, Config::Telemetry* t) {
+  s.Str("url", &t->url);
+  s.Secs("interval_s", &t->interval_s, 0.1);
+  s.Str("format", &t->format);
+  if (t->format != "auto" && t->format != "csv" && t->format != "prometheus") {
+    s.Fail("format", "must be csv, prometheus or auto");
+  }
+  s.Int("shards", &t->shards, 1, 64);
+  s.Str("secondary_url", &t->secondary_url);
+  s.Secs("secondary_interval_s", &t->secondary_interval_s, 1);
+  s.Columns("columns", &t->columns);
+  s.Columns("secondary_columns", &t->secondary_columns);
+  if (!t->secondary_url.empty() && t->url.empty()) {
+    s.Fail("secondary_url", "needs telemetry.url (the primary)");
+  }
+}
+
+void ReadDatabase(SectionReader& s, Config::Database* d) {
+  s.Str("url", &d->url);
+  s.Str("schema_dir", &d->schema_dir);
+}
+
+void ReadRules(SectionReader& s, Config::Rules* x) {
+  s.Str("dir", &x->dir);
+  s.Secs("reload_check_interval_s", &x->reload_check_interval_s, 0);
+}
+
+void ReadEvents(SectionReader& s, Config::Events* e) {
+  s.Secs("poll_interval_s", &e->poll_interval_s, 0.1);
+}
+
+void ReadEventLog(SectionReader& s, Config::EventLog* l) {
+  s.Str("path", &l->path);
+  s.Secs("poll_interval_s", &l->poll_interval_s, 0.05);
+  s.Str("rotated_suffix", &l->rotated_suffix);
+}
+
+void ReadSyslog(SectionReader& s, Config::Syslog* y) {
+  s.Str("listen", &y->listen);
+  s.Int("udp_port", &y->udp_port, -1, 65535);
+  s.Int("tcp_port", &y->tcp_port, -1, 65535);
+}
+
+void ReadInventory(SectionReader& s, Config::Inventory* i) {
+  s.Secs("refresh_interval_s", &i->refresh_interval_s, 1);
+}
+
+void ReadHttp(SectionReader& s, Config::Http* h) {
+  s.Str("listen", &h->listen);
+  s.Int("port", &h->port, 0, 65535);
+  s.Int("max_connections", &h->max_connections, 1, 1000000);
+}
+
+void ReadHa(SectionReader& s, Config::Ha* h) { s.Secs("lock_retry_s", &h->lock_retry_s, 0.1); }
+
+void ReadLog(SectionReader& s, Config::Log* l) {
+  s.Str("format", &l->format);
+  if (l->format != "text" && l->format != "json") {
+    s.Fail("format", "must be text or json, got '" + l->format + "'");
+  }
+}
+
+void ReadAuth(SectionReader& s, Config::Auth* a) {
+  s.Bool("anonymous_read", &a->anonymous_read);
+  s.Secs("session_ttl_s", &a->session_ttl_s, 60);
+  s.Bool("secure_cookies", &a->secure_cookies);
+  s.Int("login_max_failures", &a->login_max_failures, 1, 1000);
+  s.Secs("login_lockout_s", &a->login_lockout_s, 1);
+}
+
+void ReadDashboard(SectionReader& s, Config::Dashboard* d) {
+  s.Str("rack_pattern", &d->rack_pattern);
+  s.Secs("counter_history_s", &d->counter_history_s, 3600);
+  s.Secs("counter_sample_interval_s", &d->counter_sample_interval_s, 1);
+}
+
+// The guards, the repair flow and the action outbox.
+void ReadRemediation(SectionReader& s, Config::Remediation* x) {
+  s.Bool("dry_run", &x->dry_run);
+  s.Int("max_disabled_ports", &x->max_disabled_ports, 0, 100000);
+  s.Num("max_disabled_percent", &x->max_disabled_percent, 0, 100);
+  s.Int("max_disabled_per_switch", &x->max_disabled_per_switch, 0, 10000);
+  s.Int("max_actions_per_hour", &x->max_actions_per_hour, 0, 100000);
+  s.Secs("port_cooldown_s", &x->port_cooldown_s, 0);
+  s.Int("min_active_links_host", &x->min_active_links_host, 0, 64);
+  s.Int("min_active_links_switch", &x->min_active_links_switch, 0, 1024);
+  s.Int("breaker_findings", &x->breaker_findings, 0, 1000000);
+  s.Secs("breaker_window_s", &x->breaker_window_s, 1);
+  s.Secs("soak_s", &x->soak_s, 0);
+  s.Int("max_attempts", &x->max_attempts, 1, 100);
+  s.Int("repeat_offender_tickets", &x->repeat_offender_tickets, 1, 1000);
+  s.Secs("repeat_offender_window_s", &x->repeat_offender_window_s, 1);
+  s.Secs("job_timeout_s", &x->job_timeout_s, 1);
+  s.Secs("job_poll_interval_s", &x->job_poll_interval_s, 0.05);
+  s.Secs("action_retry_s", &x->action_retry_s, 0);
+  s.Int("action_max_tries", &x->action_max_tries, 1, 1000);
+  s.Secs("reconcile_interval_s", &x->reconcile_interval_s, 1);
+}
+
+// Every section, in KeyTable()'s order (the first error found is the one reported).
+void ReadSections(Reader* r, const YAML::Node& root, Config* c) {
+  r->Str(root, "fabric", "fabric", &c->fabric);
+  ReadSection(r, root, "ufm", &c->ufm, ReadUfm);
+  ReadSection(r, root, "telemetry", &c->telemetry, ReadTelemetry);
+  ReadSection(r, root, "database", &c->database, ReadDatabase);
+  ReadSection(r, root, "rules", &c->rules, ReadRules);
+  ReadSection(r, root, "events", &c->events, ReadEvents);
+  ReadSection(r, root, "event_log", &c->event_log, ReadEventLog);
+  ReadSection(r, root, "syslog", &c->syslog, ReadSyslog);
+  ReadSection(r, root, "inventory", &c->inventory, ReadInventory);
+  ReadSection(r, root, "http", &c->http, ReadHttp);
+  ReadSection(r, root, "ha", &c->ha, ReadHa);
+  ReadSection(r, root, "log", &c->log, ReadLog);
+  ReadSection(r, root, "auth", &c->auth, ReadAuth);
+  ReadSection(r, root, "dashboard", &c->dashboard, ReadDashboard);
+  ReadSection(r, root, "remediation", &c->remediation, ReadRemediation);
+}
+
+// Secrets (and per-host values) from the environment win over the file: a unit's
+// EnvironmentFile or a container's secrets keep them out of config.yaml. A --set of the same key
+// wins over the variable.
+void ApplyEnvironmentOverrides(const Reader& r, Config* c) {
+  for (const auto& [var, key, field] : EnvironmentOverrides(c)) {
+    if (r.from_flags.count(key)) continue;
+    if (const char* v = std::getenv(var)) *field = v;
+  }
+}
+
+// The password and token from the variables ufm.password_env and ufm.token_env name.
+Status ReadSecretVariables(const std::string& name, Config::Ufm* u) {
+  if (!u->password_env.empty()) {
+    const char* v = std::getenv(u->password_env.c_str());
+    if (!v) {
+      return Status::InvalidArgument(name + ": ufm.password_env: variable " + u->password_env +
+                                     " is not set");
+    }
+    u->password = v;
+  }
+  if (!u->token_env.empty()) {
+    const char* v = std::getenv(u->token_env.c_str());
+    if (!v) {
+      return Status::InvalidArgument(name + ": ufm.token_env: variable " + u->token_env +
+                                     " is not set");
+    }
+    u->token = v;
+  }
+  return Status::Ok();
+}
+
 Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::string& name,
                                        const std::vector<std::string>& sets) {
   YAML::Node root;
@@ -287,187 +506,14 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
   if (Status s = ApplySets(root, sets, &r); !s.ok()) return s;
   r.Keys(root, "");
-  r.Str(root, "fabric", "fabric", &c.fabric);
-  if (auto u = r.Section(root, "ufm")) {
-    r.Keys(u, "ufm");
-    r.Str(u, "url", "ufm.url", &c.ufm.url);
-    r.Str(u, "auth", "ufm.auth", &c.ufm.auth);
-    r.Str(u, "user", "ufm.user", &c.ufm.user);
-    r.Str(u, "password", "ufm.password", &c.ufm.password);
-    r.Str(u, "password_env", "ufm.password_env", &c.ufm.password_env);
-    r.Bool(u, "insecure_tls", "ufm.insecure_tls", &c.ufm.insecure_tls);
-    r.Str(u, "ca_bundle", "ufm.ca_bundle", &c.ufm.ca_bundle);
-    r.Secs(u, "timeout_s", "ufm.timeout_s", &c.ufm.timeout_s, 0.1);
-    r.Str(u, "token", "ufm.token", &c.ufm.token);
-    r.Str(u, "token_env", "ufm.token_env", &c.ufm.token_env);
-    r.Int(u, "retries", "ufm.retries", &c.ufm.retries, 0, 20);
-    r.Secs(u, "retry_base_s", "ufm.retry_base_s", &c.ufm.retry_base_s, 0);
-    r.Secs(u, "retry_max_s", "ufm.retry_max_s", &c.ufm.retry_max_s, 0);
-    r.Bool(u, "external_events", "ufm.external_events", &c.ufm.external_events);
-    r.Int(u, "external_event_id_cut", "ufm.external_event_id_cut", &c.ufm.external_event_id_cut,
-          551, 554);
-    r.Int(u, "external_event_id_restore", "ufm.external_event_id_restore",
-          &c.ufm.external_event_id_restore, 551, 554);
-    std::string utc_offset = FormatUtcOffset(c.ufm.utc_offset_s);
-    r.Str(u, "utc_offset", "ufm.utc_offset", &utc_offset);
-    if (!ParseUtcOffset(utc_offset, &c.ufm.utc_offset_s)) {
-      r.Fail(u["utc_offset"], "ufm.utc_offset",
-             "must be an offset from UTC like +02:00 or -05:30 (at most 14:00), got '" +
-                 utc_offset + "'");
-    }
-    if (c.ufm.auth != "basic" && c.ufm.auth != "session" && c.ufm.auth != "token" &&
-        c.ufm.auth != "local") {
-      r.Fail(u["auth"], "ufm.auth", "must be basic, session, token or local");
-    }
-  }
-  if (auto t = r.Section(root, "telemetry")) {
-    r.Keys(t, "telemetry");
-    r.Str(t, "url", "telemetry.url", &c.telemetry.url);
-    r.Secs(t, "interval_s", "telemetry.interval_s", &c.telemetry.interval_s, 0.1);
-    r.Str(t, "format", "telemetry.format", &c.telemetry.format);
-    if (c.telemetry.format != "auto" && c.telemetry.format != "csv" &&
-        c.telemetry.format != "prometheus") {
-      r.Fail(t["format"], "telemetry.format", "must be csv, prometheus or auto");
-    }
-    r.Int(t, "shards", "telemetry.shards", &c.telemetry.shards, 1, 64);
-    r.Str(t, "secondary_url", "telemetry.secondary_url", &c.telemetry.secondary_url);
-    r.Secs(t, "secondary_interval_s", "telemetry.secondary_interval_s",
-           &c.telemetry.secondary_interval_s, 1);
-    r.Columns(t, "columns", "telemetry.columns", &c.telemetry.columns);
-    r.Columns(t, "secondary_columns", "telemetry.secondary_columns",
-              &c.telemetry.secondary_columns);
-    if (!c.telemetry.secondary_url.empty() && c.telemetry.url.empty()) {
-      r.Fail(t["secondary_url"], "telemetry.secondary_url", "needs telemetry.url (the primary)");
-    }
-  }
-  if (auto d = r.Section(root, "database")) {
-    r.Keys(d, "database");
-    r.Str(d, "url", "database.url", &c.database.url);
-    r.Str(d, "schema_dir", "database.schema_dir", &c.database.schema_dir);
-  }
-  if (auto x = r.Section(root, "rules")) {
-    r.Keys(x, "rules");
-    r.Str(x, "dir", "rules.dir", &c.rules.dir);
-    r.Secs(x, "reload_check_interval_s", "rules.reload_check_interval_s",
-           &c.rules.reload_check_interval_s, 0);
-  }
-  if (auto e = r.Section(root, "events")) {
-    r.Keys(e, "events");
-    r.Secs(e, "poll_interval_s", "events.poll_interval_s", &c.events.poll_interval_s, 0.1);
-  }
-  if (auto l = r.Section(root, "event_log")) {
-    r.Keys(l, "event_log");
-    r.Str(l, "path", "event_log.path", &c.event_log.path);
-    r.Secs(l, "poll_interval_s", "event_log.poll_interval_s", &c.event_log.poll_interval_s, 0.05);
-    r.Str(l, "rotated_suffix", "event_log.rotated_suffix", &c.event_log.rotated_suffix);
-  }
-  if (auto y = r.Section(root, "syslog")) {
-    r.Keys(y, "syslog");
-    r.Str(y, "listen", "syslog.listen", &c.syslog.listen);
-    r.Int(y, "udp_port", "syslog.udp_port", &c.syslog.udp_port, -1, 65535);
-    r.Int(y, "tcp_port", "syslog.tcp_port", &c.syslog.tcp_port, -1, 65535);
-  }
-  if (auto i = r.Section(root, "inventory")) {
-    r.Keys(i, "inventory");
-    r.Secs(i, "refresh_interval_s", "inventory.refresh_interval_s", &c.inventory.refresh_interval_s,
-           1);
-  }
-  if (auto h = r.Section(root, "http")) {
-    r.Keys(h, "http");
-    r.Str(h, "listen", "http.listen", &c.http.listen);
-    r.Int(h, "port", "http.port", &c.http.port, 0, 65535);
-    r.Int(h, "max_connections", "http.max_connections", &c.http.max_connections, 1, 1000000);
-  }
-  if (auto h = r.Section(root, "ha")) {
-    r.Keys(h, "ha");
-    r.Secs(h, "lock_retry_s", "ha.lock_retry_s", &c.ha.lock_retry_s, 0.1);
-  }
-  if (auto l = r.Section(root, "log")) {
-    r.Keys(l, "log");
-    r.Str(l, "format", "log.format", &c.log.format);
-    if (c.log.format != "text" && c.log.format != "json") {
-      r.Fail(l["format"], "log.format", "must be text or json, got '" + c.log.format + "'");
-    }
-  }
-  if (auto a = r.Section(root, "auth")) {
-    r.Keys(a, "auth");
-    r.Bool(a, "anonymous_read", "auth.anonymous_read", &c.auth.anonymous_read);
-    r.Secs(a, "session_ttl_s", "auth.session_ttl_s", &c.auth.session_ttl_s, 60);
-    r.Bool(a, "secure_cookies", "auth.secure_cookies", &c.auth.secure_cookies);
-    r.Int(a, "login_max_failures", "auth.login_max_failures", &c.auth.login_max_failures, 1, 1000);
-    r.Secs(a, "login_lockout_s", "auth.login_lockout_s", &c.auth.login_lockout_s, 1);
-  }
-  if (auto d = r.Section(root, "dashboard")) {
-    r.Keys(d, "dashboard");
-    r.Str(d, "rack_pattern", "dashboard.rack_pattern", &c.dashboard.rack_pattern);
-    r.Secs(d, "counter_history_s", "dashboard.counter_history_s", &c.dashboard.counter_history_s,
-           3600);
-    r.Secs(d, "counter_sample_interval_s", "dashboard.counter_sample_interval_s",
-           &c.dashboard.counter_sample_interval_s, 1);
-  }
-  if (auto m = r.Section(root, "remediation")) {
-    r.Keys(m, "remediation");
-    auto& x = c.remediation;
-    r.Bool(m, "dry_run", "remediation.dry_run", &x.dry_run);
-    r.Int(m, "max_disabled_ports", "remediation.max_disabled_ports", &x.max_disabled_ports, 0,
-          100000);
-    r.Num(m, "max_disabled_percent", "remediation.max_disabled_percent", &x.max_disabled_percent, 0,
-          100);
-    r.Int(m, "max_disabled_per_switch", "remediation.max_disabled_per_switch",
-          &x.max_disabled_per_switch, 0, 10000);
-    r.Int(m, "max_actions_per_hour", "remediation.max_actions_per_hour", &x.max_actions_per_hour, 0,
-          100000);
-    r.Secs(m, "port_cooldown_s", "remediation.port_cooldown_s", &x.port_cooldown_s, 0);
-    r.Int(m, "min_active_links_host", "remediation.min_active_links_host", &x.min_active_links_host,
-          0, 64);
-    r.Int(m, "min_active_links_switch", "remediation.min_active_links_switch",
-          &x.min_active_links_switch, 0, 1024);
-    r.Int(m, "breaker_findings", "remediation.breaker_findings", &x.breaker_findings, 0, 1000000);
-    r.Secs(m, "breaker_window_s", "remediation.breaker_window_s", &x.breaker_window_s, 1);
-    r.Secs(m, "soak_s", "remediation.soak_s", &x.soak_s, 0);
-    r.Int(m, "max_attempts", "remediation.max_attempts", &x.max_attempts, 1, 100);
-    r.Int(m, "repeat_offender_tickets", "remediation.repeat_offender_tickets",
-          &x.repeat_offender_tickets, 1, 1000);
-    r.Secs(m, "repeat_offender_window_s", "remediation.repeat_offender_window_s",
-           &x.repeat_offender_window_s, 1);
-    r.Secs(m, "job_timeout_s", "remediation.job_timeout_s", &x.job_timeout_s, 1);
-    r.Secs(m, "job_poll_interval_s", "remediation.job_poll_interval_s", &x.job_poll_interval_s,
-           0.05);
-    r.Secs(m, "action_retry_s", "remediation.action_retry_s", &x.action_retry_s, 0);
-    r.Int(m, "action_max_tries", "remediation.action_max_tries", &x.action_max_tries, 1, 1000);
-    r.Secs(m, "reconcile_interval_s", "remediation.reconcile_interval_s", &x.reconcile_interval_s,
-           1);
-  }
+  ReadSections(&r, root, &c);
   if (r.error.empty()) r.Unread(root);
-  // Secrets (and per-host values) from the environment win over the file: a unit's
-  // EnvironmentFile or a container's secrets keep them out of config.yaml.
-  for (const auto& [var, key, field] : EnvironmentOverrides(&c)) {
-    if (r.from_flags.count(key)) continue;  // a --set of the same key wins
-    if (const char* v = std::getenv(var)) *field = v;
-  }
+  ApplyEnvironmentOverrides(r, &c);
   if (r.error.empty() && c.ufm.url.empty()) r.Fail(root, "ufm.url", "is required");
   if (r.error.empty() && c.database.url.empty()) r.Fail(root, "database.url", "is required");
   if (!r.error.empty()) return Status::InvalidArgument(r.error);
-  if (!c.ufm.password_env.empty()) {
-    const char* v = std::getenv(c.ufm.password_env.c_str());
-    if (!v) {
-      return Status::InvalidArgument(name + ": ufm.password_env: variable " + c.ufm.password_env +
-                                     " is not set");
-    }
-    c.ufm.password = v;
-  }
-  if (!c.ufm.token_env.empty()) {
-    const char* v = std::getenv(c.ufm.token_env.c_str());
-    if (!v) {
-      return Status::InvalidArgument(name + ": ufm.token_env: variable " + c.ufm.token_env +
-                                     " is not set");
-    }
-    c.ufm.token = v;
-  }
-  for (const auto& [var, key, field] : EnvironmentOverrides(&c)) {
-    if (r.from_flags.count(key)) continue;
-    if (const char* v = std::getenv(var)) *field = v;  // over ufm.password_env / token_env too
-  }
+  if (Status s = ReadSecretVariables(name, &c.ufm); !s.ok()) return s;
+  ApplyEnvironmentOverrides(r, &c);  // over ufm.password_env / token_env too
   if (c.ufm.auth == "token" && c.ufm.token.empty()) {
     return Status::InvalidArgument(name + ": ufm.auth is token but no ufm.token or ufm.token_env");
   }

@@ -126,9 +126,10 @@ struct LogEntry {
   // Extracted from the object and the message, de-duplicated, in order of appearance; the event's
   // own port (its object's) always before a peer the message names.
   // ports: "<guid>_<n>", lower-case. First ObjectPortName (an IBPort object of a switch port:
-  // "<dev_id>_<number>"), then what ExtractPortNames finds in the object, and only when those are
-  // none, what it finds in the message: an object that names ports is the authority (the old Link
-  // form's message names a host by its node GUID, which is no port's name).
+  // "<dev_id>_<number>"), then what ExtractPortNames (port_names.h) finds in the object, and only
+  // when those are none, what it finds in the message: an object that names ports is the
+  // authority (the old Link form's message names a host by its node GUID, which is no port's
+  // name).
   std::vector<std::string> ports;
   std::vector<std::string> node_names;  // "mellanox-SX6036", "T3-E21-N-U47", "fsgb001 HCA-1"
   std::vector<std::string> labels;      // port labels: "1/17/1", "1/19/2" ("NA" is none)
@@ -164,11 +165,6 @@ Result<LogEntry> ParseEventLogEntry(std::string_view text);
 // may be the node GUID, and host ports are named by port GUID.
 std::string ObjectPortName(std::string_view object_type, std::string_view object,
                            std::string_view dev_id);
-
-// Port names in text, exactly as ExtractPortNames (ufm_event.h) finds them, by a hand-written scan
-// (about 10x faster than the RE2 version in bench/event_log_bench). Appends to *out, skipping names
-// already there.
-void AppendPortNames(std::string_view text, std::vector<std::string>* out);
 
 // The entry as the REST API would have reported it: id = index, event_type = event id,
 // name = message up to its first ": " (or its first line), description = message, severity

@@ -1,13 +1,21 @@
 #include "telemetry/telemetry_csv.h"
 
-#include <charconv>
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "telemetry/telemetry_text.h"
 
 namespace ufmr {
 
 namespace {
+
+using telemetry_text::Line;
+using telemetry_text::LineError;
+using telemetry_text::LineReader;
+using telemetry_text::PortIdentity;
 
 enum class Kind : uint8_t { kSkip, kCounter, kTime, kGuid, kGuidAlt, kNumber, kSpeed, kWidth };
 
@@ -76,8 +84,260 @@ int64_t ParseTimestampUs(std::string_view s) {
   return ParseTimestampMicros(s, &us) ? us : 0;
 }
 
-std::string LineError(int line_no, const std::string& what) {
-  return "line " + std::to_string(line_no) + ": " + what;
+// The header: the first line that is not blank; empty when there is none.
+std::vector<std::string> ReadHeader(LineReader* lines) {
+  std::vector<std::string> header;
+  Line line;
+  while (header.empty() && lines->Next(&line)) {
+    if (line.end > line.begin) header = SplitHeader(line.begin, line.end);
+  }
+  return header;
+}
+
+// The cells of a row that are not counters (counters go straight into the row's values).
+struct RowFields {
+  PortIdentity port;
+  int64_t time_us = 0;
+  double lane_gbps = 0;
+  int lanes = 0;
+};
+
+// One cell of a row into its place.
+inline void StoreCell(Col k, std::string_view cell, uint64_t* values, RowFields* f) {
+  switch (k.kind) {
+    case Kind::kCounter: {
+      uint64_t v;
+      if (ParseCounterValue(cell, &v)) values[k.counter] = v;
+      break;
+    }
+    case Kind::kTime:
+      f->time_us = ParseTimestampUs(cell);
+      break;
+    case Kind::kGuid:
+      f->port.PortGuid(cell);
+      break;
+    case Kind::kGuidAlt:
+      f->port.Guid(cell);
+      break;
+    case Kind::kNumber:
+      f->port.Number(cell);
+      break;
+    case Kind::kSpeed:
+      f->lane_gbps = ParseLaneRateGbps(cell);
+      break;
+    case Kind::kWidth:
+      f->lanes = ParseLaneCount(cell);
+      break;
+    case Kind::kSkip:
+      break;
+  }
+}
+
+// What is wrong with a row, if anything.
+enum class RowCheck : uint8_t { kOk, kUnbalancedQuotes, kCellCount, kBadPort };
+
+// Header and rows into a columnar snapshot, one parse (ParseTelemetryCsv).
+class CsvParser {
+ public:
+  explicit CsvParser(const TelemetryColumns& columns) : columns_(columns) {}
+  Result<TelemetrySnapshot> Parse(std::string_view text);
+
+ private:
+  void ClassifyColumns(const std::vector<std::string>& header);
+  void Reserve(const char* p, const char* end);
+  void ReadRow(const Line& line, int line_no);
+  RowCheck ReadCells(const Line& line, uint64_t* values, RowFields* f);
+  void SkipRow(const Line& line, int line_no, RowCheck check, uint64_t* values);
+
+  const TelemetryColumns& columns_;
+  TelemetrySnapshot out_;
+  std::vector<Col> cols_;  // per header cell
+  bool has_guid_ = false, has_alt_ = false, has_number_ = false, has_link_ = false;
+  size_t counters_ = 0;  // columns of out_.values
+  size_t rows_ = 0;      // rows read so far
+  std::string quoted_;   // a quoted cell's text
+};
+
+Result<TelemetrySnapshot> CsvParser::Parse(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  if (text.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;  // UTF-8 BOM
+  LineReader lines(p, end);
+  const std::vector<std::string> header = ReadHeader(&lines);
+  if (header.empty()) return Status::InvalidArgument("telemetry CSV is empty");
+  ClassifyColumns(header);
+  if (!(has_guid_ || has_alt_) || !has_number_) {
+    return Status::InvalidArgument("telemetry CSV header lacks port_guid/Port_Number columns");
+  }
+  Reserve(lines.position(), end);
+  Line line;
+  while (lines.Next(&line)) {
+    if (line.end == line.begin) continue;
+    if (!line.has_end) {
+      out_.truncated = true;
+      out_.errors.push_back(LineError(
+          lines.line_no(), "truncated: the body ends inside this row (no line end); skipped"));
+      break;
+    }
+    ReadRow(line, lines.line_no());
+  }
+  out_.values.resize(rows_ * counters_);
+  return std::move(out_);
+}
+
+// What each header cell means; the counters' names into the snapshot.
+void CsvParser::ClassifyColumns(const std::vector<std::string>& header) {
+  cols_.assign(header.size(), Col{});
+  for (size_t i = 0; i < header.size(); ++i) {
+    const std::string& name = header[i];
+    if (!PrintableName(name)) {
+      out_.errors.push_back("header: column " + std::to_string(i + 1) + " ('" + Printable(name) +
+                            "') is not a printable ASCII name; ignored");
+      continue;
+    }
+    const std::string_view ours = columns_.Rename(name);
+    switch (ClassifyColumn(ours)) {
+      case ColumnRole::kCounter:
+        if (out_.Column(ours) >= 0) {
+          out_.errors.push_back("header: column " + std::to_string(i + 1) + " ('" + name +
+                                "') repeats " + std::string(ours) + "; the first is used");
+          break;
+        }
+        cols_[i] = Col{Kind::kCounter, static_cast<uint32_t>(out_.counters.size())};
+        out_.counters.emplace_back(ours);
+        break;
+      case ColumnRole::kTimestamp:
+        cols_[i].kind = Kind::kTime;
+        break;
+      case ColumnRole::kPortGuid:
+        cols_[i].kind = Kind::kGuid;
+        has_guid_ = true;
+        break;
+      case ColumnRole::kGuid:
+        cols_[i].kind = Kind::kGuidAlt;
+        has_alt_ = true;
+        break;
+      case ColumnRole::kPortNumber:
+        cols_[i].kind = Kind::kNumber;
+        has_number_ = true;
+        break;
+      case ColumnRole::kLinkSpeed:
+        cols_[i].kind = Kind::kSpeed;
+        has_link_ = true;
+        break;
+      case ColumnRole::kLinkWidth:
+        cols_[i].kind = Kind::kWidth;
+        has_link_ = true;
+        break;
+      case ColumnRole::kAttribute:
+      case ColumnRole::kGauge:
+        break;
+    }
+  }
+}
+
+// Sizes the flat arrays once: one row per remaining line at most.
+void CsvParser::Reserve(const char* p, const char* end) {
+  size_t max_rows = 0;
+  for (const char* q = p; q < end; ++max_rows) {
+    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<size_t>(end - q)));
+    if (!nl) {
+      ++max_rows;
+      break;
+    }
+    q = nl + 1;
+  }
+  counters_ = out_.counters.size();
+  out_.ports.reserve(max_rows);
+  out_.time_us.reserve(max_rows);
+  out_.values.assign(max_rows * counters_, kNoValue);
+  if (has_link_) out_.links.reserve(max_rows);
+}
+
+// One row: a port's values, or the row skipped and reported.
+void CsvParser::ReadRow(const Line& line, int line_no) {
+  uint64_t* values = out_.values.data() + rows_ * counters_;
+  RowFields f;
+  if (const RowCheck check = ReadCells(line, values, &f); check != RowCheck::kOk) {
+    SkipRow(line, line_no, check, values);
+    return;
+  }
+  out_.ports.push_back(f.port.key());
+  out_.time_us.push_back(f.time_us);
+  if (has_link_) {
+    out_.links.push_back(f.lanes > 0 && f.lane_gbps > 0 ? LinkRate{static_cast<float>(f.lane_gbps),
+                                                                   static_cast<uint8_t>(f.lanes)}
+                                                        : LinkRate{});
+  }
+  ++rows_;
+}
+
+// The row's cells: counters into `values`, the rest into *f. Returns what is wrong with the row:
+// a quote, the cell count or its port.
+RowCheck CsvParser::ReadCells(const Line& line, uint64_t* values, RowFields* f) {
+  const char* c = line.begin;
+  const char* const e = line.end;
+  const size_t ncols = cols_.size();
+  size_t col = 0;
+  for (;;) {
+    const Col k = cols_[col];
+    const char* ce;
+    std::string_view cell;
+    if (c < e && *c == '"') {
+      ce = QuotedCell(c, e, &quoted_);
+      if (!ce) return RowCheck::kUnbalancedQuotes;
+      cell = quoted_;
+    } else if (k.kind == Kind::kCounter) {
+      // Fast path: plain decimal digits up to the comma.
+      uint64_t v = 0;
+      const char* q = c;
+      while (q < e && static_cast<unsigned>(*q - '0') < 10 && q - c < 19) {
+        v = v * 10 + static_cast<uint64_t>(*q - '0');
+        ++q;
+      }
+      if (q > c && (q == e || *q == ',')) {
+        values[k.counter] = v;
+        ++col;
+        if (q == e || col == ncols) {
+          c = q;
+          break;
+        }
+        c = q + 1;
+        continue;
+      }
+      ce = static_cast<const char*>(std::memchr(q, ',', static_cast<size_t>(e - q)));
+      if (!ce) ce = e;
+      cell = std::string_view(c, static_cast<size_t>(ce - c));
+    } else {
+      ce = static_cast<const char*>(std::memchr(c, ',', static_cast<size_t>(e - c)));
+      if (!ce) ce = e;
+      cell = std::string_view(c, static_cast<size_t>(ce - c));
+    }
+    StoreCell(k, cell, values, f);
+    ++col;
+    c = ce;
+    if (ce == e || col == ncols) break;
+    c = ce + 1;
+  }
+  if (col != ncols || c != e) return RowCheck::kCellCount;
+  if (!f->port.ok()) return RowCheck::kBadPort;
+  return RowCheck::kOk;
+}
+
+// A bad row: reported, and its values cleared (the next row reuses their space).
+void CsvParser::SkipRow(const Line& line, int line_no, RowCheck check, uint64_t* values) {
+  std::string problem;
+  if (check == RowCheck::kUnbalancedQuotes) {
+    problem = "unbalanced quotes";
+  } else if (check == RowCheck::kCellCount) {
+    size_t cells = 1;
+    for (const char* q = line.begin; q < line.end; ++q) cells += *q == ',';
+    problem = std::to_string(cells) + " cells, header has " + std::to_string(cols_.size());
+  } else {
+    problem = "bad port_guid/Port_Number";
+  }
+  out_.errors.push_back(LineError(line_no, problem));
+  std::fill(values, values + counters_, kNoValue);
 }
 
 }  // namespace
@@ -89,220 +349,7 @@ Result<TelemetrySnapshot> ParseTelemetryCsv(std::string_view text) {
 
 Result<TelemetrySnapshot> ParseTelemetryCsv(std::string_view text,
                                             const TelemetryColumns& columns) {
-  TelemetrySnapshot out;
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  if (text.size() >= 3 && std::memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;  // UTF-8 BOM
-
-  // The header: the first line that is not blank.
-  int line_no = 0;
-  std::vector<std::string> header;
-  while (p < end && header.empty()) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-    const char* e = nl ? nl : end;
-    ++line_no;
-    const char* next = nl ? nl + 1 : end;
-    if (e > p && e[-1] == '\r') --e;
-    if (e > p) header = SplitHeader(p, e);
-    p = next;
-  }
-  if (header.empty()) return Status::InvalidArgument("telemetry CSV is empty");
-
-  std::vector<Col> cols(header.size());
-  bool has_guid = false, has_alt = false, has_number = false, has_link = false;
-  for (size_t i = 0; i < header.size(); ++i) {
-    const std::string& name = header[i];
-    if (!PrintableName(name)) {
-      out.errors.push_back("header: column " + std::to_string(i + 1) + " ('" + Printable(name) +
-                           "') is not a printable ASCII name; ignored");
-      continue;
-    }
-    const std::string_view ours = columns.Rename(name);
-    switch (ClassifyColumn(ours)) {
-      case ColumnRole::kCounter:
-        if (out.Column(ours) >= 0) {
-          out.errors.push_back("header: column " + std::to_string(i + 1) + " ('" + name +
-                               "') repeats " + std::string(ours) + "; the first is used");
-          break;
-        }
-        cols[i] = Col{Kind::kCounter, static_cast<uint32_t>(out.counters.size())};
-        out.counters.emplace_back(ours);
-        break;
-      case ColumnRole::kTimestamp:
-        cols[i].kind = Kind::kTime;
-        break;
-      case ColumnRole::kPortGuid:
-        cols[i].kind = Kind::kGuid;
-        has_guid = true;
-        break;
-      case ColumnRole::kGuid:
-        cols[i].kind = Kind::kGuidAlt;
-        has_alt = true;
-        break;
-      case ColumnRole::kPortNumber:
-        cols[i].kind = Kind::kNumber;
-        has_number = true;
-        break;
-      case ColumnRole::kLinkSpeed:
-        cols[i].kind = Kind::kSpeed;
-        has_link = true;
-        break;
-      case ColumnRole::kLinkWidth:
-        cols[i].kind = Kind::kWidth;
-        has_link = true;
-        break;
-      case ColumnRole::kAttribute:
-      case ColumnRole::kGauge:
-        break;
-    }
-  }
-  if (!(has_guid || has_alt) || !has_number) {
-    return Status::InvalidArgument("telemetry CSV header lacks port_guid/Port_Number columns");
-  }
-
-  // Size the flat arrays once: one row per remaining line at most.
-  size_t max_rows = 0;
-  for (const char* q = p; q < end; ++max_rows) {
-    const char* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<size_t>(end - q)));
-    if (!nl) {
-      ++max_rows;
-      break;
-    }
-    q = nl + 1;
-  }
-  const size_t n = out.counters.size();
-  const size_t ncols = cols.size();
-  out.ports.reserve(max_rows);
-  out.time_us.reserve(max_rows);
-  out.values.assign(max_rows * n, kNoValue);
-  if (has_link) out.links.reserve(max_rows);
-
-  std::string quoted;
-  size_t row = 0;
-  while (p < end) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
-    const char* e = nl ? nl : end;
-    const char* next = nl ? nl + 1 : end;
-    ++line_no;
-    if (e > p && e[-1] == '\r') --e;
-    if (e == p) {
-      p = next;
-      continue;
-    }
-    if (!nl) {
-      out.truncated = true;
-      out.errors.push_back(
-          LineError(line_no, "truncated: the body ends inside this row (no line end); skipped"));
-      break;
-    }
-    uint64_t* vals = out.values.data() + row * n;
-    uint64_t guid = 0, alt_guid = 0;
-    uint32_t number = 0;
-    bool guid_ok = false, alt_ok = false, number_ok = false;
-    int64_t ts = 0;
-    double lane_gbps = 0;
-    int lanes = 0;
-    const char* c = p;
-    size_t col = 0;
-    bool bad_quote = false;
-    for (;;) {
-      const Col k = cols[col];
-      const char* ce;
-      std::string_view cell;
-      if (c < e && *c == '"') {
-        ce = QuotedCell(c, e, &quoted);
-        if (!ce) {
-          bad_quote = true;
-          break;
-        }
-        cell = quoted;
-      } else if (k.kind == Kind::kCounter) {
-        // Fast path: plain decimal digits up to the comma.
-        uint64_t v = 0;
-        const char* q = c;
-        while (q < e && static_cast<unsigned>(*q - '0') < 10 && q - c < 19) {
-          v = v * 10 + static_cast<uint64_t>(*q - '0');
-          ++q;
-        }
-        if (q > c && (q == e || *q == ',')) {
-          vals[k.counter] = v;
-          ++col;
-          if (q == e || col == ncols) {
-            c = q;
-            break;
-          }
-          c = q + 1;
-          continue;
-        }
-        ce = static_cast<const char*>(std::memchr(q, ',', static_cast<size_t>(e - q)));
-        if (!ce) ce = e;
-        cell = std::string_view(c, static_cast<size_t>(ce - c));
-      } else {
-        ce = static_cast<const char*>(std::memchr(c, ',', static_cast<size_t>(e - c)));
-        if (!ce) ce = e;
-        cell = std::string_view(c, static_cast<size_t>(ce - c));
-      }
-      switch (k.kind) {
-        case Kind::kCounter: {
-          uint64_t v;
-          if (ParseCounterValue(cell, &v)) vals[k.counter] = v;
-          break;
-        }
-        case Kind::kTime:
-          ts = ParseTimestampUs(cell);
-          break;
-        case Kind::kGuid:
-          guid_ok = ParseGuid(cell, &guid);
-          break;
-        case Kind::kGuidAlt:
-          alt_ok = ParseGuid(cell, &alt_guid);
-          break;
-        case Kind::kNumber:
-          number_ok = ParsePortNumber(cell, &number);
-          break;
-        case Kind::kSpeed:
-          lane_gbps = ParseLaneRateGbps(cell);
-          break;
-        case Kind::kWidth:
-          lanes = ParseLaneCount(cell);
-          break;
-        case Kind::kSkip:
-          break;
-      }
-      ++col;
-      c = ce;
-      if (ce == e || col == ncols) break;
-      c = ce + 1;
-    }
-    std::string problem;
-    if (bad_quote) {
-      problem = "unbalanced quotes";
-    } else if (col != ncols || c != e) {
-      // Count the cells for the message.
-      size_t cells = 1;
-      for (const char* q = p; q < e; ++q) cells += *q == ',';
-      problem = std::to_string(cells) + " cells, header has " + std::to_string(ncols);
-    } else if (!(has_guid ? guid_ok : alt_ok) || !number_ok) {
-      problem = "bad port_guid/Port_Number";
-    }
-    if (!problem.empty()) {
-      out.errors.push_back(LineError(line_no, problem));
-      std::fill(vals, vals + n, kNoValue);  // the next row reuses this space
-      p = next;
-      continue;
-    }
-    out.ports.push_back(PortKey{has_guid ? guid : alt_guid, number});
-    out.time_us.push_back(ts);
-    if (has_link) {
-      out.links.push_back(lanes > 0 && lane_gbps > 0
-                              ? LinkRate{static_cast<float>(lane_gbps), static_cast<uint8_t>(lanes)}
-                              : LinkRate{});
-    }
-    ++row;
-    p = next;
-  }
-  out.values.resize(row * n);
-  return out;
+  return CsvParser(columns).Parse(text);
 }
 
 }  // namespace ufmr

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/clock.h"
+#include "ingest/port_names.h"
 #include "ingest/rest_event.h"
 #include "ufm/ufm_event.h"
 

@@ -13,7 +13,7 @@
 
 #include "base/clock.h"
 #include "ingest/event_log.h"
-#include "ingest/rest_event.h"
+#include "ingest/port_names.h"
 #include "ufm/ufm_event.h"
 
 namespace {
