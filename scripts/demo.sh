@@ -34,7 +34,8 @@ scripts/install-deps.sh --no-browser
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   say "Building (build/)"
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  cmake --build build -j"$(nproc)"
+  # The two programs only: the tests and benchmarks are scripts/test.sh's and scripts/bench's.
+  cmake --build build -j"$(nproc)" --target ufm-remediator ufm-sim
 fi
 [[ -x "$build/ufm-sim" && -x "$build/ufm-remediator" ]] || die "build/ufm-sim or build/ufm-remediator is missing"
 

@@ -27,6 +27,8 @@ packages=(
   libcurl4-openssl-dev libpqxx-dev libre2-dev libsodium-dev
   libgtest-dev libgmock-dev
 )
+# LLVM's linker: the build links about ninety binaries, three times faster than with GNU ld.
+packages+=(lld)
 # Micro benchmarks (bench/micro_bench.cc): Google Benchmark; the build skips them without it.
 packages+=(libbenchmark-dev)
 # Run, demo and tests: a throwaway PostgreSQL server (scripts/pg-temp.sh), curl for the scripts,

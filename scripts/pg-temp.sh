@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL in a folder of its own, for the demo and the tests.
 #   scripts/pg-temp.sh start DIR   initdb + start; prints the libpq connection string on stdout
+#                                  and keeps it in DIR/url
 #   scripts/pg-temp.sh restart DIR stop the server at once (as a crash would) and start it again
 #   scripts/pg-temp.sh stop DIR    stop the server and remove DIR
 # Listens only on a Unix socket (no TCP port to collide on). The cluster lives in a short folder
@@ -36,9 +37,9 @@ case "$cmd" in
     as_pg "$bindir/initdb" -D "$pg/data" -U postgres -A trust -E UTF8 --no-locale >"$pg/initdb.log" 2>&1 ||
       { cat "$pg/initdb.log" >&2; exit 1; }
     as_pg "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 \
-      -o "-c listen_addresses='' -c unix_socket_directories='$pg' -p $port -c fsync=off -c max_connections=200" \
+      -o "-c listen_addresses='' -c unix_socket_directories='$pg' -p $port -c fsync=off -c max_connections=300" \
       start >/dev/null || { cat "$pg/server.log" >&2; exit 1; }
-    echo "host=$pg port=$port dbname=postgres user=postgres"
+    echo "host=$pg port=$port dbname=postgres user=postgres" | tee "$dir/url"
     ;;
   restart)
     pg=$(cat "$dir/pgdir")

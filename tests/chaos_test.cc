@@ -73,7 +73,7 @@ class ChaosTest : public ::testing::Test {
   void SetUp() override {
     dir_ = testing::MakeTempDir("chaos");
     // This binary's own server (nothing else uses it), so restarting it disturbs only this test.
-    db_url_ = testing::TestPostgres::Get().CreateDatabase();
+    db_url_ = testing::TestPostgres::Own().CreateDatabase();
     // UFM's port jobs take long enough that kills land with some in flight.
     sim_ = std::make_unique<testing::SimProcess>(
         dir_, std::vector<std::string>{"--topology", kTopology, "--job-delay-ms", "400"});
@@ -342,7 +342,7 @@ TEST_F(ChaosTest, KilledAgainAndAgainWhileUfmAndPostgresFailTheFabricAndTicketsS
       case 3:
         if (round % 8 == 3) {
           std::this_thread::sleep_for(milliseconds(between(0, 800)));
-          testing::TestPostgres::Get().Restart();
+          testing::TestPostgres::Own().Restart();
           postgres_restarted = true;
           ++pg_restarts;
         }

@@ -16,7 +16,7 @@ namespace {
 class StoreConnectionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    url_ = testing::TestPostgres::Get().CreateDatabase();
+    url_ = testing::TestPostgres::Own().CreateDatabase();
     auto store = Store::Open(url_, "test");
     ASSERT_TRUE(store.ok()) << store.status().ToString();
     store_ = std::move(store.value());
@@ -47,7 +47,7 @@ TEST_F(StoreConnectionTest, APooledConnectionWhoseBackendWasTerminatedIsReplaced
   std::string name = url_.substr(url_.find("dbname=") + 7);
   name = name.substr(0, name.find(' '));
   {
-    pqxx::connection admin(testing::TestPostgres::Get().admin_url());
+    pqxx::connection admin(testing::TestPostgres::Own().admin_url());
     pqxx::nontransaction w(admin);
     auto r =
         w.exec("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = " +
@@ -70,12 +70,12 @@ TEST_F(StoreConnectionTest, APooledConnectionWhoseBackendWasTerminatedIsReplaced
 
 TEST_F(StoreConnectionTest, APooledConnectionSurvivesAPostgresRestart) {
   ASSERT_TRUE(Transact());
-  testing::TestPostgres::Get().Restart();
+  testing::TestPostgres::Own().Restart();
   // Back once it takes a new connection (it recovers from the crash first).
   ASSERT_TRUE(testing::WaitUntil(
       [] {
         try {
-          pqxx::connection c(testing::TestPostgres::Get().admin_url());
+          pqxx::connection c(testing::TestPostgres::Own().admin_url());
           return c.is_open();
         } catch (const std::exception&) {
           return false;

@@ -1,7 +1,7 @@
 // Syslog records: what the service makes of one UFM message forwarded over syslog, once the
 // receiver has stripped its syslog header (SyslogReceiver::StripHeader). The message is an event
 // log line, so it is parsed as one (event_log.h) and becomes an Observation with source "syslog".
-// Shared by the service's syslog intake (Remediator::DrainSyslog) and `ufm-remediator parse
+// Shared by the service's syslog intake (loop/syslog_source) and `ufm-remediator parse
 // --syslog`, so both read a record the same way. Pure; thread-safe.
 #pragma once
 

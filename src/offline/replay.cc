@@ -447,7 +447,7 @@ size_t ReplayPipeline::Event(const Observation& o) {
   impl_->marks.Observe(o, impl_->engine.PortsOf(o));
   // A recorded 336 is a person's disable or the live service's own: either way, what the link
   // then reports is not for the rules, as in the service (RecentDisables, and for its own cuts
-  // Remediator::AboutOurDisable).
+  // OwnDisableFilter).
   std::vector<std::string> ports = impl_->engine.PortsOf(o);
   impl_->disables.Note(o, ports, [](const std::string&) { return false; });
   if (impl_->disables.Covers(o, ports, *impl_->inventory)) {

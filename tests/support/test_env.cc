@@ -82,31 +82,60 @@ std::string CreateApiToken(const std::string& config_path, const std::string& na
 }
 
 TestPostgres& TestPostgres::Get() {
-  static TestPostgres instance;
+  const char* shared = std::getenv("UFMR_TEST_PG_DIR");
+  if (!shared || !*shared) return Own();
+  static TestPostgres instance(shared);
   return instance;
 }
 
-TestPostgres::TestPostgres() {
+TestPostgres& TestPostgres::Own() {
+  static TestPostgres instance("");
+  return instance;
+}
+
+TestPostgres::TestPostgres(const std::string& shared_dir) {
+  if (!shared_dir.empty()) {
+    admin_url_ = ReadFile(shared_dir + "/url");
+    while (!admin_url_.empty() && admin_url_.back() == '\n') admin_url_.pop_back();
+    if (admin_url_.empty()) {
+      throw std::runtime_error("no PostgreSQL URL in " + shared_dir +
+                               "/url: did the postgres_start fixture run?");
+    }
+    return;
+  }
   dir_ = MakeTempDir("ufmr-test");
   admin_url_ = RunCapture(SourceDir() + "/scripts/pg-temp.sh start " + dir_ + "/pg");
 }
 
 TestPostgres::~TestPostgres() {
+  if (dir_.empty()) {
+    // The shared server outlives this process: leave it as found (best effort). Through psql,
+    // not libpq: by now the TLS library libpq loaded may have run its own exit handlers.
+    if (created_.empty()) return;
+    std::string cmd = "psql -q -X '" + admin_url_ + "'";
+    for (const auto& name : created_) cmd += " -c 'DROP DATABASE IF EXISTS " + name + " WITH (FORCE)'";
+    cmd += " >/dev/null 2>&1";
+    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dropping test databases failed\n");
+    return;
+  }
   std::string cmd = SourceDir() + "/scripts/pg-temp.sh stop " + dir_ + "/pg >/dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "pg-temp stop failed\n");
   RemoveTree(dir_);
 }
 
 void TestPostgres::Restart() {
+  if (dir_.empty()) throw std::logic_error("Restart needs a server of its own (TestPostgres::Own)");
   std::string cmd = SourceDir() + "/scripts/pg-temp.sh restart " + dir_ + "/pg";
   if (std::system(cmd.c_str()) != 0) throw std::runtime_error("pg-temp restart failed");
 }
 
 std::string TestPostgres::CreateDatabase() {
-  std::string name = "t" + std::to_string(getpid()) + "_" + std::to_string(next_++);
+  // The process id keeps names apart between the test processes sharing a server.
+  std::string name = "t" + std::to_string(getpid()) + "_" + std::to_string(created_.size());
   pqxx::connection c(admin_url_);
   pqxx::nontransaction w(c);
   w.exec("CREATE DATABASE " + name);
+  created_.push_back(name);
   std::string url = admin_url_;
   auto pos = url.find("dbname=postgres");
   url.replace(pos, std::string("dbname=postgres").size(), "dbname=" + name);

@@ -1,5 +1,5 @@
-// Test support: real parts for tests. TestPostgres starts a throwaway PostgreSQL (through
-// scripts/pg-temp.sh) once per test binary and hands out fresh databases; ChildProcess runs a
+// Test support: real parts for tests. TestPostgres hands out fresh databases in a throwaway
+// PostgreSQL (scripts/pg-temp.sh): the one ctest starts for the whole run, or the process's own; ChildProcess runs a
 // built executable with its output in a log file and kills it on destruction; WaitUntil polls a
 // condition with a deadline. The simulator and the service as end-to-end tests run them are in
 // sim_process.h and service_process.h. Use from the test's main thread.
@@ -27,20 +27,27 @@ void WriteFile(const std::string& path, const std::string& text);
 
 class TestPostgres {
  public:
-  // The server shared by this binary's tests; started on first use, stopped at exit.
+  // The server this test process uses: the run's shared one when ctest started it (the
+  // `postgres` fixture, named by UFMR_TEST_PG_DIR), else one of the binary's own, started on
+  // first use and stopped at exit.
   static TestPostgres& Get();
-  // A new, empty database; returns its libpq connection string.
+  // A server of this process's own, for a test that restarts it: a restart of the shared one
+  // would cut every other test's connections.
+  static TestPostgres& Own();
+  // A new, empty database; returns its libpq connection string. A shared server's databases
+  // are dropped when the process exits.
   std::string CreateDatabase();
   const std::string& admin_url() const { return admin_url_; }
   // Stops the server at once, as a crash would, and starts it again (every connection drops).
+  // Only for a server of the process's own (Own).
   void Restart();
 
  private:
-  TestPostgres();
+  explicit TestPostgres(const std::string& shared_dir);
   ~TestPostgres();
-  std::string dir_;
+  std::string dir_;  // empty for the shared server: it is the fixture's to stop
   std::string admin_url_;
-  int next_ = 0;
+  std::vector<std::string> created_;
 };
 
 class ChildProcess {
