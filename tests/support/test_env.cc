@@ -113,7 +113,9 @@ TestPostgres::~TestPostgres() {
     // not libpq: by now the TLS library libpq loaded may have run its own exit handlers.
     if (created_.empty()) return;
     std::string cmd = "psql -q -X '" + admin_url_ + "'";
-    for (const auto& name : created_) cmd += " -c 'DROP DATABASE IF EXISTS " + name + " WITH (FORCE)'";
+    for (const auto& name : created_) {
+      cmd += " -c 'DROP DATABASE IF EXISTS " + name + " WITH (FORCE)'";
+    }
     cmd += " >/dev/null 2>&1";
     if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "dropping test databases failed\n");
     return;

@@ -1,8 +1,8 @@
 // Test support: real parts for tests. TestPostgres hands out fresh databases in a throwaway
-// PostgreSQL (scripts/pg-temp.sh): the one ctest starts for the whole run, or the process's own; ChildProcess runs a
-// built executable with its output in a log file and kills it on destruction; WaitUntil polls a
-// condition with a deadline. The simulator and the service as end-to-end tests run them are in
-// sim_process.h and service_process.h. Use from the test's main thread.
+// PostgreSQL (scripts/pg-temp.sh): the one ctest starts for the whole run, or the process's own;
+// ChildProcess runs a built executable with its output in a log file and kills it on destruction;
+// WaitUntil polls a condition with a deadline. The simulator and the service as end-to-end tests
+// run them are in sim_process.h and service_process.h. Use from the test's main thread.
 #pragma once
 
 #include <sys/types.h>
