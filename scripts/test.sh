@@ -29,7 +29,9 @@ case "${1:-}" in
 esac
 if [[ $mode == both ]]; then
   # The sanitized build (nice 19, in the background) overlaps the plain tests; its output goes
-  # to build-asan.log, shown if it fails.
+  # to build-asan/build.log, shown if it fails. Each suite has its own folder (BUILD_DIR would
+  # make them share one).
+  unset BUILD_DIR
   start=$SECONDS
   mkdir -p build-asan
   scripts/install-deps.sh
