@@ -14,8 +14,11 @@
 #                                    run, since they mostly wait on servers
 #
 # Environment: BUILD_DIR (default build, or build-asan), BUILD_TYPE (default RelWithDebInfo),
-# UFMR_WERROR=ON to make warnings errors, TEST_JOBS (default 2: the tests start their own servers
-# on free ports and private sockets, so they do not collide), SANITIZE_SKIP_LABELS (a ctest label
+# UFMR_WERROR=ON to make warnings errors, UFMR_UNITY (default ON: each library compiles in batches,
+# about a third of the time; OFF compiles file by file), TEST_JOBS (default 2, and 3 for the
+# sanitized suite, whose tests spend most of their time waiting on the servers they start: the
+# tests start their servers on free ports and private sockets, so they do not collide),
+# SANITIZE_SKIP_LABELS (a ctest label
 # regex; default "chaos|browser|schema|services|shape": the chaos test kills the service with
 # SIGKILL, which leaves a sanitizer nothing to report, and the others test no C++ the rest of the
 # suite does not; empty runs everything sanitized).
@@ -57,7 +60,7 @@ if [[ $mode == both ]]; then
 fi
 sanitize=$([[ $mode == sanitize ]] && echo ON || echo OFF)
 build_dir=${BUILD_DIR:-$([[ $sanitize == ON ]] && echo build-asan || echo build)}
-jobs=${TEST_JOBS:-2}
+jobs=${TEST_JOBS:-$([[ $mode == sanitize ]] && echo 3 || echo 2)}
 cores=$(nproc 2>/dev/null || echo 2)
 
 # Each phase prints its name, and the time it took at the end (CI has a budget: see .ci/run).
@@ -84,7 +87,7 @@ phase "configure and build ($build_dir)"
 # and lines, and the build takes a fifth less time than with full debug information.
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
-  -DUFMR_WERROR="${UFMR_WERROR:-OFF}" -DUFMR_SANITIZE="$sanitize"
+  -DUFMR_WERROR="${UFMR_WERROR:-OFF}" -DUFMR_SANITIZE="$sanitize" -DUFMR_UNITY="${UFMR_UNITY:-ON}"
 cmake --build "$build_dir" -j"$cores"
 
 if [[ -n "${NO_TESTS:-}" ]]; then exit 0; fi

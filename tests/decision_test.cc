@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "decide/guards/decider.h"
 #include "rules/rule_engine.h"
 #include "support/fake_decision_context.h"
 
@@ -652,7 +653,7 @@ TEST(DecisionTest, ActionPortPrefersTheSwitchSide) {
     SCOPED_TRACE(c.what);
     FakeContext ctx;
     for (const auto& p : c.known) ctx.ports[p.name] = p;
-    EXPECT_EQ(Decider::ActionPort(c.ends, ctx, c.require_guid), c.want);
+    EXPECT_EQ(ActionPort(c.ends, ctx, c.require_guid), c.want);
   }
 }
 

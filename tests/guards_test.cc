@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "decide/decision.h"
+#include "decide/guards/decider.h"
 #include "decide/guards/guard.h"
 #include "decide/guards/guard_context.h"
 #include "decide/guards/guard_list.h"

@@ -14,8 +14,6 @@ namespace ufmr {
 
 namespace {
 
-constexpr const char* kService = "service";
-
 bool IsIsolation(const PortAction& a) { return a.action == "isolate" || a.action == "unisolate"; }
 
 // "disabled", "isolated", ...: what the action makes of the port, for people.
@@ -51,7 +49,7 @@ std::string ActionExecutor::Marker(int64_t action_id) {
 void ActionExecutor::StartSoak(Store::Tx& tx, Ticket& t, TimePoint now, double soak_s) {
   t.state = ticket_state::kVerifying;
   t.soak_until = ToEpochSeconds(now) + soak_s;
-  tx.AddEvent(t.id, "soak_started", kService,
+  tx.AddEvent(t.id, "soak_started", kServiceActor,
               "port back in service; watching the link for " + FormatDuration(soak_s) +
                   ": it must stay up with no sign past the rule's clear level");
 }
@@ -362,7 +360,7 @@ void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& n
     auto t = tx.TicketById(a.ticket_id);
     if (t) {
       std::string verb = a.action + " " + a.port;
-      tx.AddEvent(t->id, "action", kService,
+      tx.AddEvent(t->id, "action", kServiceActor,
                   ok ? verb + " confirmed: " + note
                   : outcome == Outcome::kAlreadyDoneByHand
                       ? verb + " not done: " + note + "; that is a person's, and stays theirs"
@@ -388,7 +386,7 @@ void ActionExecutor::Finish(PortAction& a, Outcome outcome, const std::string& n
         t->disabled_by_us = false;
         t->state = ticket_state::kTicketOnly;
         t->guard = "action_failed";
-        tx.AddEvent(t->id, "guard", kService,
+        tx.AddEvent(t->id, "guard", kServiceActor,
                     a.port +
                         " is gone from UFM (replaced hardware has new port names): nothing "
                         "to bring back; check the link and close the ticket by hand");
@@ -427,7 +425,7 @@ void ActionExecutor::FinishUncertain(PortAction& a, const std::string& note) {
     metrics_.Add(
         MetricName("ufmr_port_actions_total", {{"action", a.action}, {"result", "uncertain"}}));
     if (auto t = tx.TicketById(a.ticket_id)) {
-      tx.AddEvent(t->id, "action", kService,
+      tx.AddEvent(t->id, "action", kServiceActor,
                   a.action + " " + a.port + " uncertain: " + note +
                       ". The service holds the port as its own, so a repair report brings it "
                       "back; reconciliation settles it when UFM reports the port disabled (or "

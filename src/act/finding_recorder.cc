@@ -10,7 +10,6 @@ namespace ufmr {
 
 namespace {
 
-constexpr const char* kService = "service";
 constexpr double kEvidenceThrottleS = 300;
 
 const char* CutOf(const Decision& d) {
@@ -57,7 +56,8 @@ void FindingRecorder::RecordSoakSign(Store::Tx& tx, const Finding& f) {
   if (existing && existing->state == ticket_state::kVerifying) {
     p_.soaks.Fail(tx, *existing, f.reason, f.evidence);
   } else if (existing) {
-    tx.AddEvent(existing->id, "evidence", kService, "rule " + f.rule + ": " + f.reason, f.evidence);
+    tx.AddEvent(existing->id, "evidence", kServiceActor, "rule " + f.rule + ": " + f.reason,
+                f.evidence);
   }
   // A single sign is a verdict on a soak, never a finding of its own (no count, no hold).
 }
@@ -79,14 +79,15 @@ void FindingRecorder::OnOpenTicket(Store::Tx& tx, const Judged& j, Ticket& exist
     existing.guard = d.guard;
     existing.explanation = j.explanation;
     tx.UpdateTicket(existing);
-    tx.AddEvent(existing.id, "guard", kService, "no port action: " + d.note,
+    tx.AddEvent(existing.id, "guard", kServiceActor, "no port action: " + d.note,
                 {{"guard", d.guard}, {"rule", f.rule}});
   }
   TimePoint now = p_.clock.Now();
   auto last = last_evidence_.find(f.link_key);
   if (last == last_evidence_.end() ||
       std::chrono::duration<double>(now - last->second).count() >= kEvidenceThrottleS) {
-    tx.AddEvent(existing.id, "evidence", kService, "rule " + f.rule + ": " + f.reason, j.evidence);
+    tx.AddEvent(existing.id, "evidence", kServiceActor, "rule " + f.rule + ": " + f.reason,
+                j.evidence);
     last_evidence_[f.link_key] = now;
   }
 }
@@ -104,7 +105,7 @@ void FindingRecorder::Upgrade(Store::Tx& tx, const Judged& j, Ticket& t, Recorde
   t.reason = f.reason;
   t.explanation = j.explanation;
   tx.UpdateTicket(t);
-  tx.AddEvent(t.id, "upgraded", kService, "rule " + f.rule + ": " + f.reason + "; " + d.note,
+  tx.AddEvent(t.id, "upgraded", kServiceActor, "rule " + f.rule + ": " + f.reason + "; " + d.note,
               j.evidence);
   RecordCut(tx, j, t.id, d.port, out);
   spdlog::info("ticket {} upgraded by rule {}: {}", t.id, f.rule, d.note);
@@ -129,13 +130,13 @@ void FindingRecorder::OpenTicket(Store::Tx& tx, const Judged& j, RecordedFinding
   t.id = tx.InsertTicket(t);
   ++out->tickets_opened;
   tx.AddDecision(d.ToJson(), t.id);
-  tx.AddEvent(t.id, "opened", kService, "rule " + f.rule + ": " + f.reason, j.evidence);
+  tx.AddEvent(t.id, "opened", kServiceActor, "rule " + f.rule + ": " + f.reason, j.evidence);
   if (d.acts()) {
     RecordCut(tx, j, t.id, t.action_port, out);
     spdlog::info("ticket {} opened for {} by rule {}; {} {}; rules {}", t.id, f.link_key, f.rule,
                  t.method, t.action_port, d.rules_hash);
   } else {
-    tx.AddEvent(t.id, "guard", kService, "no port action: " + d.note,
+    tx.AddEvent(t.id, "guard", kServiceActor, "no port action: " + d.note,
                 {{"guard", d.guard}, {"decision", DecisionKindName(d.kind)}});
     spdlog::info("ticket {} opened for {} by rule {}; no port action ({}): {}; rules {}", t.id,
                  f.link_key, f.rule, d.guard, d.note, d.rules_hash);

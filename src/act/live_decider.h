@@ -12,6 +12,7 @@
 
 #include "act/breaker_window.h"
 #include "decide/decision.h"
+#include "decide/guards/decider.h"
 #include "decide/silence.h"
 #include "filter/manual_marks.h"
 #include "store/store.h"

@@ -4,10 +4,6 @@
 
 namespace ufmr {
 
-namespace {
-constexpr const char* kService = "service";
-}  // namespace
-
 bool Reconciler::Run(std::optional<std::set<std::string>>* isolated_out) {
   auto list = ufm_.GetUnhealthyPorts();
   std::set<std::string> isolated;
@@ -101,7 +97,7 @@ bool Reconciler::RecordDrift(Store::Tx& tx, const Ticket& t, const std::string& 
   locked->disabled_by_us = false;
   locked->guard = "drift";
   if (locked->state == ticket_state::kPortDisabled) locked->state = ticket_state::kTicketOnly;
-  tx.AddEvent(locked->id, "drift", kService,
+  tx.AddEvent(locked->id, "drift", kServiceActor,
               t.action_port + " " + now_is +
                   ", not by this service: someone brought it back by hand. The service will "
                   "not take it out again; report the repair when the link is fixed.",
@@ -117,7 +113,7 @@ void Reconciler::SettleUncertain(Store::Tx& tx, const Ticket& t) {
   auto locked = tx.TicketById(t.id);
   if (!locked || locked->guard != "uncertain") return;
   locked->guard.clear();
-  tx.AddEvent(locked->id, "action", kService,
+  tx.AddEvent(locked->id, "action", kServiceActor,
               t.action_port + " reads disabled in UFM now: the uncertain cut is confirmed",
               {{"port", t.action_port}, {"result", "confirmed"}});
   tx.UpdateTicket(*locked);

@@ -9,10 +9,6 @@
 
 namespace ufmr {
 
-namespace {
-constexpr const char* kService = "service";
-}  // namespace
-
 std::vector<std::string> SoakWatch::Load() {
   auto tickets = p_.store.ListTickets(ticket_state::kVerifying, 100000);
   if (!tickets.ok()) return {};  // keep the last known set
@@ -89,7 +85,7 @@ void SoakWatch::RecordVerdict(const Ticket& candidate, const std::string& down,
       t->closed_at = ToEpochSeconds(p_.clock.Now());
       t->soak_until.reset();
       t->guard.clear();
-      tx.AddEvent(t->id, "soak_passed", kService,
+      tx.AddEvent(t->id, "soak_passed", kServiceActor,
                   "link stayed up and clean for " + FormatDuration(p_.soak_for(*t)) +
                       "; closed as verified",
                   states);
@@ -111,7 +107,7 @@ void SoakWatch::Fail(Store::Tx& tx, Ticket& t, const std::string& why,
   t.soak_until.reset();
   const int max = p_.remediation.max_attempts;
   bool escalate = t.attempts >= max;
-  tx.AddEvent(t.id, "soak_failed", kService,
+  tx.AddEvent(t.id, "soak_failed", kServiceActor,
               "verification failed (attempt " + std::to_string(t.attempts) + " of " +
                   std::to_string(max) + "): " + why,
               details);
@@ -122,16 +118,16 @@ void SoakWatch::Fail(Store::Tx& tx, Ticket& t, const std::string& why,
     RecordPortIntent(tx, p_.inventory, {t.id, t.action_port, cut, "verification failed: " + why});
     t.state = ticket_state::kOpen;
     t.guard.clear();
-    tx.AddEvent(t.id, "reopened", kService,
+    tx.AddEvent(t.id, "reopened", kServiceActor,
                 "ticket back in the queue; taking " + t.action_port + " out again (" + cut + ")");
   } else {
     t.state = escalate ? ticket_state::kEscalated : ticket_state::kTicketOnly;
     if (recut) {
       t.guard = recut->guard;
-      tx.AddEvent(t.id, "guard", kService, "not taken out again: " + recut->note,
+      tx.AddEvent(t.id, "guard", kServiceActor, "not taken out again: " + recut->note,
                   {{"guard", recut->guard}});
     }
-    tx.AddEvent(t.id, "reopened", kService,
+    tx.AddEvent(t.id, "reopened", kServiceActor,
                 "ticket back in the queue; the link is still not clean");
   }
   if (escalate) Escalate(tx, t);
@@ -175,7 +171,7 @@ void SoakWatch::Escalate(Store::Tx& tx, const Ticket& t) {
   // Repeated repairs did not hold: the fault is likely in what was not replaced.
   auto a = p_.inventory.Get(t.port_a), b = p_.inventory.Get(t.port_b);
   bool host_link = (a && !a->is_switch()) || (b && !b->is_switch());
-  tx.AddEvent(t.id, "escalated", kService,
+  tx.AddEvent(t.id, "escalated", kServiceActor,
               std::to_string(t.attempts) + " repairs did not hold: replace the switch module" +
                   std::string(host_link ? " or the host's HCA" : " at either end") +
                   ", not the cable again");

@@ -6,10 +6,6 @@
 
 namespace ufmr {
 
-namespace {
-constexpr const char* kService = "service";
-}  // namespace
-
 void OpenStormTicket(Store::Tx& tx, const Config::Remediation& remediation, Metrics& metrics,
                      int count, const nlohmann::json& evidence) {
   Ticket storm;
@@ -32,7 +28,7 @@ void OpenStormTicket(Store::Tx& tx, const Config::Remediation& remediation, Metr
   auto open_storm = tx.OpenTicketForLink("storm");
   storm.id = open_storm ? open_storm->id : tx.InsertTicket(storm);
   tx.TripBreaker(storm.reason, storm.id);
-  tx.AddEvent(storm.id, "opened", kService, storm.reason, evidence);
+  tx.AddEvent(storm.id, "opened", kServiceActor, storm.reason, evidence);
   metrics.Add("ufmr_breaker_trips_total");
   metrics.Set("ufmr_breaker_tripped", 1);
   spdlog::error("{}; ticket {}; no port is cut until a person re-arms the breaker", storm.reason,
@@ -43,7 +39,7 @@ void RecordHeldBack(Store::Tx& tx, const Finding& f, const Decision& d) {
   auto storm = tx.OpenTicketForLink("storm");
   tx.AddDecision(d.ToJson(), storm ? std::optional<int64_t>(storm->id) : std::nullopt);
   if (!storm) return;
-  tx.AddEvent(storm->id, "held_back", kService,
+  tx.AddEvent(storm->id, "held_back", kServiceActor,
               "held back: rule " + f.rule + " on " + (d.title.empty() ? f.link_key : d.title) +
                   ": " + f.reason,
               {{"rule", f.rule}, {"link", f.link_key}, {"port", d.port}, {"peer", d.peer}});

@@ -14,6 +14,7 @@
 #include "api/auth_store.h"
 #include "api/password.h"
 #include "api/request_body.h"
+#include "base/text.h"
 #include "base/utf8.h"
 
 namespace ufmr {
@@ -32,11 +33,6 @@ std::string Clean(std::string_view s, size_t max) {
   std::string out;
   SanitizeUtf8(s.substr(0, std::min(s.size(), max)), &out);
   return out;
-}
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string Trim(std::string_view s) {
@@ -64,7 +60,7 @@ std::string SessionCookie(const HttpRequest& req) {
 }
 
 bool IsSecretKey(const std::string& key) {
-  std::string k = Lower(key);
+  std::string k = AsciiLower(key);
   for (const char* word : {"password", "passwd", "token", "secret"}) {
     if (k.find(word) != std::string::npos) return true;
   }
@@ -164,7 +160,7 @@ struct AuthGate::Impl {
     std::string authorization = req.Header("authorization");
     if (!authorization.empty()) {
       std::string a = Trim(authorization);
-      if (a.size() < 7 || Lower(a.substr(0, 7)) != "bearer ") {
+      if (a.size() < 7 || AsciiLower(a.substr(0, 7)) != "bearer ") {
         return Status::InvalidArgument("unsupported Authorization: send 'Bearer <token>'");
       }
       std::string token = Trim(std::string_view(a).substr(7));
@@ -317,12 +313,12 @@ struct AuthGate::Impl {
                                      HttpResponse* refused) const {
     // A cross-site form cannot send JSON without a preflight, and browsers mark a cross-site
     // request: either keeps another site from logging a visitor in as someone else.
-    if (Lower(req.Header("content-type")).rfind("application/json", 0) != 0) {
+    if (AsciiLower(req.Header("content-type")).rfind("application/json", 0) != 0) {
       Audit(req, who, "login", 415);
       *refused = HttpResponse::Error(415, "send the login as application/json");
       return std::nullopt;
     }
-    if (Lower(req.Header("sec-fetch-site")) == "cross-site") {
+    if (AsciiLower(req.Header("sec-fetch-site")) == "cross-site") {
       Audit(req, who, "login", 403);
       *refused = HttpResponse::Error(403, "a login from another site is refused");
       return std::nullopt;

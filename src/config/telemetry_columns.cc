@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "base/text.h"
+
 namespace ufmr {
 
 namespace {
@@ -15,12 +17,6 @@ bool SameIgnoringCase(std::string_view a, std::string_view b) {
     }
   }
   return true;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 std::string Trimmed(const std::string& s) {
@@ -76,7 +72,7 @@ Result<TelemetryColumns> TelemetryColumns::Make(
     if (theirs.empty()) {
       return Status::InvalidArgument(ours + ": empty column name (give the endpoint's column)");
     }
-    const std::string key = Lower(theirs);
+    const std::string key = AsciiLower(theirs);
     for (const auto& [seen, seen_ours] : out.theirs_to_ours_) {
       if (seen == key && seen_ours != canonical) {
         return Status::InvalidArgument("column '" + theirs + "' is given for both " + seen_ours +

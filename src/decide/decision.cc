@@ -3,8 +3,6 @@
 #include <utility>
 
 #include "base/duration.h"
-#include "decide/guards/guard_context.h"
-#include "decide/guards/guard_list.h"
 
 namespace ufmr {
 
@@ -46,8 +44,8 @@ nlohmann::json Decision::ToJson() const {
   return j;
 }
 
-std::string Decider::ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
-                                bool require_system_guid) {
+std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
+                       bool require_system_guid) {
   std::string fallback;
   for (const auto& p : ends) {
     auto info = ctx.Port(p);
@@ -56,6 +54,12 @@ std::string Decider::ActionPort(const std::vector<std::string>& ends, DecisionCo
     if (fallback.empty()) fallback = p;
   }
   return fallback;
+}
+
+std::string NodeName(const std::optional<PortInfo>& info) {
+  if (!info) return "";
+  if (!info->system_name.empty()) return info->system_name;
+  return info->node_description.substr(0, info->node_description.find(':'));
 }
 
 namespace {
@@ -135,70 +139,6 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
   }
   while (!tidy.empty() && tidy.back() == ' ') tidy.pop_back();
   return tidy;
-}
-
-namespace {
-
-// The decision as far as the finding says: the rule, the entity and where it is.
-Decision Start(const Finding& f, const GuardContext& gctx) {
-  Decision d;
-  d.time = f.time;
-  d.rule = f.rule;
-  d.entity = f.link_key;
-  d.reason = f.reason;
-  d.rules_hash = f.rules_hash;
-  d.mode = RuleModeName(f.mode);
-  d.severity = f.severity;
-  if (f.scope == RuleScope::kSwitch) d.switch_name = f.switch_name;
-  if (f.scope == RuleScope::kNode) d.node = f.node_name;
-  d.port = gctx.port();
-  d.peer = gctx.peer();
-  return d;
-}
-
-// Completes the decision: its kind, guard word and note, and the rendered title and repair hint.
-void Finish(Decision& d, const Finding& f, DecisionKind kind, std::string guard,
-            const std::string& why, DecisionContext& ctx) {
-  d.kind = kind;
-  d.guard = std::move(guard);
-  d.note = why;
-  if (!why.empty()) d.reason += "; " + why;
-  std::string title = f.title;
-  if (title.empty()) {
-    title = f.rule + ": " +
-            (!d.switch_name.empty() ? "switch {switch}"
-             : !d.node.empty()      ? "node {node}"
-             : d.peer.empty()       ? "{port_node} {port_label}"
-                                    : "{port_node} {port_label} <-> {peer_node} {peer_label}");
-  }
-  d.title = RenderTemplate(title, d, f, ctx);
-  if (!f.repair_hint.empty()) d.repair_hint = RenderTemplate(f.repair_hint, d, f, ctx);
-}
-
-}  // namespace
-
-Decider::Decider(DecisionPolicy policy) : policy_(policy), guards_(DecisionGuards()) {}
-Decider::~Decider() = default;
-Decider::Decider(Decider&&) noexcept = default;
-Decider& Decider::operator=(Decider&&) noexcept = default;
-
-Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
-  GuardContext gctx(f, ctx, policy_);
-  Decision d = Start(f, gctx);
-  // The first guard that holds the finding decides.
-  for (const auto& guard : guards_) {
-    GuardOutcome o = guard->Check(f, gctx);
-    if (o.ticket_id) d.ticket_id = o.ticket_id;
-    if (o.silence_id) d.silence_id = o.silence_id;
-    if (!o.holds) continue;
-    Finish(d, f, o.kind, guard->name(), o.why, ctx);
-    if (o.trips_breaker) ctx.TripBreaker(d, *o.trips_breaker);
-    return d;
-  }
-  Finish(d, f,
-         f.action == RuleAction::kIsolatePort ? DecisionKind::kIsolate : DecisionKind::kDisable, "",
-         std::string(ActionVerb(f)) + " " + gctx.action_port(), ctx);
-  return d;
 }
 
 }  // namespace ufmr

@@ -1,15 +1,15 @@
-// Decision: what the service does about one Finding, and why. The decision stage is the one path
-// both the live service and `replay` take. The Decider checks the finding against its guards, in
-// order (decide/guards/guard_list.h, one file per guard): inhibition (a switch or node reboot
-// covers its ports), silences, an already open ticket, the rule's mode (shadow records, never
-// acts) and action, a port UFM does not know; then whether acting is safe: a port a person
-// disabled or isolated is theirs; never leave a host or switch short of active links; a per-port
-// cooldown; the circuit breaker; caps (fabric-wide absolute and percent, per switch); a rate
-// limit; dry run. It asks the world through DecisionContext: the service answers from PostgreSQL
-// and UFM, replay from memory. Decider is immutable and thread-safe; a context is not.
+// Decision: what the service does about one Finding, and why, and the world the decision stage
+// asks (DecisionContext) under a policy (DecisionPolicy). The decision stage is the one path both
+// the live service and `replay` take. The Decider (decide/guards/decider.h) checks the finding
+// against its guards, in order (decide/guards/guard_list.h, one file per guard): inhibition (a
+// switch or node reboot covers its ports), silences, an already open ticket, the rule's mode
+// (shadow records, never acts) and action, a port UFM does not know; then whether acting is safe: a
+// port a person disabled or isolated is theirs; never leave a host or switch short of active links;
+// a per-port cooldown; the circuit breaker; caps (fabric-wide absolute and percent, per switch); a
+// rate limit; dry run. It asks the world through DecisionContext: the service answers from
+// PostgreSQL and UFM, replay from memory.
 #pragma once
 
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -104,29 +104,13 @@ struct DecisionPolicy {
   bool require_system_guid = true;
 };
 
-class Guard;
+// The port to act on: the switch side (UFM can always reach it, and disabling it takes the link
+// out whatever state the host is in); else any end UFM knows. "" when none.
+std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
+                       bool require_system_guid);
 
-class Decider {
- public:
-  // With the guards of guard_list.h, in their order.
-  explicit Decider(DecisionPolicy policy);
-  ~Decider();
-  Decider(Decider&&) noexcept;
-  Decider& operator=(Decider&&) noexcept;
-  // The first guard that holds the finding decides; when none does, the rule's action.
-  Decision Decide(const Finding& f, DecisionContext& ctx) const;
-  // The port to act on: the switch side (UFM can always reach it, and disabling it takes the
-  // link out whatever state the host is in); else any end UFM knows. "" when none.
-  static std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
-                                bool require_system_guid);
-  const DecisionPolicy& policy() const { return policy_; }
-  // The guards, in the order they are checked.
-  const std::vector<std::unique_ptr<Guard>>& guards() const { return guards_; }
-
- private:
-  DecisionPolicy policy_;
-  std::vector<std::unique_ptr<Guard>> guards_;
-};
+// The node a port sits on, for a person: its system name, else its node description up to ':'.
+std::string NodeName(const std::optional<PortInfo>& info);
 
 // Fills {placeholders} (see TemplatePlaceholders) from the decision, the finding and the ports.
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,

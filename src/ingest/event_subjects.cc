@@ -4,40 +4,28 @@
 
 #include <algorithm>
 
+#include "base/text.h"
+
 namespace ufmr {
 
 namespace {
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-bool IsSwitchKind(std::string_view kind) { return Lower(kind) == "switch"; }
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+bool IsSwitchKind(std::string_view kind) { return AsciiLower(kind) == "switch"; }
 
 void Add(std::vector<PortSubject>* out, std::string_view guid, std::string_view number,
          std::string_view kind, std::string_view node) {
   PortSubject s;
-  s.port = Lower(guid) + "_" + std::string(number);
+  s.port = AsciiLower(guid) + "_" + std::string(number);
   for (const auto& existing : *out) {
     if (existing.port == s.port) return;
   }
   s.is_switch = IsSwitchKind(kind);
-  node = Trim(node);
+  node = TrimBlanks(node);
   // "T3-E21-N-U47:1/17/1": the node, then the port's label.
   size_t colon = node.find(':');
   if (colon != std::string_view::npos) {
-    s.label = std::string(Trim(node.substr(colon + 1)));
-    node = Trim(node.substr(0, colon));
+    s.label = std::string(TrimBlanks(node.substr(colon + 1)));
+    node = TrimBlanks(node.substr(0, colon));
   }
   s.node = std::string(node);
   out->push_back(std::move(s));
@@ -68,10 +56,10 @@ std::vector<PortSubject> ExtractPortSubjects(std::string_view text) {
 }
 
 std::string NodeKey(std::string_view name) {
-  name = Trim(name);
+  name = TrimBlanks(name);
   size_t colon = name.find(':');
-  if (colon != std::string_view::npos) name = Trim(name.substr(0, colon));
-  std::string out = Lower(name);
+  if (colon != std::string_view::npos) name = TrimBlanks(name.substr(0, colon));
+  std::string out = AsciiLower(name);
   // " hca-<n>" or " mlx5_<n>" at the end: the host's HCA, not the host.
   size_t space = out.find_last_of(" \t");
   if (space != std::string::npos) {
@@ -88,10 +76,10 @@ std::string NodeKey(std::string_view name) {
   return out;
 }
 
-bool IsSwitchObjectType(std::string_view type) { return Lower(type) == "switch"; }
+bool IsSwitchObjectType(std::string_view type) { return AsciiLower(type) == "switch"; }
 
 bool IsHostObjectType(std::string_view type) {
-  std::string t = Lower(type);
+  std::string t = AsciiLower(type);
   return t == "computer" || t == "host" || t == "node" || t == "server";
 }
 

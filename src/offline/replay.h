@@ -14,6 +14,7 @@
 
 #include "base/status.h"
 #include "decide/decision.h"
+#include "decide/guards/decider.h"
 #include "ingest/observation.h"
 #include "rules/rules.h"
 #include "telemetry/telemetry_snapshot.h"

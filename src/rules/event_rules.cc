@@ -8,16 +8,12 @@ namespace ufmr {
 
 namespace {
 
-bool WideScope(const Rule& r) {
-  return r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode;
-}
-
 // The finding of an event rule on `entity`, with the observations `seen` as its evidence.
 Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::string& entity,
                      const std::string& name, std::string reason, TimePoint t,
                      const std::vector<SeenObservation>& seen, const std::string& rules_hash) {
   Finding f = MakeFinding(r, s, t, rules_hash);
-  if (WideScope(r)) {
+  if (r.wide_scope()) {
     f.ports.clear();
     f.link_key = entity;
     (r.scope == RuleScope::kSwitch ? f.switch_name : f.node_name) = name;
@@ -155,7 +151,7 @@ int EventRules::Count(const Rule& r, EventView& view, const Entity& e, EventStat
     st->window.pop_front();
   }
   int have = static_cast<int>(st->window.size());
-  if (WideScope(r)) {
+  if (r.wide_scope()) {
     std::vector<size_t> ports;
     ports.reserve(st->window.size());
     for (const auto& w : st->window) ports.push_back(w.port);
@@ -171,7 +167,7 @@ void EventRules::Fire(const Rule& r, EventView& view, const Entity& e, int have,
   std::string reason;
   if (r.count > 1) {
     reason = std::to_string(have) +
-             (WideScope(r) ? " ports with matching events within " : " matching events within ") +
+             (r.wide_scope() ? " ports with matching events within " : " matching events within ") +
              FormatDuration(r.window_s);
   } else {
     reason = o.name.empty() ? "event " + std::to_string(o.event_type) : o.name;
@@ -179,7 +175,7 @@ void EventRules::Fire(const Rule& r, EventView& view, const Entity& e, int have,
   std::vector<SeenObservation> seen(st->window.begin(), st->window.end());
   st->window.clear();
   // Rules with a clear event, and switch/node rules, stay active until cleared (or quiet).
-  st->active = r.clear.has_value() || WideScope(r);
+  st->active = r.clear.has_value() || r.wide_scope();
   if (!r.inhibits.empty()) inhibitors->Extend(r, e.key, e.name, o.time);
   if (r.for_s > 0) {
     // Held: the finding is built only if the hold runs out (most holds end in a clear).

@@ -26,10 +26,6 @@ class InFile {
   const std::string* text_;
 };
 
-bool WideScope(const Rule& r) {
-  return r.scope == RuleScope::kSwitch || r.scope == RuleScope::kNode;
-}
-
 }  // namespace
 
 void RuleCompiler::Compile(const RuleSource& source, std::vector<Rule>* rules) {
@@ -170,7 +166,7 @@ void RuleCompiler::CompileOutcome(const YAML::Node& node, const std::string& pat
   }
   bool acts = r->action == RuleAction::kDisablePort || r->action == RuleAction::kIsolatePort;
   if (node["soak"]) reader_.Duration(node["soak"], path + ".soak", &r->soak_s);
-  if (acts && WideScope(*r)) {
+  if (acts && r->wide_scope()) {
     reader_.Error(node["action"], path + ".action", "bad-action",
                   "a switch- or node-scoped rule cannot act on one port: use ticket_only or "
                   "log_only");
@@ -269,7 +265,7 @@ void RuleCompiler::CompileFlapping(const YAML::Node& node, const std::string& pa
     reader_.Duration(f["within"], p + ".within", &r->window_s);
   }
   if (!node["match"]) r->match.event_ids = {329};  // "Link went down"
-  if (WideScope(*r)) {
+  if (r->wide_scope()) {
     reader_.Error(node["scope"], path + ".scope", "bad-scope",
                   "a flapping rule is scoped to a port or link");
   }
@@ -320,7 +316,7 @@ void RuleCompiler::CompileCounter(const YAML::Node& node, const std::string& pat
     reader_.Error(node["count"] ? node["count"] : node["match"], path, "not-for-counter",
                   "count and match apply to event rules");
   }
-  if (WideScope(*r)) {
+  if (r->wide_scope()) {
     reader_.Error(node["scope"], path + ".scope", "bad-scope",
                   "a counter rule is scoped to a port or link");
   }
@@ -375,7 +371,7 @@ void RuleCompiler::CompileCounterClear(const YAML::Node& node, const std::string
 // --- inhibits --------------------------------------------------------------------------------
 
 void RuleCompiler::CompileInhibits(const YAML::Node& node, const std::string& path, Rule* r) {
-  if (!WideScope(*r)) {
+  if (!r->wide_scope()) {
     reader_.Error(node, path, "bad-inhibit",
                   "only a switch- or node-scoped rule inhibits: it covers that switch's or "
                   "node's ports");

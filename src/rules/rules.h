@@ -78,6 +78,8 @@ struct Rule {
 
   enum class Kind { kEvent, kCounter, kFlapping };
   Kind kind = Kind::kEvent;
+  // A switch or node rule: it counts distinct ports across a node, not one link.
+  bool wide_scope() const { return scope == RuleScope::kSwitch || scope == RuleScope::kNode; }
 
   // kEvent, kFlapping: which events count.
   EventMatch match;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <set>
 
+#include "base/text.h"
+
 namespace ufmr::sim {
 
 namespace {
@@ -19,16 +21,6 @@ constexpr double kMaxRate = 1e9;
 constexpr double kMinDownS = 0.1;
 constexpr double kMaxDownS = 86400;
 constexpr double kDefaultDownS = 20;
-
-std::string LowerAscii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string UpperAscii(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Status CheckKeys(const Json& body, const std::set<std::string>& allowed, const std::string& what) {
   for (const auto& [key, value] : body.items()) {
@@ -78,13 +70,13 @@ Result<Fault> ReadReboot(const Json& body, const std::string& kind_name, const T
   if (Status s = CheckKeys(body, {"kind", key, "down_s"}, kind_name + " fault"); !s.ok()) {
     return s;
   }
-  std::string want = LowerAscii(name);
+  std::string want = AsciiLower(name);
   if (is_switch && want.rfind("0x", 0) == 0) want = want.substr(2);
   const std::vector<Node>& nodes = topology.nodes();
   for (size_t i = 0; i < nodes.size(); ++i) {
     const bool node_is_switch = nodes[i].kind != NodeKind::kHost;
     if (node_is_switch != is_switch) continue;
-    if (LowerAscii(nodes[i].name) == want || (is_switch && nodes[i].system_guid == want)) {
+    if (AsciiLower(nodes[i].name) == want || (is_switch && nodes[i].system_guid == want)) {
       f.node = static_cast<int>(i);
       break;
     }
@@ -184,7 +176,7 @@ Result<ActionRequest> ReadAction(const Json& body, const Topology& topology) {
   std::optional<int> port = topology.FindPort(port_name);
   if (!port) return Status::NotFound("unknown port '" + port_name + "'");
   const Port& p = topology.ports()[*port];
-  if (LowerAscii(system_id) != p.system_guid) {
+  if (AsciiLower(system_id) != p.system_guid) {
     return Status::InvalidArgument("object_ids[0] '" + system_id + "' is not the system of port " +
                                    p.name + " (systemID " + p.system_guid + ")");
   }
@@ -201,7 +193,7 @@ Result<HealthRequest> ReadPortsHealth(const Json& body, const Topology& topology
   HealthRequest request;
   std::string policy;
   if (Status s = ReadString(body, "ports_policy", true, &policy); !s.ok()) return s;
-  request.policy = UpperAscii(policy);
+  request.policy = AsciiUpper(policy);
   if (request.policy != "UNHEALTHY" && request.policy != "HEALTHY") {
     return Status::InvalidArgument("unknown ports_policy '" + policy +
                                    "' (expected UNHEALTHY or HEALTHY)");

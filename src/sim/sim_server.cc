@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/text.h"
 #include "sim/telemetry_csv.h"
 
 namespace ufmr::sim {
@@ -29,11 +30,6 @@ Result<Json> ParseBody(const HttpRequest& request) {
   if (body.is_discarded()) return Status::InvalidArgument("malformed JSON body");
   if (!body.is_object()) return Status::InvalidArgument("body must be a JSON object");
   return body;
-}
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::optional<int64_t> ParseId(const std::string& s) {
@@ -198,7 +194,7 @@ HttpResponse SimServer::GetEvents(const HttpRequest& request) {
   std::vector<std::pair<std::string, std::string>> filters;
   for (const char* key : {"type", "event_type", "severity", "object_name", "category"}) {
     auto it = request.query.find(key);
-    if (it != request.query.end()) filters.emplace_back(key, Lower(it->second));
+    if (it != request.query.end()) filters.emplace_back(key, AsciiLower(it->second));
   }
   OrderedJson out = OrderedJson::array();
   for (const Event& e : state_.Events()) {
@@ -209,7 +205,7 @@ HttpResponse SimServer::GetEvents(const HttpRequest& request) {
                                 : key == "severity"   ? e.severity
                                 : key == "category"   ? e.category
                                                       : e.object_name;
-      if (Lower(have) != want) keep = false;
+      if (AsciiLower(have) != want) keep = false;
     }
     if (keep) out.push_back(shapes_.Event(e));
   }
@@ -227,9 +223,9 @@ HttpResponse SimServer::GetEvent(const HttpRequest& request) {
 }
 
 HttpResponse SimServer::GetPorts(const HttpRequest& request) {
-  const std::string system = Lower(request.Query("system"));
-  const std::string active = Lower(request.Query("active"));
-  const std::string show_disabled = Lower(request.Query("show_disabled"));
+  const std::string system = AsciiLower(request.Query("system"));
+  const std::string active = AsciiLower(request.Query("active"));
+  const std::string show_disabled = AsciiLower(request.Query("show_disabled"));
   for (const std::string* flag : {&active, &show_disabled}) {
     if (!flag->empty() && *flag != "true" && *flag != "false") {
       return HttpResponse::Error(400, "active and show_disabled must be true or false");
@@ -258,7 +254,7 @@ HttpResponse SimServer::GetPort(const HttpRequest& request) {
   std::optional<PortStatus> s = state_.PortState(*port);
   std::optional<PortStatus> peer = state_.PortState(state_.topology().ports()[*port].peer);
   // As the list does: a disabled port only when asked for (what UFM does is undocumented).
-  if (s->disabled && Lower(request.Query("show_disabled")) != "true") {
+  if (s->disabled && AsciiLower(request.Query("show_disabled")) != "true") {
     return Ordered(200, OrderedJson::array());
   }
   return Ordered(200, OrderedJson::array({shapes_.Port(state_.topology(), *s, *peer)}));
@@ -267,7 +263,7 @@ HttpResponse SimServer::GetPort(const HttpRequest& request) {
 HttpResponse SimServer::GetLinks(const HttpRequest& request) {
   const Topology& topology = state_.topology();
   const std::vector<PortStatus> ports = state_.Ports();
-  const bool cable_info = Lower(request.Query("cable_info")) == "true";
+  const bool cable_info = AsciiLower(request.Query("cable_info")) == "true";
   OrderedJson data = OrderedJson::array();
   for (size_t i = 0; i < topology.links().size(); ++i) {
     data.push_back(shapes_.Link(topology, static_cast<int>(i), ports, cable_info));

@@ -9,17 +9,14 @@
 #include <utility>
 #include <vector>
 
+#include "base/text.h"
+
 namespace ufmr::sim {
 
 namespace {
 
 constexpr const char* kSwitchGuidPrefix = "fc6a1c0300";
 constexpr const char* kHcaGuidPrefix = "e41d2d0300";
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string Trim(const std::string& s) {
   size_t begin = 0;
@@ -289,7 +286,7 @@ Result<Topology> Topology::Generate(const TopologySpec& spec, uint64_t seed) {
 }
 
 std::optional<int> Topology::FindPort(const std::string& name) const {
-  auto it = port_by_name_.find(Lower(name));
+  auto it = port_by_name_.find(AsciiLower(name));
   if (it == port_by_name_.end()) return std::nullopt;
   return it->second;
 }

@@ -6,16 +6,13 @@
 #include <thread>
 #include <utility>
 
+#include "base/text.h"
+
 namespace ufmr::sim {
 
 namespace {
 
 using Json = nlohmann::json;
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // The prefix of a UFM REST path ("/ufmRest", "/ufmRestV2", "/ufmRestV3"); "" for none.
 std::string RestPrefix(const std::string& path) {
@@ -98,7 +95,7 @@ std::optional<HttpResponse> UfmAccess::Admit(HttpRequest& r) {
 
 bool UfmAccess::BasicAuthorized(const HttpRequest& request) const {
   const std::string header = request.Header("authorization");
-  if (header.size() < 6 || Lower(header.substr(0, 6)) != "basic ") return false;
+  if (header.size() < 6 || AsciiLower(header.substr(0, 6)) != "basic ") return false;
   size_t start = 6;
   while (start < header.size() && header[start] == ' ') ++start;
   std::optional<std::string> decoded = DecodeBase64(header.substr(start));
@@ -115,7 +112,7 @@ bool UfmAccess::HoldsSecret(const HttpRequest& r, const std::string& prefix) {
     return ok;
   }
   std::string header = r.Header("authorization");
-  return header.size() > 6 && Lower(header.substr(0, 6)) == "basic " &&
+  return header.size() > 6 && AsciiLower(header.substr(0, 6)) == "basic " &&
          tokens_.count(header.substr(6)) > 0;
 }
 

@@ -39,6 +39,10 @@ struct CounterSample {
   nlohmann::json counters;  // {"SymbolErrorCounterExtended": 12, ...}
 };
 
+// The actor the service records on a ticket's timeline for what it did itself (staff actions
+// carry the user's name).
+inline constexpr const char* kServiceActor = "service";
+
 class Store {
  public:
   // The circuit breaker of this fabric (table breaker).

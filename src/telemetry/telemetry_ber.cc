@@ -4,6 +4,8 @@
 #include <charconv>
 #include <string>
 
+#include "base/text.h"
+
 namespace ufmr {
 
 namespace {
@@ -14,16 +16,10 @@ std::string_view Trim(std::string_view s) {
   return s;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 }  // namespace
 
 double ParseLaneRateGbps(std::string_view speed) {
-  std::string s = Lower(Trim(speed));
+  std::string s = AsciiLower(Trim(speed));
   struct Named {
     const char* name;
     double gbps;
@@ -48,7 +44,7 @@ double ParseLaneRateGbps(std::string_view speed) {
 }
 
 int ParseLaneCount(std::string_view width) {
-  std::string s = Lower(Trim(width));
+  std::string s = AsciiLower(Trim(width));
   if (!s.empty() && s.back() == 'x') s.pop_back();
   int v = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);

@@ -3,23 +3,16 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/text.h"
 #include "telemetry/telemetry_csv.h"
 #include "telemetry/telemetry_prometheus.h"
 
 namespace ufmr {
 
-namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<TelemetryFormat> ParseTelemetryFormat(std::string_view name) {
-  std::string n = Lower(name);
+  std::string n = AsciiLower(name);
   if (n == "auto") return TelemetryFormat::kAuto;
   if (n == "csv") return TelemetryFormat::kCsv;
   if (n == "prometheus" || n == "prom" || n == "text") return TelemetryFormat::kPrometheus;
@@ -39,7 +32,7 @@ const char* TelemetryFormatName(TelemetryFormat f) {
 }
 
 TelemetryFormat DetectTelemetryFormat(std::string_view content_type, std::string_view body) {
-  std::string ct = Lower(content_type);
+  std::string ct = AsciiLower(content_type);
   if (ct.find("csv") != std::string::npos) return TelemetryFormat::kCsv;
   if (ct.find("openmetrics") != std::string::npos ||
       ct.find("version=0.0.4") != std::string::npos) {

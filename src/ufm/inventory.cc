@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <initializer_list>
 
+#include "base/text.h"
 #include "ufm/ufm_json.h"
 
 namespace ufmr {
@@ -130,13 +131,6 @@ std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> port
 
 namespace {
 
-std::string LowerAscii(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
-}
-
 // "1/19/2" and "19/2" name the same cage and split: the ASIC prefix is often dropped.
 std::string WithoutAsic(const std::string& label) {
   return label.rfind("1/", 0) == 0 && std::count(label.begin(), label.end(), '/') == 2
@@ -196,7 +190,7 @@ void Inventory::IndexDescriptions() {
     // description and number: "Computer: c931f03p08 HCA-1 / NA / 1").
     if (!p.is_switch() && p.number > 0 && !p.node_description.empty() &&
         p.node_description.find(':') == std::string::npos) {
-      by_description_[LowerAscii(p.node_description + ":" + std::to_string(p.number))] = name;
+      by_description_[AsciiLower(p.node_description + ":" + std::to_string(p.number))] = name;
     }
     std::string node = p.system_name;
     std::string label = p.label;
@@ -206,14 +200,14 @@ void Inventory::IndexDescriptions() {
       if (label.empty()) label = p.node_description.substr(colon + 1);
     }
     if (node.empty() || label.empty()) continue;
-    by_description_[LowerAscii(node + ":" + WithoutAsic(label))] = name;
+    by_description_[AsciiLower(node + ":" + WithoutAsic(label))] = name;
   }
 }
 
 std::optional<std::string> Inventory::FindByDescription(const std::string& ref) const {
   size_t colon = ref.find(':');
   if (colon == std::string::npos) return std::nullopt;
-  std::string key = LowerAscii(ref.substr(0, colon) + ":" + WithoutAsic(ref.substr(colon + 1)));
+  std::string key = AsciiLower(ref.substr(0, colon) + ":" + WithoutAsic(ref.substr(colon + 1)));
   std::lock_guard<std::mutex> lock(mu_);
   auto it = by_description_.find(key);
   if (it == by_description_.end()) return std::nullopt;

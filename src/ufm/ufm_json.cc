@@ -34,10 +34,4 @@ std::string JsonText(const nlohmann::json& object, const char* key) {
   return it->is_string() ? it->get<std::string>() : it->dump();
 }
 
-std::string AsciiLower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 }  // namespace ufmr

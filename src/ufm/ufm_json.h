@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "base/text.h"
 
 namespace ufmr {
 
@@ -19,7 +20,5 @@ Result<nlohmann::json> ParseUfmList(const std::string& body, const std::string& 
 
 // The field as text: a string as is, another value as JSON ("33"), missing or null as "".
 std::string JsonText(const nlohmann::json& object, const char* key);
-
-std::string AsciiLower(std::string s);
 
 }  // namespace ufmr

@@ -5,7 +5,7 @@ namespace ufmr {
 GuardContext::GuardContext(const Finding& f, DecisionContext& world, const DecisionPolicy& policy)
     : finding_(f), world_(world), policy_(policy) {
   if (f.scope != RuleScope::kPort && f.scope != RuleScope::kLink) return;
-  action_port_ = Decider::ActionPort(f.ports, world, policy.require_system_guid);
+  action_port_ = ActionPort(f.ports, world, policy.require_system_guid);
   port_ = !action_port_.empty() ? action_port_ : (f.ports.empty() ? "" : f.ports.front());
   for (const auto& p : f.ports) {
     if (p != port_) peer_ = p;
@@ -39,12 +39,6 @@ bool RuleActs(const Finding& f) {
 
 const char* ActionVerb(const Finding& f) {
   return f.action == RuleAction::kIsolatePort ? "isolate" : "disable";
-}
-
-std::string NodeName(const std::optional<PortInfo>& info) {
-  if (!info) return "";
-  if (!info->system_name.empty()) return info->system_name;
-  return info->node_description.substr(0, info->node_description.find(':'));
 }
 
 }  // namespace ufmr

@@ -30,7 +30,7 @@ class GuardContext {
 
   DecisionContext& world() const { return world_; }
   const DecisionPolicy& policy() const { return policy_; }
-  // The port to act on (Decider::ActionPort), "" when no end qualifies or the scope has none.
+  // The port to act on (ActionPort), "" when no end qualifies or the scope has none.
   const std::string& action_port() const { return action_port_; }
   // The decision's port and peer: the port to act on, else the link's first end; the other end.
   const std::string& port() const { return port_; }
@@ -57,7 +57,5 @@ class GuardContext {
 bool RuleActs(const Finding& f);
 // "isolate" or "disable", as the rule's action says.
 const char* ActionVerb(const Finding& f);
-// The node a port sits on, for a person: its system name, else its node description up to ':'.
-std::string NodeName(const std::optional<PortInfo>& info);
 
 }  // namespace ufmr

@@ -1,0 +1,20 @@
+// Small ASCII text helpers shared by every stage: case folding and trimming for protocol words,
+// header names and column names (never for text meant for people, which may be any UTF-8). Pure
+// functions; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ufmr {
+
+// s with ASCII letters folded to lower (upper) case; other bytes unchanged, whatever the locale.
+std::string AsciiLower(std::string_view s);
+std::string AsciiUpper(std::string_view s);
+
+// s without leading and trailing spaces and tabs.
+std::string_view TrimBlanks(std::string_view s);
+// s without leading and trailing ASCII white space (space, tab, CR, LF, VT, FF).
+std::string_view TrimSpace(std::string_view s);
+
+}  // namespace ufmr
