@@ -3,8 +3,9 @@
 // ticket_only, no_port, manual, last_link, cooldown, breaker, cap (absolute and percent),
 // switch_cap, rate_limit, dry_run, then disable or isolate); ActionPort's preference
 // for the switch side and require_system_guid; RenderTemplate's placeholders and default titles;
-// Decision::ToJson. The world comes from a small fake DecisionContext backed by a real SilenceSet
-// (support/fake_decision_context.h). Each guard alone: guards_test.cc.
+// Decision::ToJson, and AppendJson writing the same text. The world comes from a small fake
+// DecisionContext backed by a real SilenceSet (support/fake_decision_context.h). Each guard alone:
+// guards_test.cc.
 #include "decide/decision.h"
 
 #include <gtest/gtest.h>
@@ -834,6 +835,17 @@ TEST(DecisionTest, ToJson) {
   s.ticket_id = 41;
   s.reason = "r";
   j = s.ToJson();
+  // AppendJson writes the same text as ToJson's dump, for both shapes (and escapes alike).
+  for (Decision* one : {&d, &s}) {
+    std::string line = "x";
+    one->AppendJson(&line);
+    EXPECT_EQ(line, "x" + one->ToJson().dump());
+  }
+  s.reason = "quote \" backslash \\ tab \t line\nend \x01 caf\xc3\xa9";
+  std::string escaped;
+  s.AppendJson(&escaped);
+  EXPECT_EQ(escaped, s.ToJson().dump());
+  s.reason = "r";
   EXPECT_EQ(j["time"], "2026-01-01T00:00:31.234Z");
   EXPECT_EQ(j["decision"], "suppressed");
   EXPECT_EQ(j["switch"], "leaf-1");

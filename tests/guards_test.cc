@@ -364,12 +364,16 @@ TEST(GuardsTest, ContextNamesThePortToActOnAndAsksTheWorldOnce) {
   EXPECT_EQ(context.action_port(), kSw);  // the switch side
   EXPECT_EQ(context.port(), kSw);
   EXPECT_EQ(context.peer(), kHost);
-  const int asked = w.ctx.port_calls;
+  // Each end is asked for once, for the port to act on and every guard after it.
+  EXPECT_EQ(w.ctx.port_calls, 2);
   ASSERT_EQ(context.Ends().size(), 2u);
   EXPECT_EQ(context.Ends()[0].name, kHost);
   ASSERT_TRUE(context.Ends()[1].info.has_value());
   EXPECT_EQ(context.Ends()[1].info->system_name, "leaf-1");
-  EXPECT_EQ(w.ctx.port_calls, asked + 2);  // once per end, however often asked
+  ASSERT_NE(context.Known(kSw), nullptr);
+  EXPECT_EQ((*context.Known(kSw))->system_name, "leaf-1");
+  EXPECT_EQ(context.Known("aaaaaaaaaaaaaaaa_1"), nullptr);
+  EXPECT_EQ(w.ctx.port_calls, 2);  // however often asked
   EXPECT_TRUE(context.Held(kSwUp));
   EXPECT_FALSE(context.Held(kSw));
   EXPECT_EQ(context.HeldPorts(), std::vector<std::string>{kSwUp});

@@ -1,9 +1,11 @@
 // Covers src/ufm/inventory.h: ParsePortInfo/ParsePorts on a plain list and on {"data": [...]},
 // tolerated missing fields, skipped elements without a name, lower-cased names and peers, "N/A"
 // peers, is_switch(), link_up()/disabled(), ToJson(); Inventory Replace/Upsert/Get/size,
-// LinkEnds (peer added, sorted, unknown ports), NodePorts (a node's ports by system GUID and
-// system name; one GUID with two names stays two nodes; an unknown node gives the port alone) and
-// SystemNameOf (any case, with or without 0x; "" when unknown), after Replace and after Upsert.
+// LinkEnds (peer added, sorted, unknown ports), NodePorts and NodeLinks (a node's ports by system
+// GUID and system name; one GUID with two names stays two nodes; an unknown node gives the port
+// alone) and SystemNameOf (any case, with or without 0x; "" when unknown), after Replace and after
+// Upsert; FindByDescription follows Upserts (a port's new label found, its old one gone; a learned
+// port found at once); SetLinkState moves an enabled port's state and leaves a disabled one alone.
 // Labels: dname (UFM's port objects have no label field), else a switch port's node_description
 // after the colon, never external_number. admin_state(): disabled by either state, enabled by a
 // trained or training link, unknown otherwise. Cable serials: read from /resources/links
@@ -506,6 +508,17 @@ TEST(InventoryNodePortsTest, GroupedBySystemGuidAndName) {
     EXPECT_EQ(p.system_name, "host-a");
     EXPECT_EQ(p.description, "Computer IB Port");
   }
+  // NodeLinks: the same ports, as name, peer and whether the link is up.
+  PortInfo up = *inv.Get("9c0591030090e000_2");
+  up.peer = "e41d2d0300a4f482_1";
+  up.logical_state = "Active";
+  inv.Upsert(up);
+  auto links = inv.NodeLinks(*inv.Get("9c0591030090e000_1"));
+  ASSERT_EQ(links.size(), 3u);
+  for (const auto& l : links) {
+    EXPECT_EQ(l.up, l.name == up.name) << l.name;
+    EXPECT_EQ(l.peer, l.name == up.name ? up.peer : "") << l.name;
+  }
 }
 
 TEST(InventoryNodePortsTest, ByNameAloneOrBySwitchNodeDescription) {
@@ -595,6 +608,58 @@ TEST(InventorySystemNameOfTest, AfterUpsertAndReplace) {
   EXPECT_EQ(inv.SystemNameOf("9c0591030090e000"), "") << "gone with the ports that named it";
   EXPECT_EQ(inv.SystemNameOf("e41d2d0300a4f400"), "");
   EXPECT_EQ(inv.SystemNameOf("0xfc6a1c0300244e00"), "spine-1");
+}
+
+TEST(InventoryFindByDescriptionTest, FollowsUpserts) {
+  Inventory inv;
+  PortInfo sw =
+      NodePort("9c0591030090e000_33", "9c0591030090e000", "T3-E21-N-U47", "Switch IB Port");
+  sw.label = "1/17/1";
+  PortInfo host = NodePort("e41d2d0300062380_1", "e41d2d0300062300", "fsgb001", "Computer IB Port");
+  host.node_description = "fsgb001 HCA-1";
+  host.number = 1;
+  inv.Replace({sw});
+  EXPECT_EQ(inv.FindByDescription("T3-E21-N-U47:1/17/1"), sw.name);
+  EXPECT_FALSE(inv.FindByDescription("fsgb001 HCA-1:1").has_value());
+  inv.Upsert(host);  // learned: found at once
+  EXPECT_EQ(inv.FindByDescription("FSGB001 hca-1:1"), host.name);
+  sw.label = "1/18/2";  // relabelled: the new label finds it, the old one nothing
+  inv.Upsert(sw);
+  EXPECT_EQ(inv.FindByDescription("t3-e21-n-u47:18/2"), sw.name);
+  EXPECT_FALSE(inv.FindByDescription("T3-E21-N-U47:1/17/1").has_value());
+  // Another port that took the old label keeps it when the first moves again.
+  PortInfo other =
+      NodePort("9c0591030090e000_34", "9c0591030090e000", "T3-E21-N-U47", "Switch IB Port");
+  other.label = "1/17/1";
+  inv.Upsert(other);
+  sw.label = "1/19/1";
+  inv.Upsert(sw);
+  EXPECT_EQ(inv.FindByDescription("T3-E21-N-U47:1/17/1"), other.name);
+  EXPECT_EQ(inv.FindByDescription("T3-E21-N-U47:1/19/1"), sw.name);
+  EXPECT_FALSE(inv.FindByDescription("T3-E21-N-U47:1/18/2").has_value());
+  EXPECT_EQ(NodeOf(inv, sw), (Names{"9c0591030090e000_33", "9c0591030090e000_34"}));
+}
+
+TEST(InventorySetLinkStateTest, MovesAnEnabledPortAndLeavesADisabledOne) {
+  Inventory inv;
+  PortInfo up = Port("a_1");
+  up.logical_state = "Active";
+  up.physical_state = "LinkUp";
+  PortInfo off = Port("b_1");
+  off.logical_state = "Disabled";
+  off.physical_state = "Disabled";
+  inv.Replace({up, off});
+  const uint64_t generation = inv.generation();
+  EXPECT_TRUE(inv.SetLinkState("a_1", false));
+  EXPECT_FALSE(inv.Get("a_1")->link_up());
+  EXPECT_TRUE(inv.SetLinkState("a_1", true));
+  EXPECT_TRUE(inv.Get("a_1")->link_up());
+  EXPECT_TRUE(inv.SetLinkState("b_1", true));
+  EXPECT_TRUE(inv.Get("b_1")->disabled());
+  EXPECT_FALSE(inv.SetLinkState("c_1", true));
+  EXPECT_FALSE(inv.Contains("c_1"));
+  EXPECT_TRUE(inv.Contains("b_1"));
+  EXPECT_EQ(inv.generation(), generation) << "a state is nothing a reader caches";
 }
 
 }  // namespace

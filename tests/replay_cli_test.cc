@@ -2,7 +2,9 @@
 // tests/testdata/replay (see make_fixture.py there): three hours of a two-leaf fabric with a link
 // that goes down, a flapping link, a symbol-error ramp, a host reboot, a switch reboot, a port a
 // person isolated and a counter reset. The shipped rules must act on the first three and leave
-// the rest alone; every line is one decision with the documented fields, in time order.
+// the rest alone; every line is one decision with the documented fields, in time order. --jobs N
+// gives the same decisions as one thread; --progress reports lines, rate and the log's time on
+// stderr; a bad --jobs is a usage error.
 #include <gtest/gtest.h>
 #include <re2/re2.h>
 #include <sys/wait.h>
@@ -151,6 +153,23 @@ TEST(ReplayCliTest, UtcOffsetShiftsTheRecordedTimes) {
   EXPECT_NE(r.out.find("\"time\":\"2026-11-01T22:10:30.000Z\""), std::string::npos) << r.out;
 }
 
+TEST(ReplayCliTest, JobsGiveTheSameDecisionsAndProgressShowsTheLogsTime) {
+  CliRun one = Replay(RecordedFabric());
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  std::vector<std::string> args = RecordedFabric();
+  for (const char* a : {"--jobs", "3", "--progress"}) args.push_back(a);
+  CliRun three = Replay(args);
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  EXPECT_EQ(three.out, one.out);
+  EXPECT_FALSE(one.out.empty());
+  // Not a terminal: one line per report; the last one at the end of the log.
+  EXPECT_TRUE(RE2::PartialMatch(three.err,
+                                R"(replay: \d+ lines \(0\.0 GB of 0\.0\), [0-9.]+ M lines/s, )"
+                                R"(log at 2026-11-0\dT\d\d:\d\d:\d\d\.\d{3}Z\n)"))
+      << three.err;
+  EXPECT_EQ(one.err.find(" M lines/s"), std::string::npos) << "no progress unless asked";
+}
+
 TEST(ReplayCliTest, BadUseIsAnErrorWithAMessage) {
   CliRun none = Replay({});
   EXPECT_EQ(none.exit_code, 2);
@@ -164,6 +183,14 @@ TEST(ReplayCliTest, BadUseIsAnErrorWithAMessage) {
   CliRun format =
       Replay({"--rules", testing::SourceDir() + "/rules", "--event-log", "x", "--format", "xml"});
   EXPECT_EQ(format.exit_code, 2);
+
+  for (const char* jobs : {"0", "x", "65", "-1", ""}) {
+    CliRun bad =
+        Replay({"--rules", testing::SourceDir() + "/rules", "--event-log", "x", "--jobs", jobs});
+    EXPECT_EQ(bad.exit_code, 2) << jobs;
+    EXPECT_NE(bad.err.find("--jobs must be a number from 1 to 64"), std::string::npos)
+        << jobs << ": " << bad.err;
+  }
 
   CliRun broken =
       Replay({"--rules", testing::SourceDir() + "/tests/testdata/rules/broken.yaml", "--event-log",

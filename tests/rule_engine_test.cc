@@ -271,6 +271,18 @@ TEST(RuleEngineTest, ForHoldsUntilTickFiresIt) {
   EXPECT_TRUE(f[0].inhibited_by.empty());
 }
 
+TEST(RuleEngineTest, WithoutEvidenceObservationsAFindingKeepsItsThresholdOnly) {
+  Harness h(kLinkDown);
+  h.engine.SetEvidenceObservations(false);
+  h.Observe(Event(329, 0, {kL33, kS8}, 7));
+  auto f = h.Tick(45);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].reason, "Link went down and stayed down (Link went down, not cleared within 30s)");
+  EXPECT_TRUE(f[0].evidence["observations"].empty());
+  EXPECT_EQ(f[0].evidence["rule"]["name"], "link_down");
+  EXPECT_TRUE(f[0].evidence.contains("threshold"));
+}
+
 // Tick skips its scan of held findings until the earliest is due; a cleared hold leaves that
 // mark early, and the holds after it still fire on time, in the order they fell due.
 TEST(RuleEngineTest, HoldsFireInOrderAfterAnEarlierHoldWasCleared) {

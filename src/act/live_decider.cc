@@ -42,8 +42,8 @@ class TxDecisionContext final : public DecisionContext {
   }
   std::vector<std::string> HeldPorts() override { return tx_.HeldPorts(); }
   int FabricPorts() override { return static_cast<int>(inventory_.size()); }
-  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
-    return inventory_.NodePorts(port);
+  std::vector<NodeLink> NodeLinks(const PortInfo& port) override {
+    return inventory_.NodeLinks(port);
   }
   int ActionsSince(TimePoint since) override { return tx_.CutActionsSince(ToEpochSeconds(since)); }
   std::optional<TimePoint> LastActionOn(const std::string& port) override {
@@ -82,7 +82,7 @@ class RecutContext final : public DecisionContext {
   std::string OwnedByPerson(const std::string& port) override { return inner_.OwnedByPerson(port); }
   std::vector<std::string> HeldPorts() override { return inner_.HeldPorts(); }
   int FabricPorts() override { return inner_.FabricPorts(); }
-  std::vector<PortInfo> NodePorts(const PortInfo& port) override { return inner_.NodePorts(port); }
+  std::vector<NodeLink> NodeLinks(const PortInfo& port) override { return inner_.NodeLinks(port); }
   int ActionsSince(TimePoint since) override { return inner_.ActionsSince(since); }
   std::optional<TimePoint> LastActionOn(const std::string&) override { return std::nullopt; }
   bool BreakerTripped() override { return inner_.BreakerTripped(); }

@@ -68,7 +68,8 @@ void Usage(std::ostream& out) {
          "  ufm-remediator rules test PATH... [--format text|json]\n"
          "  ufm-remediator replay --rules PATH --event-log FILE [--telemetry FILE_OR_DIR ...]\n"
          "                        [--ports FILE] [--silences FILE] [--utc-offset +HH:MM]\n"
-         "                        [--max-disabled N] [--format jsonl|text]\n"
+         "                        [--max-disabled N] [--format jsonl|text] [--jobs N]\n"
+         "                        [--progress]\n"
          "  ufm-remediator user add NAME --role viewer|technician|engineer|admin --config FILE\n"
          "  ufm-remediator user list|passwd NAME|disable NAME --config FILE\n"
          "  ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
@@ -106,12 +107,16 @@ struct Args {
 };
 
 bool ParseArgs(int argc, char** argv, Args* args) {
-  static const std::set<std::string> kValued = {
-      "config",   "log-level",  "format",       "rules", "event-log", "telemetry", "ports",
-      "silences", "utc-offset", "max-disabled", "role",  "user",      "label",     "set"};
+  static const std::set<std::string> kValued = {"config",     "log-level",    "format", "rules",
+                                                "event-log",  "telemetry",    "ports",  "silences",
+                                                "utc-offset", "max-disabled", "role",   "user",
+                                                "label",      "set",          "jobs"};
+  static const std::set<std::string> kFlags = {"progress"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
+    if (a.rfind("--", 0) == 0 && kFlags.count(a.substr(2))) {
+      args->command.options[a.substr(2)].push_back("1");
+    } else if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
       std::string name = a.substr(2), value;
       size_t eq = name.find('=');
       if (eq != std::string::npos) {

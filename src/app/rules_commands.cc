@@ -1,5 +1,8 @@
 #include "app/rules_commands.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <iostream>
 
 #include "base/clock.h"
@@ -73,6 +76,72 @@ int RulesTest(const CommandLine& cl) {
   return report.ok() ? 0 : 1;
 }
 
+namespace {
+
+constexpr int kMaxJobs = 64;
+
+bool ParseJobs(const std::string& text, int* jobs) {
+  if (text.empty() || text.size() > 2 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    return false;
+  }
+  *jobs = std::stoi(text);
+  return *jobs >= 1 && *jobs <= kMaxJobs;
+}
+
+// "replay: 12,000,000 lines (2.6 GB of 4.4), 1.1 M lines/s, log at 2026-11-14T03:00:00Z": on a
+// terminal one line rewritten in place, else a line each time.
+void ShowProgress(const ReadProgress& p, bool tty) {
+  char line[200];
+  const double rate = p.seconds > 0 ? static_cast<double>(p.lines) / p.seconds : 0;
+  std::snprintf(line, sizeof(line), "replay: %llu lines (%.1f GB of %.1f), %.2f M lines/s%s%s",
+                static_cast<unsigned long long>(p.lines), static_cast<double>(p.bytes) / 1e9,
+                static_cast<double>(p.total_bytes) / 1e9, rate / 1e6, p.log_time ? ", log at " : "",
+                p.log_time ? FormatIsoTime(*p.log_time).c_str() : "");
+  std::cerr << (tty ? "\r" : "") << line << (tty ? "\x1b[K" : "\n") << std::flush;
+}
+
+// Reads replay's options into *options; false (after one line on stderr) on a usage error.
+bool ReplayOptionsOf(const CommandLine& cl, const std::vector<std::string>& rules_paths,
+                     ReplayOptions* out) {
+  ReplayOptions& options = *out;
+  options.event_log = cl.One("event-log");
+  if (cl.options.count("telemetry")) options.telemetry = cl.options.at("telemetry");
+  options.ports_file = cl.One("ports");
+  options.silences_file = cl.One("silences");
+  if (rules_paths.empty() || (options.event_log.empty() && options.telemetry.empty())) {
+    std::cerr << "usage: ufm-remediator replay --rules PATH --event-log FILE "
+                 "[--telemetry FILE_OR_DIR ...] [--ports FILE]\n"
+                 "         [--silences FILE] [--utc-offset +HH:MM] [--max-disabled N] "
+                 "[--format jsonl|text] [--jobs N] [--progress]\n";
+    return false;
+  }
+  if (!ParseJobs(cl.One("jobs", "1"), &options.jobs)) {
+    std::cerr << "--jobs must be a number from 1 to " << kMaxJobs << "\n";
+    return false;
+  }
+  if (cl.options.count("progress") || isatty(STDERR_FILENO)) {
+    options.progress = [tty = isatty(STDERR_FILENO) != 0](const ReadProgress& p) {
+      ShowProgress(p, tty);
+    };
+  }
+  if (!ParseUtcOffset(cl.One("utc-offset", "0"), &options.utc_offset_s)) {
+    std::cerr << "--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)\n";
+    return false;
+  }
+  if (cl.options.count("max-disabled")) {
+    try {
+      options.policy.max_disabled_ports = std::stoi(cl.One("max-disabled"));
+    } catch (const std::exception&) {
+      std::cerr << "--max-disabled must be a number\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 int Replay(const CommandLine& cl) {
   std::string format = cl.One("format", "jsonl");
   if (format != "jsonl" && format != "text") {
@@ -82,47 +151,36 @@ int Replay(const CommandLine& cl) {
   auto rules_paths =
       cl.options.count("rules") ? cl.options.at("rules") : std::vector<std::string>{};
   ReplayOptions options;
-  options.event_log = cl.One("event-log");
-  if (cl.options.count("telemetry")) options.telemetry = cl.options.at("telemetry");
-  options.ports_file = cl.One("ports");
-  options.silences_file = cl.One("silences");
-  if (rules_paths.empty() || (options.event_log.empty() && options.telemetry.empty())) {
-    std::cerr << "usage: ufm-remediator replay --rules PATH --event-log FILE "
-                 "[--telemetry FILE_OR_DIR ...] [--ports FILE]\n"
-                 "         [--silences FILE] [--utc-offset +HH:MM] [--max-disabled N] "
-                 "[--format jsonl|text]\n";
-    return 2;
-  }
-  if (!ParseUtcOffset(cl.One("utc-offset", "0"), &options.utc_offset_s)) {
-    std::cerr << "--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)\n";
-    return 2;
-  }
-  if (cl.options.count("max-disabled")) {
-    try {
-      options.policy.max_disabled_ports = std::stoi(cl.One("max-disabled"));
-    } catch (const std::exception&) {
-      std::cerr << "--max-disabled must be a number\n";
-      return 2;
-    }
-  }
+  if (!ReplayOptionsOf(cl, rules_paths, &options)) return 2;
   auto rules = LoadRules(rules_paths);
   if (!rules.ok()) {
     std::cerr << RenderDiagnosticsText(rules.diagnostics);
     return 1;
   }
   ReplayStats stats;
+  // Lines are gathered and written a block at a time: a month's replay writes millions.
+  std::string out;
+  auto write = [&out] {
+    std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+    out.clear();
+  };
   Status s = RunReplay(
       rules.rules, options,
       [&](const Decision& d) {
         if (format == "jsonl") {
-          std::cout << d.ToJson().dump() << "\n";
+          d.AppendJson(&out);
         } else {
-          std::cout << FormatIsoTime(d.time) << " " << DecisionKindName(d.kind) << " " << d.rule
-                    << " " << (d.port.empty() ? d.entity : d.port) << ": " << d.reason << "\n";
+          out.append(FormatIsoTime(d.time)).append(" ").append(DecisionKindName(d.kind));
+          out.append(" ").append(d.rule).append(" ").append(d.port.empty() ? d.entity : d.port);
+          out.append(": ").append(d.reason);
         }
+        out.push_back('\n');
+        if (out.size() >= (1 << 16)) write();
       },
       &stats);
+  write();
   std::cout.flush();
+  if (options.progress && isatty(STDERR_FILENO)) std::cerr << "\n";
   if (!s.ok()) {
     std::cerr << "replay: " << s.message() << "\n";
     return 1;

@@ -24,6 +24,8 @@ int RulesCheck(const CommandLine& cl);
 int RulesTest(const CommandLine& cl);
 // replay --rules PATH --event-log FILE [--telemetry FILE_OR_DIR ...] [--ports FILE]
 //        [--silences FILE] [--utc-offset +HH:MM] [--max-disabled N] [--format jsonl|text]
+//        [--jobs N] [--progress]: --jobs parses the event log on N threads (the rules stay on
+//        one, in order); --progress (or a terminal on stderr) shows lines, rate and log time.
 int Replay(const CommandLine& cl);
 
 }  // namespace ufmr::app

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "base/duration.h"
+#include "base/json_writer.h"
 
 namespace ufmr {
 
@@ -44,16 +45,66 @@ nlohmann::json Decision::ToJson() const {
   return j;
 }
 
-std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
+void Decision::AppendJson(std::string* out) const {
+  // The keys in ToJson's order (nlohmann::json sorts them), each written when ToJson writes it.
+  bool first = true;
+  auto key = [&](const char* k) {
+    out->append(first ? "{\"" : ",\"").append(k).append("\":");
+    first = false;
+  };
+  auto text = [&](const char* k, const std::string& v) {
+    key(k);
+    JsonWriter::AppendQuoted(v, out);
+  };
+  auto optional_text = [&](const char* k, const std::string& v) {
+    if (!v.empty()) text(k, v);
+  };
+  auto number = [&](const char* k, const std::optional<int64_t>& v) {
+    if (!v) return;
+    key(k);
+    out->append(std::to_string(*v));
+  };
+  text("decision", DecisionKindName(kind));
+  text("entity", entity);
+  optional_text("guard", guard);
+  text("mode", mode);
+  optional_text("node", node);
+  optional_text("peer", peer);
+  optional_text("port", port);
+  text("reason", reason);
+  optional_text("repair_hint", repair_hint);
+  text("rule", rule);
+  text("rules_hash", rules_hash);
+  text("severity", severity);
+  number("silence_id", silence_id);
+  optional_text("switch", switch_name);
+  number("ticket_id", ticket_id);
+  text("time", FormatIsoTime(time));
+  optional_text("title", title);
+  out->push_back('}');
+}
+
+std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>>& ends,
                        bool require_system_guid) {
   std::string fallback;
-  for (const auto& p : ends) {
-    auto info = ctx.Port(p);
+  for (const auto& [p, info] : ends) {
     if (!info || (require_system_guid && info->system_guid.empty())) continue;
     if (info->is_switch()) return p;
     if (fallback.empty()) fallback = p;
   }
   return fallback;
+}
+
+std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
+                       bool require_system_guid) {
+  std::vector<std::optional<PortInfo>> infos;
+  std::vector<std::pair<std::string, const PortInfo*>> known;
+  infos.reserve(ends.size());
+  for (const auto& p : ends) {
+    infos.push_back(ctx.Port(p));
+    known.emplace_back(p, infos.back() ? &*infos.back() : nullptr);
+  }
+  return ActionPort(known, require_system_guid);
 }
 
 std::string NodeName(const std::optional<PortInfo>& info) {
@@ -83,8 +134,13 @@ std::string Label(const std::optional<PortInfo>& info) {
 
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
                            DecisionContext& ctx) {
-  std::optional<PortInfo> port = d.port.empty() ? std::nullopt : ctx.Port(d.port);
-  std::optional<PortInfo> peer = d.peer.empty() ? std::nullopt : ctx.Port(d.peer);
+  return RenderTemplate(tmpl, d, f, d.port.empty() ? std::nullopt : ctx.Port(d.port),
+                        d.peer.empty() ? std::nullopt : ctx.Port(d.peer));
+}
+
+std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
+                           const std::optional<PortInfo>& port,
+                           const std::optional<PortInfo>& peer) {
   auto value = [&](const std::string& name) -> std::string {
     if (name == "rule") return d.rule;
     if (name == "reason") return f.reason;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decide/silence.h"
@@ -52,6 +53,9 @@ struct Decision {
   bool acts() const { return kind == DecisionKind::kDisable || kind == DecisionKind::kIsolate; }
   // The replay line: time (ISO 8601), rule, decision, port, peer, switch, node, reason, ...
   nlohmann::json ToJson() const;
+  // The same object as ToJson().dump(), written straight into *out (replay writes one per
+  // finding: building the JSON tree first cost more than deciding); invalid UTF-8 becomes U+FFFD.
+  void AppendJson(std::string* out) const;
 };
 
 // The world as the decision stage needs it.
@@ -75,7 +79,7 @@ class DecisionContext {
   virtual int FabricPorts() = 0;
   // Every port of the node (switch or host) the given port sits on, itself included; empty when
   // the node's links are not known (the last-link guard then does not judge it).
-  virtual std::vector<PortInfo> NodePorts(const PortInfo& port) = 0;
+  virtual std::vector<NodeLink> NodeLinks(const PortInfo& port) = 0;
   // Ports this service took out of service (disable or isolate intents) at or after `since`.
   virtual int ActionsSince(TimePoint since) = 0;
   // When this service last acted on the port (any action it recorded), if ever.
@@ -108,6 +112,9 @@ struct DecisionPolicy {
 // out whatever state the host is in); else any end UFM knows. "" when none.
 std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
                        bool require_system_guid);
+// The same, over the ends as the inventory knows them (nothing: unknown).
+std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>>& ends,
+                       bool require_system_guid);
 
 // The node a port sits on, for a person: its system name, else its node description up to ':'.
 std::string NodeName(const std::optional<PortInfo>& info);
@@ -115,5 +122,9 @@ std::string NodeName(const std::optional<PortInfo>& info);
 // Fills {placeholders} (see TemplatePlaceholders) from the decision, the finding and the ports.
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
                            DecisionContext& ctx);
+// The same, with what the inventory knows of the decision's port and peer already looked up.
+std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
+                           const std::optional<PortInfo>& port,
+                           const std::optional<PortInfo>& peer);
 
 }  // namespace ufmr

@@ -6,10 +6,10 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 
 #include "filter/manual_marks.h"
 #include "filter/recent_disables.h"
-#include "ingest/event_log.h"
 #include "ingest/event_subjects.h"
 #include "rules/rule_engine.h"
 #include "telemetry/telemetry.h"
@@ -32,7 +32,7 @@ bool ReadWhole(const std::string& path, std::string* out) {
 class ReplayContext final : public DecisionContext {
  public:
   ReplayContext(const Inventory& inventory, const ManualMarks& marks, const SilenceSet& silences,
-                const std::set<std::string>& learned)
+                const std::unordered_set<std::string>& learned)
       : inventory_(inventory), marks_(marks), silences_(silences), learned_(learned) {}
   std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
@@ -46,22 +46,20 @@ class ReplayContext final : public DecisionContext {
   std::string OwnedByPerson(const std::string& port) override {
     std::string why = marks_.Why(port);
     if (!why.empty()) return why;
-    auto info = inventory_.Get(port);
-    if (info && info->disabled()) return "disabled in UFM's saved port list";
-    return "";
+    bool disabled = false;
+    inventory_.With(port, [&](const PortInfo& p) { disabled = p.disabled(); });
+    return disabled ? "disabled in UFM's saved port list" : "";
   }
   std::vector<std::string> HeldPorts() override { return held_; }
   int FabricPorts() override { return static_cast<int>(inventory_.size()); }
   // A switch known only from the events' text is not judged (its other links are unknown, not
   // absent); a host is: cutting its last link is the worse mistake.
-  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
-    auto ports = inventory_.NodePorts(port);
-    if (port.is_switch() && std::all_of(ports.begin(), ports.end(), [&](const PortInfo& p) {
-          return learned_.count(p.name) > 0;
-        })) {
+  std::vector<NodeLink> NodeLinks(const PortInfo& port) override {
+    if (port.is_switch() && learned_.count(port.name) &&
+        inventory_.AllOfNode(port, [&](const PortInfo& p) { return learned_.count(p.name) > 0; })) {
       return {};
     }
-    return ports;
+    return inventory_.NodeLinks(port);
   }
   int ActionsSince(TimePoint since) override {
     return static_cast<int>(
@@ -99,7 +97,7 @@ class ReplayContext final : public DecisionContext {
   const Inventory& inventory_;
   const ManualMarks& marks_;
   const SilenceSet& silences_;
-  const std::set<std::string>& learned_;
+  const std::unordered_set<std::string>& learned_;
   std::map<std::string, OpenTicketInfo> tickets_;
   std::vector<std::string> held_;
   std::vector<TimePoint> cuts_;
@@ -109,20 +107,21 @@ class ReplayContext final : public DecisionContext {
 };
 
 // Ports the saved port list lacks, learned from how events name them.
-size_t LearnPorts(const Observation& o, Inventory* inventory,
-                  std::set<std::string>* learned_names) {
-  auto named = ExtractPortSubjects(o.description);
+size_t LearnPorts(const Observation& o, const std::vector<PortSubject>& named, Inventory* inventory,
+                  std::unordered_set<std::string>* learned_names) {
   // The ports the event's object names are the authority: the old Link form's message names a
   // host by its node GUID ("e41d2d0300ff4938 (Computer: ...) : 2" for port e41d2d0300ff4939_2),
   // which is no port's name.
-  if (!o.ports.empty()) {
-    std::erase_if(named, [&o](const PortSubject& s) {
-      return std::find(o.ports.begin(), o.ports.end(), s.port) == o.ports.end();
-    });
+  std::vector<const PortSubject*> kept;
+  for (const auto& s : named) {
+    if (o.ports.empty() || std::find(o.ports.begin(), o.ports.end(), s.port) != o.ports.end()) {
+      kept.push_back(&s);
+    }
   }
   size_t learned = 0;
-  for (const auto& s : named) {
-    if (inventory->Get(s.port)) continue;
+  for (const PortSubject* subject : kept) {
+    const PortSubject& s = *subject;
+    if (inventory->Contains(s.port)) continue;
     PortInfo p;
     p.name = s.port;
     p.guid = s.port.substr(0, s.port.find('_'));
@@ -136,7 +135,7 @@ size_t LearnPorts(const Observation& o, Inventory* inventory,
       p.number = std::stoi(s.port.substr(s.port.find('_') + 1));
     } catch (const std::exception&) {
     }
-    if (named.size() == 2) p.peer = named[0].port == s.port ? named[1].port : named[0].port;
+    if (kept.size() == 2) p.peer = kept[0]->port == s.port ? kept[1]->port : kept[0]->port;
     inventory->Upsert(p);
     learned_names->insert(p.name);
     ++learned;
@@ -305,36 +304,20 @@ class SnapshotFeed {
 // The event log, entry by entry, with the snapshots taken up to each entry fed before it.
 Status ReplayEventLog(const ReplayOptions& options, ReplayPipeline* pipeline, SnapshotFeed* feed,
                       ReplayStats* stats) {
-  std::ifstream in(options.event_log, std::ios::binary);
-  if (!in) return Status::NotFound("cannot read the event log " + options.event_log);
-  EventLogAssembler assembler;
-  RawLogEntry raw;
-  LogEntry entry;
-  auto handle = [&](const RawLogEntry& r) {
+  EventLogReadOptions read;
+  read.utc_offset_s = options.utc_offset_s;
+  read.jobs = options.jobs;
+  read.progress = options.progress;
+  return ReadEventLogFile(options.event_log, read, [&](ReadEntry& e) {
     ++stats->events;
-    Status s = ParseEventLogEntry(r, &entry);
-    TimePoint t;
-    if (s.ok() && !ParseUfmTimestamp(entry.timestamp, options.utc_offset_s, &t)) {
-      s = Status::InvalidArgument("bad timestamp '" + entry.timestamp + "'");
-    }
-    if (!s.ok()) {
+    if (!e.error.empty()) {
       ++stats->bad_entries;
-      Note(stats, options.event_log + ": byte " + std::to_string(r.offset) + ": " + s.message());
+      Note(stats, options.event_log + ": byte " + std::to_string(e.offset) + ": " + e.error);
       return;
     }
-    feed->Until(t);
-    stats->learned_ports += pipeline->Event(ToObservation(entry, t));
-  };
-  std::string line;
-  uint64_t offset = 0;
-  while (std::getline(in, line)) {
-    uint64_t at = offset;
-    offset += line.size() + 1;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (assembler.Add(line, at, &raw)) handle(raw);
-  }
-  if (assembler.Flush(&raw)) handle(raw);
-  return Status::Ok();
+    feed->Until(e.obs.time);
+    stats->learned_ports += pipeline->Event(std::move(e.obs), e.named);
+  });
 }
 
 }  // namespace
@@ -384,6 +367,8 @@ struct ReplayPipeline::Impl {
                  return rate;
                }),
         sink(std::move(out)) {
+    // Replay's decisions carry no evidence: the observations are not built into it.
+    engine.SetEvidenceObservations(false);
     intake.SetInterest(rules->counters);
     intake.UseInventory(inventory);  // host rows by port_guid, as in the service
   }
@@ -413,7 +398,7 @@ struct ReplayPipeline::Impl {
   SilenceSet silences;
   ManualMarks marks;
   RecentDisables disables;
-  std::set<std::string> learned;  // ports known only from the events' text
+  std::unordered_set<std::string> learned;  // ports known only from the events' text
   RuleEngine engine;
   Decider decider;
   ReplayContext ctx;
@@ -432,27 +417,28 @@ ReplayPipeline::ReplayPipeline(std::shared_ptr<const RuleSet> rules, DecisionPol
 ReplayPipeline::~ReplayPipeline() = default;
 
 size_t ReplayPipeline::Event(const Observation& o) {
+  return Event(Observation(o), ExtractPortSubjects(o.description));
+}
+
+size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>& named) {
   impl_->Advance(o.time);
-  size_t learned = LearnPorts(o, impl_->inventory, &impl_->learned);
+  size_t learned = LearnPorts(o, named, impl_->inventory, &impl_->learned);
+  const std::vector<std::string> ports = impl_->engine.PortsOf(o);
   if (o.event_type == 328 || o.event_type == 329) {
     // The fabric as the events tell it: which links are up (the last-link guard counts them).
-    for (const auto& name : impl_->engine.PortsOf(o)) {
-      auto p = impl_->inventory->Get(name);
-      if (!p || p->disabled()) continue;
-      p->logical_state = o.event_type == 328 ? "Active" : "Inactive";
-      p->physical_state = o.event_type == 328 ? "Link Up" : "Link Down";
-      impl_->inventory->Upsert(*p);
-    }
+    for (const auto& name : ports) impl_->inventory->SetLinkState(name, o.event_type == 328);
   }
-  impl_->marks.Observe(o, impl_->engine.PortsOf(o));
+  impl_->marks.Observe(o, ports);
   // A recorded 336 is a person's disable or the live service's own: either way, what the link
   // then reports is not for the rules, as in the service (RecentDisables, and for its own cuts
   // OwnDisableFilter).
-  std::vector<std::string> ports = impl_->engine.PortsOf(o);
   impl_->disables.Note(o, ports, [](const std::string&) { return false; });
   if (impl_->disables.Covers(o, ports, *impl_->inventory)) {
     impl_->engine.NoteLinkDown(o, ports);  // the link's uptime starts again all the same
   } else {
+    // An event that names its ports only as "<node>:<label>": the engine would look them up
+    // again (RuleEngine::Observe), so it gets them found.
+    if (o.ports.empty()) o.ports = ports;
     impl_->engine.Observe(o, &impl_->pending);
   }
   impl_->Decide();

@@ -15,7 +15,9 @@
 #include "base/status.h"
 #include "decide/decision.h"
 #include "decide/guards/decider.h"
+#include "ingest/event_subjects.h"
 #include "ingest/observation.h"
+#include "offline/event_log_reader.h"
 #include "rules/rules.h"
 #include "telemetry/telemetry_snapshot.h"
 
@@ -27,6 +29,10 @@ struct ReplayOptions {
   std::string ports_file;              // a saved GET /resources/ports response
   std::string silences_file;           // optional: a JSON list of silences (see Silence)
   int utc_offset_s = 0;                // the UFM server's zone: event log times are local
+  // Threads that parse the event log (the rules run on the caller's, in order): 1, none.
+  int jobs = 1;
+  // Called about once a second while the event log is read (replay --progress).
+  std::function<void(const ReadProgress&)> progress;
   // The service's default guards; replay needs no system GUIDs.
   DecisionPolicy policy = [] {
     DecisionPolicy p;
@@ -60,6 +66,9 @@ class ReplayPipeline {
 
   // An event, at its own time (o.time). Returns the number of ports learned from its text.
   size_t Event(const Observation& o);
+  // The same, with the ports its text names already extracted (ExtractPortSubjects); `o` is
+  // the pipeline's to change (its "<node>:<label>" references resolved once, in place).
+  size_t Event(Observation&& o, const std::vector<PortSubject>& named);
   // A telemetry snapshot taken at `t`.
   void Telemetry(const TelemetrySnapshot& snapshot, TimePoint t);
   // Moves the clock (held findings due by then fire).

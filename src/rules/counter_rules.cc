@@ -54,9 +54,18 @@ bool LinkDowns::RecentlyDown(const std::vector<std::string>& ports, TimePoint t,
 
 void CounterRules::Observe(const Rule& r, const Observation& o, const LinkDowns& downs,
                            const SubjectsFn& subjects, FindingSink* sink) {
+  auto& states = counters_[r.index];
+  auto it = states.find(o.ports.front());
+  if (it == states.end()) it = states.emplace(o.ports.front(), CounterState{}).first;
+  it->second.rule = &r;
+  Judge(r, o, downs, subjects, sink, &it->second);
+  Reschedule(it->first, &it->second);
+}
+
+void CounterRules::Judge(const Rule& r, const Observation& o, const LinkDowns& downs,
+                         const SubjectsFn& subjects, FindingSink* sink, CounterState* state) {
   const std::string& port = o.ports.front();
-  CounterState& st = counters_[r.index][port];
-  st.rule = &r;
+  CounterState& st = *state;
   if (r.min_link_uptime_s > 0 &&
       downs.RecentlyDown(subjects().ends.empty() ? o.ports : subjects().ends, o.time,
                          r.min_link_uptime_s)) {
@@ -80,15 +89,16 @@ void CounterRules::Observe(const Rule& r, const Observation& o, const LinkDowns&
   if (!st.above_since) st.above_since = o.time;
   if (SecondsFrom(*st.above_since, o.time) < r.for_s) return;
   st.active = true;
-  sink->Emit(r, Found(r, subjects(), st, m, port, o.time, sink->rules_hash()));
+  sink->Emit(r, Found(r, subjects(), st, m, port, o.time, *sink));
 }
 
 Finding CounterRules::Found(const Rule& r, const ObservationSubjects& s, const CounterState& st,
                             double measured, const std::string& port, TimePoint t,
-                            const std::string& rules_hash) {
-  Finding f = MakeFinding(r, s, t, rules_hash);
+                            const FindingSink& sink) {
+  Finding f = MakeFinding(r, s, t, sink.rules_hash());
   f.reason = Reason(r, measured, port);
   for (const auto& [time, sample] : st.samples) {
+    if (!sink.observations()) break;
     if (f.evidence["observations"].size() >= kMaxFindingEvidence) break;
     f.evidence["observations"].push_back(ObservationToJson(sample));
   }
@@ -121,27 +131,54 @@ double CounterRules::Measure(const Rule& r, const CounterState& st, TimePoint no
   return 0;
 }
 
+std::optional<TimePoint> CounterRules::NextLook(const CounterState& st) {
+  if (st.samples.empty()) return TimePoint{};  // at once: nothing is left
+  const double interval = st.samples.back().second.interval_s;
+  const double window = std::max(st.rule->window_s, interval);
+  return std::max(TimeAfter(st.samples.back().first, interval * 1.5),
+                  TimeAfter(st.samples.front().first, window));
+}
+
 void CounterRules::Sweep(TimePoint now) {
+  for (auto& e : expiry_.TakeDue(now)) {
+    auto& counters = counters_[e.rule];
+    auto it = counters.find(e.entity);
+    if (it == counters.end() || it->second.scheduled != e.due) continue;  // stale
+    CounterState& st = it->second;
+    st.scheduled.reset();
+    const Rule* rule = st.rule;
+    double interval = st.samples.empty() ? 0.0 : st.samples.back().second.interval_s;
+    // The next sample is due about one interval after the last: until it is late, a quiet
+    // window is only the gap between samples, not a clean link (an early look: a sample came
+    // since this one was asked for).
+    if (!st.samples.empty() && SecondsFrom(st.samples.back().first, now) < interval * 1.5) {
+      Reschedule(it->first, &st);
+      continue;
+    }
+    double window = std::max(rule->window_s, interval);
+    while (!st.samples.empty() && SecondsFrom(st.samples.front().first, now) >= window) {
+      st.samples.pop_front();
+    }
+    if (Cleared(*rule, Measure(*rule, st, now))) {
+      st.active = false;
+      if (st.samples.empty()) st.above_since.reset();
+    }
+    if (st.samples.empty() && !st.active) {
+      counters.erase(it);
+    } else {
+      Reschedule(it->first, &st);
+    }
+  }
+}
+
+void CounterRules::Adopt(CounterRules&& old, const RuleMapping& mapping) {
+  AdoptPerRule(&old.counters_, mapping, &counters_);
+  // The adopted states' looks were in the old queue, under the old rules' indexes.
+  expiry_.Clear();
   for (auto& counters : counters_) {
-    for (auto it = counters.begin(); it != counters.end();) {
-      CounterState& st = it->second;
-      const Rule* rule = st.rule;
-      double interval = st.samples.empty() ? 0.0 : st.samples.back().second.interval_s;
-      // The next sample is due about one interval after the last: until it is late, a quiet
-      // window is only the gap between samples, not a clean link.
-      if (!st.samples.empty() && SecondsFrom(st.samples.back().first, now) < interval * 1.5) {
-        ++it;
-        continue;
-      }
-      double window = std::max(rule->window_s, interval);
-      while (!st.samples.empty() && SecondsFrom(st.samples.front().first, now) >= window) {
-        st.samples.pop_front();
-      }
-      if (Cleared(*rule, Measure(*rule, st, now))) {
-        st.active = false;
-        if (st.samples.empty()) st.above_since.reset();
-      }
-      it = (st.samples.empty() && !st.active) ? counters.erase(it) : std::next(it);
+    for (auto& [port, st] : counters) {
+      st.scheduled.reset();
+      Reschedule(port, &st);
     }
   }
 }

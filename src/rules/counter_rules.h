@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/expiry_queue.h"
 #include "base/fifo.h"
 #include "rules/inhibitors.h"
 #include "rules/rule_state.h"
@@ -43,12 +44,10 @@ class CounterRules {
   void Observe(const Rule& r, const Observation& o, const LinkDowns& downs,
                const SubjectsFn& subjects, FindingSink* sink);
   // Prunes late ports' samples and clears conditions that fell under their clear level (part
-  // of the engine's sweep).
+  // of the engine's sweep): only the states whose look is due (ExpiryQueue), not every state.
   void Sweep(TimePoint now);
   // Reload: takes over the state of `old` (see MapRules).
-  void Adopt(CounterRules&& old, const RuleMapping& mapping) {
-    AdoptPerRule(&old.counters_, mapping, &counters_);
-  }
+  void Adopt(CounterRules&& old, const RuleMapping& mapping);
   // For a link under soak: whether one sample is at or above rule `r`'s clear level.
   static bool BreaksClearLevel(const Rule& r, const Observation& o);
 
@@ -58,15 +57,28 @@ class CounterRules {
     Fifo<std::pair<TimePoint, Observation>> samples;
     bool active = false;
     std::optional<TimePoint> above_since;
+    std::optional<TimePoint> scheduled;  // its look in expiry_
   };
+
+  // The sample `o` against the rule, on the port's state.
+  void Judge(const Rule& r, const Observation& o, const LinkDowns& downs,
+             const SubjectsFn& subjects, FindingSink* sink, CounterState* st);
+  // When the state next needs a look: once its port is late (no sample for one and a half
+  // intervals: until then a quiet window is only the gap between samples) and a sample leaves
+  // the window; at once when no sample is left.
+  static std::optional<TimePoint> NextLook(const CounterState& st);
+  void Reschedule(const std::string& port, CounterState* st) {
+    expiry_.Schedule(NextLook(*st), st->rule->index, port, &st->scheduled);
+  }
 
   // The rule's measure over the samples still in the window at `now`.
   static double Measure(const Rule& r, const CounterState& st, TimePoint now);
   static Finding Found(const Rule& r, const ObservationSubjects& s, const CounterState& st,
                        double measured, const std::string& port, TimePoint t,
-                       const std::string& rules_hash);
+                       const FindingSink& sink);
 
   PerRule<CounterState> counters_;
+  ExpiryQueue expiry_;
 };
 
 }  // namespace ufmr

@@ -11,8 +11,8 @@ namespace {
 // The finding of an event rule on `entity`, with the observations `seen` as its evidence.
 Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::string& entity,
                      const std::string& name, std::string reason, TimePoint t,
-                     const std::vector<SeenObservation>& seen, const std::string& rules_hash) {
-  Finding f = MakeFinding(r, s, t, rules_hash);
+                     const std::vector<SeenObservation>& seen, const FindingSink& sink) {
+  Finding f = MakeFinding(r, s, t, sink.rules_hash());
   if (r.wide_scope()) {
     f.ports.clear();
     f.link_key = entity;
@@ -22,6 +22,7 @@ Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::str
   for (auto it = seen.rbegin(); it != seen.rend() && f.cable_serial.empty(); ++it) {
     f.cable_serial = it->obs->cable_serial;  // the newest event that names it
   }
+  if (!sink.observations()) return f;
   auto& observations = f.evidence["observations"].get_ref<nlohmann::json::array_t&>();
   observations.reserve(std::min(seen.size(), kMaxFindingEvidence));
   for (const auto& w : seen) {
@@ -30,6 +31,9 @@ Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::str
   }
   return f;
 }
+
+// How long an active switch or node episode without a clear event lasts after its last match.
+double QuietAfter(const Rule& r) { return std::max({r.window_s, r.inhibit_for_s, 60.0}); }
 
 // Calls `one` for each scope entity of rule `r` the event names.
 template <typename Fn>
@@ -135,12 +139,20 @@ void EventRules::MatchEntity(const Rule& r, EventView& view, const Entity& e,
     // Already fired for this episode: a reboot keeps inhibiting while its events go on.
     st.last_match = o.time;
     if (!r.inhibits.empty()) inhibitors->Extend(r, e.key, e.name, o.time);
+    Reschedule(e.key, &st);
     return;
   }
-  if (held_.Join(r, e.key, {o.time, std::hash<std::string>{}(e.port), view.shared()})) return;
+  if (held_.Join(r, e.key, {o.time, std::hash<std::string>{}(e.port), view.shared()})) {
+    Reschedule(e.key, &st);
+    return;
+  }
   int have = Count(r, view, e, &st);
-  if (have < r.count) return;
-  Fire(r, view, e, have, &st, inhibitors, sink);
+  if (have >= r.count) {
+    // The state may be gone after it (a finding that is not active keeps none).
+    Fire(r, view, e, have, &st, inhibitors, sink);
+    return;
+  }
+  Reschedule(e.key, &st);
 }
 
 int EventRules::Count(const Rule& r, EventView& view, const Entity& e, EventState* st) {
@@ -183,11 +195,16 @@ void EventRules::Fire(const Rule& r, EventView& view, const Entity& e, int have,
                 reason + ", not cleared within " + FormatDuration(r.for_s),
                 TimeAfter(o.time, r.for_s), std::move(seen)});
     st->active = false;  // a held finding is not active until it fires
+    Reschedule(e.key, st);
     return;
   }
-  Finding f = EventFinding(r, view.subjects(), e.key, e.name, std::move(reason), o.time, seen,
-                           sink->rules_hash());
-  if (!st->active) events_[r.index].erase(e.key);
+  Finding f =
+      EventFinding(r, view.subjects(), e.key, e.name, std::move(reason), o.time, seen, *sink);
+  if (st->active) {
+    Reschedule(e.key, st);
+  } else {
+    events_[r.index].erase(e.key);
+  }
   sink->Emit(r, std::move(f));
 }
 
@@ -195,32 +212,54 @@ void EventRules::FireHeld(TimePoint now, FindingSink* sink) {
   for (auto& h : held_.TakeDue(now)) {
     // `seen` holds the window that started the hold, then every match since: the evidence.
     Finding f = EventFinding(*h.rule, *h.subjects, h.entity, h.name, std::move(h.reason), h.fire_at,
-                             h.seen, sink->rules_hash());
+                             h.seen, *sink);
     // It fired: active until its clear event, so the episode is one finding.
     EventState& st = events_[h.rule->index][h.entity];
     st.rule = h.rule;
     st.active = true;
     st.last_match = f.time;
+    Reschedule(h.entity, &st);
     sink->Emit(*h.rule, std::move(f));
   }
 }
 
 // --- housekeeping ----------------------------------------------------------------------------
 
+bool EventRules::Age(EventState* st, TimePoint now) {
+  const Rule& rule = *st->rule;
+  while (!st->window.empty() && SecondsFrom(st->window.front().time, now) > rule.window_s) {
+    st->window.pop_front();
+  }
+  // An active switch/node finding without a clear event ends once its events stop.
+  if (st->active && !rule.clear && SecondsFrom(st->last_match, now) > QuietAfter(rule)) {
+    st->active = false;
+  }
+  return !st->active && st->window.empty();
+}
+
+std::optional<TimePoint> EventRules::NextLook(const EventState& st) {
+  const Rule& rule = *st.rule;
+  if (!st.active && st.window.empty()) return TimePoint{};  // at once: nothing is left
+  std::optional<TimePoint> due;
+  if (!st.window.empty()) due = TimeAfter(st.window.front().time, rule.window_s);
+  if (st.active && !rule.clear) {
+    TimePoint quiet = TimeAfter(st.last_match, QuietAfter(rule));
+    if (!due || quiet < *due) due = quiet;
+  }
+  return due;
+}
+
 void EventRules::Sweep(TimePoint now) {
-  for (auto& states : events_) {
-    for (auto it = states.begin(); it != states.end();) {
-      EventState& st = it->second;
-      const Rule& rule = *st.rule;
-      while (!st.window.empty() && SecondsFrom(st.window.front().time, now) > rule.window_s) {
-        st.window.pop_front();
-      }
-      // An active switch/node finding without a clear event ends once its events stop.
-      bool quiet =
-          st.active && !rule.clear &&
-          SecondsFrom(st.last_match, now) > std::max({rule.window_s, rule.inhibit_for_s, 60.0});
-      if (quiet) st.active = false;
-      it = (!st.active && st.window.empty()) ? states.erase(it) : std::next(it);
+  for (auto& e : expiry_.TakeDue(now)) {
+    auto& states = events_[e.rule];
+    auto it = states.find(e.entity);
+    if (it == states.end() || it->second.scheduled != e.due) continue;  // stale
+    EventState& st = it->second;
+    st.scheduled.reset();
+    if (Age(&st, now)) {
+      states.erase(it);
+    } else {
+      Reschedule(it->first, &st);
     }
   }
 }
@@ -233,6 +272,14 @@ void EventRules::Forget(const std::set<std::string>& entities) {
 void EventRules::Adopt(EventRules&& old, const RuleMapping& mapping) {
   AdoptPerRule(&old.events_, mapping, &events_);
   held_.Adopt(std::move(old.held_), mapping);
+  // The adopted states' looks were in the old queue, under the old rules' indexes.
+  expiry_.Clear();
+  for (auto& states : events_) {
+    for (auto& [key, st] : states) {
+      st.scheduled.reset();
+      Reschedule(key, &st);
+    }
+  }
 }
 
 void EventRules::Visit(double max_window_s,

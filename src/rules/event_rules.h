@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/expiry_queue.h"
 #include "base/fifo.h"
 #include "rules/held_findings.h"
 #include "rules/inhibitors.h"
@@ -64,7 +65,8 @@ class EventRules {
   // Held findings due by `now` fire, in the order they fell due; each is then active.
   void FireHeld(TimePoint now, FindingSink* sink);
 
-  // Ages every window to `now` and ends quiet switch/node episodes (part of the engine's sweep).
+  // Ages the windows due by `now` and ends quiet switch/node episodes (part of the engine's
+  // sweep): only the states whose look is due (ExpiryQueue), not every state.
   void Sweep(TimePoint now);
   void Forget(const std::set<std::string>& entities);
   // Reload: takes over the state (and holds) of `old` (see MapRules).
@@ -80,6 +82,7 @@ class EventRules {
     Fifo<SeenObservation> window;
     bool active = false;  // fired, not yet cleared
     TimePoint last_match;
+    std::optional<TimePoint> scheduled;  // its look in expiry_
   };
   // The scope entity of one match: its key, its name as written, and the port it counts for.
   struct Entity {
@@ -96,8 +99,19 @@ class EventRules {
   void Fire(const Rule& r, EventView& view, const Entity& e, int have, EventState* st,
             Inhibitors* inhibitors, FindingSink* sink);
 
+  // Ages the window to `now` and ends a quiet episode; true when nothing is left of the state.
+  static bool Age(EventState* st, TimePoint now);
+  // When the state next needs a look: its oldest match leaving the window, or a quiet switch or
+  // node episode ending; at once when nothing is left of it; never for an episode that only its
+  // clear event ends.
+  static std::optional<TimePoint> NextLook(const EventState& st);
+  void Reschedule(const std::string& key, EventState* st) {
+    expiry_.Schedule(NextLook(*st), st->rule->index, key, &st->scheduled);
+  }
+
   PerRule<EventState> events_;
   HeldFindings held_;
+  ExpiryQueue expiry_;
 };
 
 }  // namespace ufmr

@@ -47,9 +47,10 @@ void FlappingRules::CountDown(const Rule& r, const Observation& o, const Observa
     from_counters = std::max(from_counters, sum);
   }
   double downs = std::max(static_cast<double>(st.down_times.size()), from_counters);
+  Reschedule(s.link_key, &st);
   if (st.active || downs < r.count) return;
   st.active = true;  // until the link is quiet for a whole window
-  Finding f = Found(r, o, s, st, downs, from_counters, sink->rules_hash());
+  Finding f = Found(r, o, s, st, downs, from_counters, *sink);
   st.events.clear();
   st.down_times.clear();
   st.counter_downs.clear();
@@ -58,28 +59,61 @@ void FlappingRules::CountDown(const Rule& r, const Observation& o, const Observa
 
 Finding FlappingRules::Found(const Rule& r, const Observation& o, const ObservationSubjects& s,
                              const FlapState& st, double downs, double from_counters,
-                             const std::string& rules_hash) {
-  Finding f = MakeFinding(r, s, o.time, rules_hash);
+                             const FindingSink& sink) {
+  Finding f = MakeFinding(r, s, o.time, sink.rules_hash());
   f.reason = std::to_string(static_cast<long long>(downs)) + " link-down transitions within " +
              FormatDuration(r.window_s);
+  if (from_counters > 0) f.evidence["counter_downs"] = from_counters;
+  if (!sink.observations()) return f;
   auto& observations = f.evidence["observations"].get_ref<nlohmann::json::array_t&>();
   observations.reserve(st.events.size() + 1);
   for (const auto& e : st.events) observations.push_back(ObservationToJson(*e.obs));
-  if (from_counters > 0) {
-    f.evidence["counter_downs"] = from_counters;
-    observations.push_back(ObservationToJson(o));
-  }
+  if (from_counters > 0) observations.push_back(ObservationToJson(o));
   return f;
 }
 
+std::optional<TimePoint> FlappingRules::NextLook(const FlapState& st) {
+  const double window = st.rule->window_s;
+  std::optional<TimePoint> due;
+  auto consider = [&](TimePoint t) {
+    if (!due || t < *due) due = t;
+  };
+  if (!st.down_times.empty()) consider(TimeAfter(st.down_times.front(), window));
+  if (!st.events.empty()) consider(TimeAfter(st.events.front().time, window));
+  for (const auto& [port, downs] : st.counter_downs) {
+    if (!downs.empty()) consider(TimeAfter(downs.front().first, window));
+  }
+  if (st.active) consider(TimeAfter(st.last_down, window));
+  if (!due && !st.active) return TimePoint{};  // at once: nothing is left
+  return due;
+}
+
 void FlappingRules::Sweep(TimePoint now) {
+  for (auto& e : expiry_.TakeDue(now)) {
+    auto& flaps = flaps_[e.rule];
+    auto it = flaps.find(e.entity);
+    if (it == flaps.end() || it->second.scheduled != e.due) continue;  // stale
+    FlapState& st = it->second;
+    st.scheduled.reset();
+    double window = st.rule->window_s;
+    if (st.active && SecondsFrom(st.last_down, now) > window) st.active = false;
+    bool empty = Trim(&st, window, now);
+    if (!st.active && empty) {
+      flaps.erase(it);
+    } else {
+      Reschedule(it->first, &st);
+    }
+  }
+}
+
+void FlappingRules::Adopt(FlappingRules&& old, const RuleMapping& mapping) {
+  AdoptPerRule(&old.flaps_, mapping, &flaps_);
+  // The adopted states' looks were in the old queue, under the old rules' indexes.
+  expiry_.Clear();
   for (auto& flaps : flaps_) {
-    for (auto it = flaps.begin(); it != flaps.end();) {
-      FlapState& st = it->second;
-      double window = st.rule->window_s;
-      if (st.active && SecondsFrom(st.last_down, now) > window) st.active = false;
-      bool empty = Trim(&st, window, now);
-      it = (!st.active && empty) ? flaps.erase(it) : std::next(it);
+    for (auto& [key, st] : flaps) {
+      st.scheduled.reset();
+      Reschedule(key, &st);
     }
   }
 }

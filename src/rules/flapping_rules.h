@@ -7,10 +7,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 
+#include "base/expiry_queue.h"
 #include "base/fifo.h"
 #include "rules/inhibitors.h"
 #include "rules/rule_state.h"
@@ -27,13 +29,12 @@ class FlappingRules {
   void CountDown(const Rule& r, const Observation& o, const ObservationSubjects& s,
                  FindingSink* sink, const std::shared_ptr<const Observation>& shared = nullptr);
 
-  // Ages every window to `now` and ends the episodes of quiet links (part of the engine's sweep).
+  // Ages the windows due by `now` and ends the episodes of quiet links (part of the engine's
+  // sweep): only the states whose look is due (ExpiryQueue), not every state.
   void Sweep(TimePoint now);
   void Forget(const std::set<std::string>& entities) { ForgetEntities(&flaps_, entities); }
   // Reload: takes over the state of `old` (see MapRules).
-  void Adopt(FlappingRules&& old, const RuleMapping& mapping) {
-    AdoptPerRule(&old.flaps_, mapping, &flaps_);
-  }
+  void Adopt(FlappingRules&& old, const RuleMapping& mapping);
   // Calls `visit` with every event a rule with a window up to `max_window_s` keeps as evidence.
   void Visit(double max_window_s, const std::function<void(const SeenObservation&)>& visit) const;
 
@@ -45,6 +46,7 @@ class FlappingRules {
     std::map<std::string, Fifo<std::pair<TimePoint, double>>> counter_downs;
     bool active = false;
     TimePoint last_down;
+    std::optional<TimePoint> scheduled;  // its look in expiry_
   };
 
   // Drops what left the window ending at `now`; true when nothing is left.
@@ -52,9 +54,17 @@ class FlappingRules {
   // The finding: the downs counted, the events kept, and the sample `o` if counters counted.
   static Finding Found(const Rule& r, const Observation& o, const ObservationSubjects& s,
                        const FlapState& st, double downs, double from_counters,
-                       const std::string& rules_hash);
+                       const FindingSink& sink);
+
+  // When the state next needs a look: a down leaving the window, or the link quiet for a whole
+  // window; at once when nothing is left of it.
+  static std::optional<TimePoint> NextLook(const FlapState& st);
+  void Reschedule(const std::string& key, FlapState* st) {
+    expiry_.Schedule(NextLook(*st), st->rule->index, key, &st->scheduled);
+  }
 
   PerRule<FlapState> flaps_;
+  ExpiryQueue expiry_;
 };
 
 }  // namespace ufmr

@@ -16,6 +16,7 @@ void Inhibitors::Extend(const Rule& r, const std::string& entity, const std::str
     }
   }
   list.push_back({r.name, name, until});
+  earliest_end_ = std::min(earliest_end_, until);
 }
 
 std::string Inhibitors::Covering(const std::string& entity, const char* what,
@@ -66,11 +67,14 @@ std::string Inhibitors::InhibitedBy(const std::string& rule, const Finding& f, T
 }
 
 void Inhibitors::Expire(TimePoint now) {
+  if (now <= earliest_end_) return;
+  earliest_end_ = TimePoint::max();
   for (auto it = inhibitors_.begin(); it != inhibitors_.end();) {
     auto& list = it->second;
     list.erase(
         std::remove_if(list.begin(), list.end(), [&](const Inhibitor& i) { return i.until < now; }),
         list.end());
+    for (const auto& i : list) earliest_end_ = std::min(earliest_end_, i.until);
     it = list.empty() ? inhibitors_.erase(it) : std::next(it);
   }
 }
@@ -78,7 +82,9 @@ void Inhibitors::Expire(TimePoint now) {
 void Inhibitors::Adopt(Inhibitors&& old, const RulesByName& rules) {
   for (auto& [entity, list] : old.inhibitors_) {
     for (auto& i : list) {
-      if (rules.count(i.rule)) inhibitors_[entity].push_back(std::move(i));
+      if (!rules.count(i.rule)) continue;
+      earliest_end_ = std::min(earliest_end_, i.until);
+      inhibitors_[entity].push_back(std::move(i));
     }
   }
 }

@@ -43,6 +43,8 @@ class Inhibitors {
                        TimePoint t, const RulesByName& rules) const;
 
   std::map<std::string, std::vector<Inhibitor>> inhibitors_;  // "switch:<key>" / "node:<key>"
+  // No inhibitor ends before this: Expire, called on every tick, looks no further until then.
+  TimePoint earliest_end_ = TimePoint::max();
 };
 
 // Where the engine's parts hand a finding: a port or link finding is judged against the
@@ -51,16 +53,21 @@ class Inhibitors {
 class FindingSink {
  public:
   FindingSink(const Inhibitors& inhibitors, const SubjectResolver& resolver,
-              const RulesByName& rules, const std::string& rules_hash, std::vector<Finding>* out)
+              const RulesByName& rules, const std::string& rules_hash, std::vector<Finding>* out,
+              bool observations = true)
       : inhibitors_(inhibitors),
         resolver_(resolver),
         rules_(rules),
         rules_hash_(rules_hash),
-        out_(out) {}
+        out_(out),
+        observations_(observations) {}
 
   void Emit(const Rule& r, Finding f);
   // The hash of the rule set, for MakeFinding.
   const std::string& rules_hash() const { return rules_hash_; }
+  // Whether findings carry the observations that made them as evidence (RuleEngine::
+  // SetEvidenceObservations).
+  bool observations() const { return observations_; }
 
  private:
   const Inhibitors& inhibitors_;
@@ -68,6 +75,7 @@ class FindingSink {
   const RulesByName& rules_;
   const std::string& rules_hash_;
   std::vector<Finding>* out_;
+  bool observations_;
 };
 
 }  // namespace ufmr

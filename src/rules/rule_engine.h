@@ -57,6 +57,11 @@ class RuleEngine {
   // Only observations from `source` count (each source has its own cursor and ids).
   std::optional<int64_t> OldestEventInUse(const std::string& source = "rest") const;
 
+  // Whether findings carry the observations that made them in their evidence (the default; the
+  // service records them). Replay turns it off: its decisions carry no evidence, and building it
+  // cost more than deciding. The threshold and measure stay (titles and hints use them).
+  void SetEvidenceObservations(bool on) { evidence_observations_ = on; }
+
   // Hot reload: takes over the state of `old` for rules that keep their name and kind.
   void AdoptState(RuleEngine&& old);
 
@@ -81,7 +86,7 @@ class RuleEngine {
   // Ageing windows and ending quiet episodes, every kSweepS of the observations' time.
   void Sweep(TimePoint now);
   FindingSink Sink(std::vector<Finding>* out) const {
-    return FindingSink(inhibitors_, resolver_, by_name_, rules_->hash, out);
+    return FindingSink(inhibitors_, resolver_, by_name_, rules_->hash, out, evidence_observations_);
   }
 
   std::shared_ptr<const RuleSet> rules_;
@@ -93,6 +98,7 @@ class RuleEngine {
   Inhibitors inhibitors_;
   LinkDowns link_downs_;
   TimePoint next_sweep_{};
+  bool evidence_observations_ = true;
 };
 
 // ObservationToJson (an observation as evidence holds it): rule_state.h.

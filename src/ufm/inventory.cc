@@ -16,10 +16,16 @@ bool PortInfo::is_switch() const {
 
 namespace {
 
-bool IsOneOf(const std::string& state, std::initializer_list<const char*> names) {
-  const std::string lower = AsciiLower(state);
-  for (const char* n : names) {
-    if (lower == n) return true;
+// Whether `state` is one of `names` (lower case), in any case; no copy (asked for every port of
+// a node on every decision that could cut one).
+bool IsOneOf(std::string_view state, std::initializer_list<std::string_view> names) {
+  for (std::string_view n : names) {
+    if (n.size() == state.size() &&
+        std::equal(n.begin(), n.end(), state.begin(), [](char a, char b) {
+          return a == (b >= 'A' && b <= 'Z' ? b - 'A' + 'a' : b);
+        })) {
+      return true;
+    }
   }
   return false;
 }
@@ -111,7 +117,8 @@ Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) 
 }
 
 std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> ports) {
-  std::map<std::string, PortInfo> next;
+  std::unordered_map<std::string, PortInfo> next;
+  next.reserve(ports.size());
   for (auto& p : ports) next[p.name] = std::move(p);
   std::vector<PeerChange> changes;
   std::lock_guard<std::mutex> lock(mu_);
@@ -122,6 +129,8 @@ std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> port
         changes.push_back({name, old->second.peer, port.peer});
       }
     }
+    std::sort(changes.begin(), changes.end(),
+              [](const PeerChange& a, const PeerChange& b) { return a.port < b.port; });
   }
   ports_.swap(next);
   IndexDescriptions();
@@ -140,10 +149,7 @@ std::string WithoutAsic(const std::string& label) {
 
 }  // namespace
 
-namespace {
-// The node a port sits on: its system GUID and system name (either may be missing; both must
-// agree, so two hosts a faulty inventory gives one GUID stay two).
-std::string NodeKeyOf(const PortInfo& p) {
+std::string Inventory::NodeKeyOf(const PortInfo& p) {
   std::string node = p.system_name;
   if (node.empty() && p.is_switch()) {
     node = p.node_description.substr(0, p.node_description.find(':'));
@@ -151,22 +157,18 @@ std::string NodeKeyOf(const PortInfo& p) {
   if (p.system_guid.empty() && node.empty()) return "";
   return p.system_guid + "|" + node;
 }
-}  // namespace
 
 std::vector<PortInfo> Inventory::NodePorts(const PortInfo& port) const {
-  std::string key = NodeKeyOf(port);
-  std::lock_guard<std::mutex> lock(mu_);
   std::vector<PortInfo> out;
-  auto it = by_node_.find(key);
-  if (key.empty() || it == by_node_.end()) {
-    auto self = ports_.find(port.name);
-    out.push_back(self != ports_.end() ? self->second : port);
-    return out;
-  }
-  for (const auto& name : it->second) {
-    auto p = ports_.find(name);
-    if (p != ports_.end()) out.push_back(p->second);
-  }
+  std::lock_guard<std::mutex> lock(mu_);
+  ForNodePorts(port, [&](const PortInfo& p) { out.push_back(p); });
+  return out;
+}
+
+std::vector<NodeLink> Inventory::NodeLinks(const PortInfo& port) const {
+  std::vector<NodeLink> out;
+  std::lock_guard<std::mutex> lock(mu_);
+  ForNodePorts(port, [&](const PortInfo& p) { out.push_back({p.name, p.peer, p.link_up()}); });
   return out;
 }
 
@@ -181,27 +183,61 @@ void Inventory::IndexDescriptions() {
   by_description_.clear();
   by_node_.clear();
   system_names_.clear();
-  for (const auto& [name, p] : ports_) {
-    if (!p.system_guid.empty() && !p.system_name.empty()) {
-      system_names_.emplace(AsciiLower(p.system_guid), p.system_name);
-    }
-    if (std::string key = NodeKeyOf(p); !key.empty()) by_node_[key].push_back(name);
-    // A host port as the event log's IBPort objects name it: "<host> HCA-1:<number>" (its node
-    // description and number: "Computer: c931f03p08 HCA-1 / NA / 1").
-    if (!p.is_switch() && p.number > 0 && !p.node_description.empty() &&
-        p.node_description.find(':') == std::string::npos) {
-      by_description_[AsciiLower(p.node_description + ":" + std::to_string(p.number))] = name;
-    }
-    std::string node = p.system_name;
-    std::string label = p.label;
-    size_t colon = p.node_description.find(':');
-    if (colon != std::string::npos) {
-      if (node.empty()) node = p.node_description.substr(0, colon);
-      if (label.empty()) label = p.node_description.substr(colon + 1);
-    }
-    if (node.empty() || label.empty()) continue;
-    by_description_[AsciiLower(node + ":" + WithoutAsic(label))] = name;
+  for (const auto& [name, p] : ports_) IndexPort(p);
+}
+
+namespace {
+
+// The keys a port is found by in by_description_: "<node>:<label>" (the ASIC prefix left out),
+// and for a host port as the event log's IBPort objects name it, "<host> HCA-1:<number>" (its
+// node description and number: "Computer: c931f03p08 HCA-1 / NA / 1"). Lower case.
+std::vector<std::string> DescriptionKeys(const PortInfo& p) {
+  std::vector<std::string> keys;
+  if (!p.is_switch() && p.number > 0 && !p.node_description.empty() &&
+      p.node_description.find(':') == std::string::npos) {
+    keys.push_back(AsciiLower(p.node_description + ":" + std::to_string(p.number)));
   }
+  std::string node = p.system_name;
+  std::string label = p.label;
+  size_t colon = p.node_description.find(':');
+  if (colon != std::string::npos) {
+    if (node.empty()) node = p.node_description.substr(0, colon);
+    if (label.empty()) label = p.node_description.substr(colon + 1);
+  }
+  if (!node.empty() && !label.empty()) keys.push_back(AsciiLower(node + ":" + WithoutAsic(label)));
+  return keys;
+}
+
+}  // namespace
+
+void Inventory::IndexPort(const PortInfo& p) {
+  if (!p.system_guid.empty() && !p.system_name.empty()) {
+    system_names_.emplace(AsciiLower(p.system_guid), p.system_name);
+  }
+  if (std::string key = NodeKeyOf(p); !key.empty()) {
+    auto& names = by_node_[key];
+    names.insert(std::lower_bound(names.begin(), names.end(), p.name), p.name);
+  }
+  for (auto& key : DescriptionKeys(p)) by_description_[std::move(key)] = p.name;
+}
+
+void Inventory::UnindexPort(const PortInfo& p) {
+  for (const auto& key : DescriptionKeys(p)) {
+    auto it = by_description_.find(key);
+    if (it != by_description_.end() && it->second == p.name) by_description_.erase(it);
+  }
+  const std::string key = NodeKeyOf(p);
+  auto node = by_node_.find(key);
+  if (!key.empty() && node != by_node_.end()) {
+    std::erase(node->second, p.name);
+    if (node->second.empty()) by_node_.erase(node);
+  }
+  if (p.system_guid.empty() || p.system_name.empty()) return;
+  // The system's name stays known while another of its ports is.
+  const std::string guid = AsciiLower(p.system_guid);
+  auto name = system_names_.find(guid);
+  if (name == system_names_.end() || name->second != p.system_name) return;
+  if (by_node_.find(key) == by_node_.end()) system_names_.erase(name);
 }
 
 std::optional<std::string> Inventory::FindByDescription(const std::string& ref) const {
@@ -289,15 +325,34 @@ int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>
 void Inventory::Upsert(const PortInfo& port) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = ports_.find(port.name);
+  // What the indexes are made of (DescriptionKeys, NodeKeyOf; the description says switch or
+  // host).
   bool reindex = it == ports_.end() || it->second.label != port.label ||
                  it->second.system_name != port.system_name ||
                  it->second.system_guid != port.system_guid ||
-                 it->second.node_description != port.node_description;
-  bool changed = it == ports_.end() || reindex || it->second.peer != port.peer ||
-                 it->second.description != port.description;
+                 it->second.node_description != port.node_description ||
+                 it->second.description != port.description || it->second.number != port.number;
+  bool changed = reindex || it->second.peer != port.peer;
+  if (reindex && it != ports_.end()) UnindexPort(it->second);
   ports_[port.name] = port;
-  if (reindex) IndexDescriptions();
+  if (reindex) IndexPort(port);
   if (changed) generation_.fetch_add(1, std::memory_order_release);
+}
+
+bool Inventory::SetLinkState(const std::string& name, bool up) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(name);
+  if (it == ports_.end()) return false;
+  PortInfo& p = it->second;
+  if (p.disabled()) return true;
+  p.logical_state = up ? "Active" : "Inactive";
+  p.physical_state = up ? "Link Up" : "Link Down";
+  return true;
+}
+
+bool Inventory::Contains(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return ports_.count(name) > 0;
 }
 
 bool Inventory::Placement(const std::string& name, bool* is_switch, std::string* node) const {

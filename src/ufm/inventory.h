@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/status.h"
@@ -72,6 +73,14 @@ Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped);
 // Returns how many peers were filled in.
 int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links);
 
+// One port of a node as the last-link guard counts it: a few fields, not a whole PortInfo (the
+// guard asks for every port of a 64-port switch on every finding that could cut one).
+struct NodeLink {
+  std::string name;
+  std::string peer;
+  bool up = false;  // PortInfo::link_up()
+};
+
 class Inventory {
  public:
   // A port whose peer is not what it was: a cable moved (or a link came or went).
@@ -84,6 +93,11 @@ class Inventory {
   // first load, and none for ports that appear or disappear whole).
   std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
   void Upsert(const PortInfo& port);
+  // The link's state as an event tells it (replay: "Link went up" / "Link went down"): a port
+  // disabled in UFM's list stays disabled. No index changes; the generation stays (nothing a
+  // reader caches depends on the state). False when the port is unknown.
+  bool SetLinkState(const std::string& name, bool up);
+  bool Contains(const std::string& name) const;
   std::optional<PortInfo> Get(const std::string& name) const;
   // Calls f(const PortInfo&) for the port, under the inventory's lock and without copying it (a
   // ticket list reads two ports per ticket); false when the port is unknown. f must be short and
@@ -115,6 +129,17 @@ class Inventory {
   // Every port of the node (same system GUID, else the same system name) the port sits on,
   // itself included; just the port when its node is unknown.
   std::vector<PortInfo> NodePorts(const PortInfo& port) const;
+  // The same ports, as NodeLinks.
+  std::vector<NodeLink> NodeLinks(const PortInfo& port) const;
+  // Whether pred(const PortInfo&) holds for every one of them, without copying them; pred must
+  // not call back into the inventory.
+  template <typename Pred>
+  bool AllOfNode(const PortInfo& port, Pred&& pred) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    bool all = true;
+    ForNodePorts(port, [&](const PortInfo& p) { all = all && pred(p); });
+    return all;
+  }
   // The system name of the switch or host with this system GUID (any case, "0x" or not), or "".
   std::string SystemNameOf(const std::string& system_guid) const;
   size_t size() const;
@@ -123,13 +148,40 @@ class Inventory {
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
  private:
-  void IndexDescriptions();  // with mu_ held
+  // The indexes below, with mu_ held: all of them again (Replace), or one port in or out of them
+  // (Upsert: a port learned costs what it indexes, not the whole inventory again).
+  void IndexDescriptions();
+  void IndexPort(const PortInfo& p);
+  void UnindexPort(const PortInfo& p);
+  // Calls f(const PortInfo&) for each port of the port's node (NodePorts), with mu_ held.
+  template <typename F>
+  void ForNodePorts(const PortInfo& port, F&& f) const {
+    const std::string key = NodeKeyOf(port);
+    auto it = key.empty() ? by_node_.end() : by_node_.find(key);
+    if (it == by_node_.end()) {
+      auto self = ports_.find(port.name);
+      f(self != ports_.end() ? self->second : port);
+      return;
+    }
+    for (const auto& name : it->second) {
+      auto p = ports_.find(name);
+      if (p != ports_.end()) f(p->second);
+    }
+  }
+  // The node a port sits on, as by_node_ keys it: its system GUID and system name (either may be
+  // missing; both must agree, so two hosts a faulty inventory gives one GUID stay two); "" when
+  // neither is known.
+  static std::string NodeKeyOf(const PortInfo& p);
 
   mutable std::mutex mu_;
-  std::map<std::string, PortInfo> ports_;
-  std::map<std::string, std::string> by_description_;        // lower-case "<node>:<label>" -> name
-  std::map<std::string, std::vector<std::string>> by_node_;  // node key -> its ports' names
-  std::map<std::string, std::string> system_names_;  // lower-case system GUID -> system name
+  // Hash maps: looked up on every event, never walked in order.
+  std::unordered_map<std::string, PortInfo> ports_;
+  // lower-case "<node>:<label>" -> name
+  std::unordered_map<std::string, std::string> by_description_;
+  // node key -> its ports' names, sorted
+  std::unordered_map<std::string, std::vector<std::string>> by_node_;
+  // lower-case system GUID -> system name
+  std::unordered_map<std::string, std::string> system_names_;
   std::atomic<uint64_t> generation_{0};
 };
 

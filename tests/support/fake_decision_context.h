@@ -62,10 +62,10 @@ class FakeDecisionContext final : public DecisionContext {
     return out;
   }
   int FabricPorts() override { return fabric_ports; }
-  std::vector<PortInfo> NodePorts(const PortInfo& port) override {
-    std::vector<PortInfo> out;
+  std::vector<NodeLink> NodeLinks(const PortInfo& port) override {
+    std::vector<NodeLink> out;
     for (const auto& [name, p] : ports) {
-      if (p.system_guid == port.system_guid) out.push_back(p);
+      if (p.system_guid == port.system_guid) out.push_back({p.name, p.peer, p.link_up()});
     }
     return out;
   }

@@ -29,7 +29,7 @@ Decision Start(const Finding& f, const GuardContext& gctx) {
 
 // Completes the decision: its kind, guard word and note, and the rendered title and repair hint.
 void Finish(Decision& d, const Finding& f, DecisionKind kind, std::string guard,
-            const std::string& why, DecisionContext& ctx) {
+            const std::string& why, const GuardContext& gctx) {
   d.kind = kind;
   d.guard = std::move(guard);
   d.note = why;
@@ -42,8 +42,18 @@ void Finish(Decision& d, const Finding& f, DecisionKind kind, std::string guard,
              : d.peer.empty()       ? "{port_node} {port_label}"
                                     : "{port_node} {port_label} <-> {peer_node} {peer_label}");
   }
-  d.title = RenderTemplate(title, d, f, ctx);
-  if (!f.repair_hint.empty()) d.repair_hint = RenderTemplate(f.repair_hint, d, f, ctx);
+  // The port and peer as the inventory knows them: the ends were looked up already.
+  std::optional<PortInfo> port_asked, peer_asked;
+  auto known = [&](const std::string& name,
+                   std::optional<PortInfo>* asked) -> const std::optional<PortInfo>& {
+    if (const auto* info = name.empty() ? nullptr : gctx.Known(name)) return *info;
+    if (!name.empty()) *asked = gctx.world().Port(name);
+    return *asked;
+  };
+  const std::optional<PortInfo>& port = known(d.port, &port_asked);
+  const std::optional<PortInfo>& peer = known(d.peer, &peer_asked);
+  d.title = RenderTemplate(title, d, f, port, peer);
+  if (!f.repair_hint.empty()) d.repair_hint = RenderTemplate(f.repair_hint, d, f, port, peer);
 }
 
 }  // namespace
@@ -62,13 +72,13 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
     if (o.ticket_id) d.ticket_id = o.ticket_id;
     if (o.silence_id) d.silence_id = o.silence_id;
     if (!o.holds) continue;
-    Finish(d, f, o.kind, guard->name(), o.why, ctx);
+    Finish(d, f, o.kind, guard->name(), o.why, gctx);
     if (o.trips_breaker) ctx.TripBreaker(d, *o.trips_breaker);
     return d;
   }
   Finish(d, f,
          f.action == RuleAction::kIsolatePort ? DecisionKind::kIsolate : DecisionKind::kDisable, "",
-         std::string(ActionVerb(f)) + " " + gctx.action_port(), ctx);
+         std::string(ActionVerb(f)) + " " + gctx.action_port(), gctx);
   return d;
 }
 

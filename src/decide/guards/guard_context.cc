@@ -5,7 +5,10 @@ namespace ufmr {
 GuardContext::GuardContext(const Finding& f, DecisionContext& world, const DecisionPolicy& policy)
     : finding_(f), world_(world), policy_(policy) {
   if (f.scope != RuleScope::kPort && f.scope != RuleScope::kLink) return;
-  action_port_ = ActionPort(f.ports, world, policy.require_system_guid);
+  // Each end is looked up once, for the port to act on, the guards and the title.
+  std::vector<std::pair<std::string, const PortInfo*>> known;
+  for (const auto& end : Ends()) known.emplace_back(end.name, end.info ? &*end.info : nullptr);
+  action_port_ = ActionPort(known, policy.require_system_guid);
   port_ = !action_port_.empty() ? action_port_ : (f.ports.empty() ? "" : f.ports.front());
   for (const auto& p : f.ports) {
     if (p != port_) peer_ = p;
@@ -23,6 +26,13 @@ const std::vector<std::string>& GuardContext::HeldPorts() const {
 bool GuardContext::Held(const std::string& port) const {
   HeldPorts();
   return held_set_.count(port) > 0;
+}
+
+const std::optional<PortInfo>* GuardContext::Known(const std::string& port) const {
+  for (const auto& end : Ends()) {
+    if (end.name == port) return &end.info;
+  }
+  return nullptr;
 }
 
 const std::vector<LinkEnd>& GuardContext::Ends() const {

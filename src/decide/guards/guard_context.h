@@ -40,6 +40,8 @@ class GuardContext {
   bool Held(const std::string& port) const;
   // The finding's ends, each with what the inventory knows of it.
   const std::vector<LinkEnd>& Ends() const;
+  // What the inventory knows of `port` when it is one of the ends (looked up already), else null.
+  const std::optional<PortInfo>* Known(const std::string& port) const;
 
  private:
   const Finding& finding_;

@@ -8,12 +8,14 @@
 namespace ufmr {
 namespace {
 
-// The node's ports other than `port` that carry traffic.
-int OtherActiveLinks(const PortInfo& port, const std::vector<PortInfo>& node_ports,
+// The node's ports other than `port` that carry traffic, counted up to `enough` (a busy switch
+// need not be counted to the last port to know it keeps enough).
+int OtherActiveLinks(const PortInfo& port, const std::vector<NodeLink>& node_ports, int enough,
                      const GuardContext& ctx) {
   int active = 0;
   for (const auto& p : node_ports) {
-    if (p.name == port.name || !p.link_up() || ctx.Held(p.name)) continue;
+    if (active >= enough) break;
+    if (p.name == port.name || !p.up || ctx.Held(p.name)) continue;
     if (!p.peer.empty() && ctx.Held(p.peer)) continue;
     // A port a person isolated is up but carries no traffic: not a link to count on.
     if (!ctx.world().OwnedByPerson(p.name).empty()) continue;
@@ -42,9 +44,9 @@ class LastLinkGuard final : public Guard {
       int minimum =
           end.info->is_switch() ? policy.min_active_links_switch : policy.min_active_links_host;
       if (minimum <= 0) continue;
-      auto node_ports = ctx.world().NodePorts(*end.info);
+      auto node_ports = ctx.world().NodeLinks(*end.info);
       if (node_ports.empty()) continue;  // the node's links are not known: not judged
-      int active = OtherActiveLinks(*end.info, node_ports, ctx);
+      int active = OtherActiveLinks(*end.info, node_ports, minimum, ctx);
       if (active < minimum) {
         return GuardOutcome::Hold(DecisionKind::kBlocked, Why(end, active, minimum));
       }

@@ -7,14 +7,13 @@ namespace {
 
 // The ports, switches and hosts a silence may name: from the inventory, the finding's own switch
 // or node, and the names the events carried for ends the inventory does not know.
-SilenceSubject SubjectOf(const Finding& f, DecisionContext& world) {
+SilenceSubject SubjectOf(const Finding& f, const GuardContext& ctx) {
   SilenceSubject subject;
   subject.ports = f.ports;
-  for (const auto& p : f.ports) {
-    auto info = world.Port(p);
-    std::string name = NodeName(info);
-    if (!info || name.empty()) continue;
-    (info->is_switch() ? subject.switches : subject.hosts).push_back(name);
+  for (const auto& end : ctx.Ends()) {
+    std::string name = NodeName(end.info);
+    if (!end.info || name.empty()) continue;
+    (end.info->is_switch() ? subject.switches : subject.hosts).push_back(std::move(name));
   }
   if (!f.switch_name.empty()) subject.switches.push_back(f.switch_name);
   if (!f.node_name.empty()) subject.hosts.push_back(f.node_name);
@@ -27,7 +26,7 @@ class SilencedGuard final : public Guard {
  public:
   const char* name() const override { return "silenced"; }
   GuardOutcome Check(const Finding& f, const GuardContext& ctx) const override {
-    const Silence* s = ctx.world().Silenced(SubjectOf(f, ctx.world()), f.time);
+    const Silence* s = ctx.world().Silenced(SubjectOf(f, ctx), f.time);
     if (!s) return GuardOutcome::Pass();
     GuardOutcome o =
         GuardOutcome::Hold(DecisionKind::kSuppressed,

@@ -1,0 +1,201 @@
+#include "offline/event_log_reader.h"
+
+#include <sys/stat.h>
+
+#include <cstdio>
+#include <deque>
+#include <future>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "ingest/event_log.h"
+
+namespace ufmr {
+
+namespace {
+
+// About this much of the file is parsed at a time (a block holds some 4,500 entries).
+constexpr size_t kBlockBytes = 1 << 20;
+
+struct Block {
+  uint64_t offset = 0;  // of its first byte in the file
+  std::string bytes;
+};
+
+struct Parsed {
+  std::vector<ReadEntry> entries;
+  uint64_t lines = 0;
+  uint64_t bytes = 0;
+};
+
+struct FileCloser {
+  void operator()(FILE* f) const { std::fclose(f); }
+};
+
+// The file in blocks that each end where an entry starts (or at the end of the file), so that
+// no entry spans two blocks.
+class BlockSource {
+ public:
+  explicit BlockSource(FILE* f) : f_(f) {}
+
+  // The next block; false at the end of the file (or on a read error: see failed()).
+  bool Next(Block* out) {
+    std::string buf = std::move(carry_);
+    carry_.clear();
+    size_t cut = std::string::npos;
+    while (cut == std::string::npos && !eof_) {
+      const size_t had = buf.size();
+      buf.resize(had + kBlockBytes);
+      const size_t got = std::fread(buf.data() + had, 1, kBlockBytes, f_);
+      buf.resize(had + got);
+      if (got < kBlockBytes) eof_ = true;
+      cut = eof_ ? buf.size() : LastEntryStart(buf);
+    }
+    if (cut == std::string::npos) cut = buf.size();
+    if (buf.empty()) return false;
+    carry_.assign(buf, cut, std::string::npos);
+    buf.resize(cut);
+    out->offset = offset_;
+    out->bytes = std::move(buf);
+    offset_ += out->bytes.size();
+    return true;
+  }
+  bool failed() const { return std::ferror(f_) != 0; }
+
+ private:
+  // Where the last complete line that starts an entry begins, or npos if no line after the first
+  // does (an entry longer than the buffer: read on).
+  static size_t LastEntryStart(const std::string& buf) {
+    size_t nl = buf.size();
+    while (nl > 0 && (nl = buf.rfind('\n', nl - 1)) != std::string::npos && nl > 0) {
+      std::string_view next(buf.data() + nl + 1, buf.size() - nl - 1);
+      // A line must be whole enough to show its timestamp.
+      if (next.find('\n') != std::string_view::npos && IsEventLogEntryStart(next)) return nl + 1;
+    }
+    return std::string::npos;
+  }
+
+  FILE* f_;
+  std::string carry_;
+  uint64_t offset_ = 0;
+  bool eof_ = false;
+};
+
+void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadEntry* out) {
+  out->offset = raw.offset;
+  Status s = ParseEventLogEntry(raw, entry);
+  TimePoint t;
+  if (s.ok() && !ParseUfmTimestamp(entry->timestamp, utc_offset_s, &t)) {
+    s = Status::InvalidArgument("bad timestamp '" + entry->timestamp + "'");
+  }
+  if (!s.ok()) {
+    out->error = s.message();
+    return;
+  }
+  out->obs = ToObservation(*entry, t);
+  out->named = ExtractPortSubjects(out->obs.description);
+}
+
+Parsed ParseBlock(const Block& block, int utc_offset_s) {
+  Parsed out;
+  out.bytes = block.bytes.size();
+  out.entries.reserve(block.bytes.size() / 160);
+  EventLogAssembler assembler;
+  RawLogEntry raw;
+  LogEntry entry;
+  auto handle = [&] { ParseEntry(raw, utc_offset_s, &entry, &out.entries.emplace_back()); };
+  const std::string& b = block.bytes;
+  for (size_t pos = 0; pos < b.size();) {
+    size_t end = b.find('\n', pos);
+    if (end == std::string::npos) end = b.size();
+    std::string_view line(b.data() + pos, end - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    ++out.lines;
+    if (assembler.Add(line, block.offset + pos, &raw)) handle();
+    pos = end + 1;
+  }
+  if (assembler.Flush(&raw)) handle();
+  return out;
+}
+
+// Hands out the parsed blocks' entries and reports progress.
+class Delivery {
+ public:
+  Delivery(const EventLogReadOptions& options, uint64_t total_bytes,
+           const std::function<void(ReadEntry&)>& each)
+      : options_(options), each_(each), start_(std::chrono::steady_clock::now()) {
+    progress_.total_bytes = total_bytes;
+    last_report_ = start_;
+  }
+
+  void operator()(Parsed& parsed) {
+    for (auto& e : parsed.entries) {
+      if (e.error.empty()) progress_.log_time = e.obs.time;
+      each_(e);
+    }
+    progress_.lines += parsed.lines;
+    progress_.bytes += parsed.bytes;
+    if (!options_.progress) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_report_ >= std::chrono::seconds(1)) Report(now);
+  }
+  void Finish() {
+    if (options_.progress) Report(std::chrono::steady_clock::now());
+  }
+
+ private:
+  void Report(std::chrono::steady_clock::time_point now) {
+    last_report_ = now;
+    progress_.seconds = std::chrono::duration<double>(now - start_).count();
+    options_.progress(progress_);
+  }
+
+  const EventLogReadOptions& options_;
+  const std::function<void(ReadEntry&)>& each_;
+  std::chrono::steady_clock::time_point start_, last_report_;
+  ReadProgress progress_;
+};
+
+}  // namespace
+
+Status ReadEventLogFile(const std::string& path, const EventLogReadOptions& options,
+                        const std::function<void(ReadEntry&)>& each) {
+  std::unique_ptr<FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
+  if (!f) return Status::NotFound("cannot read the event log " + path);
+  struct stat st {};
+  const uint64_t total = fstat(fileno(f.get()), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
+  BlockSource source(f.get());
+  Delivery deliver(options, total, each);
+  Block block;
+  if (options.jobs <= 1) {
+    while (source.Next(&block)) {
+      Parsed parsed = ParseBlock(block, options.utc_offset_s);
+      deliver(parsed);
+    }
+  } else {
+    // `jobs` blocks are parsed at once while the oldest is handed out: the next one is started
+    // before the caller runs the rules on it.
+    std::deque<std::future<Parsed>> parsing;
+    const int utc = options.utc_offset_s;
+    auto start = [&]() {
+      if (!source.Next(&block)) return false;
+      parsing.push_back(std::async(std::launch::async,
+                                   [b = std::move(block), utc] { return ParseBlock(b, utc); }));
+      return true;
+    };
+    while (static_cast<int>(parsing.size()) < options.jobs && start()) {
+    }
+    while (!parsing.empty()) {
+      Parsed parsed = parsing.front().get();
+      parsing.pop_front();
+      start();
+      deliver(parsed);
+    }
+  }
+  deliver.Finish();
+  if (source.failed()) return Status::Internal("error reading the event log " + path);
+  return Status::Ok();
+}
+
+}  // namespace ufmr
