@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# The replay benchmark: `ufm-remediator replay` over generated UFM event logs (bench/fabric_history.cc:
-# a fat tree's log with the production mix of events), decisions written as JSONL. Prints one row
-# per figure (figure, value, target, ok/MISS/info, tab-separated) for scripts/bench; progress
-# goes to stderr.
+# The replay benchmark: `ufm-remediator replay` over generated UFM event logs
+# (bench/fabric_history.cc: a fat tree's log with the production mix of events), decisions
+# written as JSONL. Prints one row per figure (figure, value, target, ok/MISS/info,
+# tab-separated) for scripts/bench; progress goes to stderr.
 #
 #   bench/replay_bench.sh [--quick] [--imbue SCRIPT] [--build-dir DIR] [--no-build]
 #
-# Figures: lines/s on one core over 1,000,000 lines of a 32-leaf, 16-spine fabric (1,024 links);
-# the cost per line of a fabric 32 times wider (1,024 leaves) against the narrow one; 30 days of
-# a 100,000-port fabric's log with reboots and storms (about 20 million lines) with --jobs 2:
-# time and peak RSS. --quick uses 200,000 lines and a 2-day history. With --imbue (or
+# Figures: lines/s on one core over 1,000,000 lines of a 32-leaf, 16-spine fabric (1,024 links),
+# and with --jobs 2 on two cores (its decisions must be the same); the cost per line of a fabric
+# 32 times wider (1,024 leaves) against the narrow one; 30 days of a 100,000-port fabric's log
+# with reboots and storms (about 20 million lines) with --jobs 2: time and peak RSS. --quick uses 200,000 lines and a 2-day history. With --imbue (or
 # IMBUE_SCRIPT), Imbue's find_problematic_events.py (github.com/imbue-ai/cluster-health,
 # ufm_events/; needs python3-attr and python3-requests) runs over the same narrow log, in the
 # same run, through bench/imbue_replay.py, and the ratio is shown.
@@ -26,7 +26,7 @@ while (($#)); do
     --imbue) imbue=${2:?--imbue needs the script\'s path}; shift ;;
     --build-dir) build=${2:?--build-dir needs a folder}; shift ;;
     --no-build) do_build=0 ;;
-    -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
   shift
@@ -71,6 +71,12 @@ narrow_s=$secs
 printf 'replay, %s lines of a 1,024-link fabric, 1 core (lines/s)\t%s\t>= 1,000,000\t%s\n' \
   "$(rate "$lines" 1)" "$(rate "$lines" "$secs")" "$(check "$lines / $secs >= 1e6")"
 
+CPUS=0,1 run narrow-jobs2 --event-log "$out/narrow.log" --jobs 2
+printf 'replay, the same with --jobs 2 on 2 cores (lines/s)\t%s\t\tinfo\n' "$(rate "$lines" "$secs")"
+if ! cmp -s "$out/narrow.jsonl" "$out/narrow-jobs2.jsonl"; then
+  printf 'replay --jobs 2 decides as one thread does\tno\tsame\tMISS\n'
+fi
+
 run wide --event-log "$out/wide.log"
 ratio=$(python3 -c "import sys; print(f'{float(sys.argv[1]) / float(sys.argv[2]):.2f}')" \
   "$secs" "$narrow_s")
@@ -96,7 +102,7 @@ history_lines=$((days * 86400 * 100 / 13))
 log "generating $days days of a 100,000-port fabric ($history_lines lines)"
 "$gen" --lines "$history_lines" --leaves 1563 --spines 16 --hosts 16 --interval 0.13 --storms \
   --out "$out/history.log"
-CPUS=0,1 run history --event-log "$out/history.log"
+CPUS=0,1 run history --event-log "$out/history.log" --jobs 2
 printf 'replay, %s days of a 100,000-port fabric (%s lines), 2 cores (s)\t%s\t<= %s\t%s\n' \
   "$days" "$(rate "$history_lines" 1)" "$secs" "$((days * 2))" "$(check "$secs <= $days * 2")"
 printf 'replay, the same: peak RSS (MB)\t%s\t<= 1024\t%s\n' "$rss_mb" "$(check "$rss_mb <= 1024")"
