@@ -1,8 +1,9 @@
 // Covers src/offline/event_log_reader.h: a log of several megabytes (so several blocks), with
 // multi-line entries, CRLF line ends, an orphan continuation at the start and unreadable entries,
 // gives the same entries, offsets, errors and extracted ports on one thread and on three; every
-// entry is whole (none cut at a block's end, however long); progress is reported with the lines
-// and bytes read; a file that cannot be opened is an error.
+// entry is whole (none cut at a block's end, however long); a file with no entry start is read in
+// bounded pieces, each reported; progress is reported with the lines and bytes read; a file that
+// cannot be opened is an error.
 #include "offline/event_log_reader.h"
 
 #include <gtest/gtest.h>
@@ -129,6 +130,19 @@ TEST_F(EventLogReaderTest, AnEntryLongerThanABlockIsReadWhole) {
   EXPECT_EQ(got.entries[0].obs.event_id, 1);
   EXPECT_EQ(got.entries[1].obs.event_id, 2);
   EXPECT_EQ(got.entries[1].offset, log.rfind(Stamp(1)));
+}
+
+TEST_F(EventLogReaderTest, AFileWithoutEntriesIsReadInPiecesAndReported) {
+  // 80 MB of lines that start no entry: more than a block may grow to.
+  std::string text;
+  const std::string line(99, 'x');
+  while (text.size() < (80u << 20)) text += line + "\n";
+  Got got = Read(Write(text), 2);
+  ASSERT_TRUE(got.status.ok()) << got.status.message();
+  ASSERT_GE(got.entries.size(), 2u);  // cut where the block reached its limit
+  for (const auto& e : got.entries) EXPECT_FALSE(e.error.empty());
+  ASSERT_FALSE(got.progress.empty());
+  EXPECT_EQ(got.progress.back().bytes, text.size());
 }
 
 TEST_F(EventLogReaderTest, ProgressCountsLinesAndBytesAndTheLogsTime) {

@@ -17,6 +17,9 @@ namespace {
 
 // About this much of the file is parsed at a time (a block holds some 4,500 entries).
 constexpr size_t kBlockBytes = 1 << 20;
+// A block grows to the next entry start, but no further than this: a file with no timestamps
+// (not an event log) is read in pieces, each reported as an unreadable entry, not held whole.
+constexpr size_t kMaxBlockBytes = 64 << 20;
 
 struct Block {
   uint64_t offset = 0;  // of its first byte in the file
@@ -51,6 +54,9 @@ class BlockSource {
       buf.resize(had + got);
       if (got < kBlockBytes) eof_ = true;
       cut = eof_ ? buf.size() : LastEntryStart(buf);
+      if (cut == std::string::npos && buf.size() >= kMaxBlockBytes) {
+        cut = buf.rfind('\n') == std::string::npos ? buf.size() : buf.rfind('\n') + 1;
+      }
     }
     if (cut == std::string::npos) cut = buf.size();
     if (buf.empty()) return false;
