@@ -654,7 +654,12 @@ TEST(DecisionTest, ActionPortPrefersTheSwitchSide) {
     SCOPED_TRACE(c.what);
     FakeContext ctx;
     for (const auto& p : c.known) ctx.ports[p.name] = p;
-    EXPECT_EQ(ActionPort(c.ends, ctx, c.require_guid), c.want);
+    std::vector<std::pair<std::string, const PortInfo*>> ends;
+    for (const auto& e : c.ends) {
+      auto it = ctx.ports.find(e);
+      ends.emplace_back(e, it == ctx.ports.end() ? nullptr : &it->second);
+    }
+    EXPECT_EQ(ActionPort(ends, c.require_guid), c.want);
   }
 }
 

@@ -95,18 +95,6 @@ std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>
   return fallback;
 }
 
-std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
-                       bool require_system_guid) {
-  std::vector<std::optional<PortInfo>> infos;
-  std::vector<std::pair<std::string, const PortInfo*>> known;
-  infos.reserve(ends.size());
-  for (const auto& p : ends) {
-    infos.push_back(ctx.Port(p));
-    known.emplace_back(p, infos.back() ? &*infos.back() : nullptr);
-  }
-  return ActionPort(known, require_system_guid);
-}
-
 std::string NodeName(const std::optional<PortInfo>& info) {
   if (!info) return "";
   if (!info->system_name.empty()) return info->system_name;

@@ -110,9 +110,7 @@ struct DecisionPolicy {
 
 // The port to act on: the switch side (UFM can always reach it, and disabling it takes the link
 // out whatever state the host is in); else any end UFM knows. "" when none.
-std::string ActionPort(const std::vector<std::string>& ends, DecisionContext& ctx,
-                       bool require_system_guid);
-// The same, over the ends as the inventory knows them (nothing: unknown).
+// Each end with what the inventory knows of it (null: unknown).
 std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>>& ends,
                        bool require_system_guid);
 

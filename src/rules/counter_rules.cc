@@ -140,47 +140,32 @@ std::optional<TimePoint> CounterRules::NextLook(const CounterState& st) {
 }
 
 void CounterRules::Sweep(TimePoint now) {
-  for (auto& e : expiry_.TakeDue(now)) {
-    auto& counters = counters_[e.rule];
-    auto it = counters.find(e.entity);
-    if (it == counters.end() || it->second.scheduled != e.due) continue;  // stale
-    CounterState& st = it->second;
-    st.scheduled.reset();
+  LookAtDue(&expiry_, &counters_, now, [&](const std::string& port, CounterState& st) {
     const Rule* rule = st.rule;
     double interval = st.samples.empty() ? 0.0 : st.samples.back().second.interval_s;
     // The next sample is due about one interval after the last: until it is late, a quiet
     // window is only the gap between samples, not a clean link (an early look: a sample came
     // since this one was asked for).
-    if (!st.samples.empty() && SecondsFrom(st.samples.back().first, now) < interval * 1.5) {
-      Reschedule(it->first, &st);
-      continue;
+    if (st.samples.empty() || SecondsFrom(st.samples.back().first, now) >= interval * 1.5) {
+      double window = std::max(rule->window_s, interval);
+      while (!st.samples.empty() && SecondsFrom(st.samples.front().first, now) >= window) {
+        st.samples.pop_front();
+      }
+      if (Cleared(*rule, Measure(*rule, st, now))) {
+        st.active = false;
+        if (st.samples.empty()) st.above_since.reset();
+      }
+      if (st.samples.empty() && !st.active) return true;
     }
-    double window = std::max(rule->window_s, interval);
-    while (!st.samples.empty() && SecondsFrom(st.samples.front().first, now) >= window) {
-      st.samples.pop_front();
-    }
-    if (Cleared(*rule, Measure(*rule, st, now))) {
-      st.active = false;
-      if (st.samples.empty()) st.above_since.reset();
-    }
-    if (st.samples.empty() && !st.active) {
-      counters.erase(it);
-    } else {
-      Reschedule(it->first, &st);
-    }
-  }
+    Reschedule(port, &st);
+    return false;
+  });
 }
 
 void CounterRules::Adopt(CounterRules&& old, const RuleMapping& mapping) {
   AdoptPerRule(&old.counters_, mapping, &counters_);
-  // The adopted states' looks were in the old queue, under the old rules' indexes.
-  expiry_.Clear();
-  for (auto& counters : counters_) {
-    for (auto& [port, st] : counters) {
-      st.scheduled.reset();
-      Reschedule(port, &st);
-    }
-  }
+  RescheduleAll(&expiry_, &counters_,
+                [this](const std::string& port, CounterState* st) { Reschedule(port, st); });
 }
 
 bool CounterRules::BreaksClearLevel(const Rule& r, const Observation& o) {

@@ -250,18 +250,11 @@ std::optional<TimePoint> EventRules::NextLook(const EventState& st) {
 }
 
 void EventRules::Sweep(TimePoint now) {
-  for (auto& e : expiry_.TakeDue(now)) {
-    auto& states = events_[e.rule];
-    auto it = states.find(e.entity);
-    if (it == states.end() || it->second.scheduled != e.due) continue;  // stale
-    EventState& st = it->second;
-    st.scheduled.reset();
-    if (Age(&st, now)) {
-      states.erase(it);
-    } else {
-      Reschedule(it->first, &st);
-    }
-  }
+  LookAtDue(&expiry_, &events_, now, [&](const std::string& key, EventState& st) {
+    if (Age(&st, now)) return true;
+    Reschedule(key, &st);
+    return false;
+  });
 }
 
 void EventRules::Forget(const std::set<std::string>& entities) {
@@ -272,14 +265,8 @@ void EventRules::Forget(const std::set<std::string>& entities) {
 void EventRules::Adopt(EventRules&& old, const RuleMapping& mapping) {
   AdoptPerRule(&old.events_, mapping, &events_);
   held_.Adopt(std::move(old.held_), mapping);
-  // The adopted states' looks were in the old queue, under the old rules' indexes.
-  expiry_.Clear();
-  for (auto& states : events_) {
-    for (auto& [key, st] : states) {
-      st.scheduled.reset();
-      Reschedule(key, &st);
-    }
-  }
+  RescheduleAll(&expiry_, &events_,
+                [this](const std::string& key, EventState* st) { Reschedule(key, st); });
 }
 
 void EventRules::Visit(double max_window_s,

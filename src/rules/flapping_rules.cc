@@ -89,33 +89,19 @@ std::optional<TimePoint> FlappingRules::NextLook(const FlapState& st) {
 }
 
 void FlappingRules::Sweep(TimePoint now) {
-  for (auto& e : expiry_.TakeDue(now)) {
-    auto& flaps = flaps_[e.rule];
-    auto it = flaps.find(e.entity);
-    if (it == flaps.end() || it->second.scheduled != e.due) continue;  // stale
-    FlapState& st = it->second;
-    st.scheduled.reset();
+  LookAtDue(&expiry_, &flaps_, now, [&](const std::string& key, FlapState& st) {
     double window = st.rule->window_s;
     if (st.active && SecondsFrom(st.last_down, now) > window) st.active = false;
-    bool empty = Trim(&st, window, now);
-    if (!st.active && empty) {
-      flaps.erase(it);
-    } else {
-      Reschedule(it->first, &st);
-    }
-  }
+    if (Trim(&st, window, now) && !st.active) return true;
+    Reschedule(key, &st);
+    return false;
+  });
 }
 
 void FlappingRules::Adopt(FlappingRules&& old, const RuleMapping& mapping) {
   AdoptPerRule(&old.flaps_, mapping, &flaps_);
-  // The adopted states' looks were in the old queue, under the old rules' indexes.
-  expiry_.Clear();
-  for (auto& flaps : flaps_) {
-    for (auto& [key, st] : flaps) {
-      st.scheduled.reset();
-      Reschedule(key, &st);
-    }
-  }
+  RescheduleAll(&expiry_, &flaps_,
+                [this](const std::string& key, FlapState* st) { Reschedule(key, st); });
 }
 
 void FlappingRules::Visit(double max_window_s,

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/expiry_queue.h"
 #include "ingest/observation.h"
 #include "rules/finding.h"
 #include "rules/rules.h"
@@ -64,6 +65,34 @@ void AdoptPerRule(PerRule<T>* from, const RuleMapping& mapping, PerRule<T>* to) 
     for (auto& [entity, value] : (*from)[i]) {
       value.rule = now;
       target.emplace(entity, std::move(value));
+    }
+  }
+}
+
+// The states whose look is due by `now` (ExpiryQueue), each looked at once: look(key, state)
+// ages it and returns true when nothing is left of it (it is then erased); a state that stays
+// asks for its next look itself. Stale entries (the state gone, or scheduled again) are skipped.
+// T has `scheduled`.
+template <typename T, typename Look>
+void LookAtDue(ExpiryQueue* queue, PerRule<T>* per_rule, TimePoint now, Look look) {
+  for (auto& e : queue->TakeDue(now)) {
+    auto& states = (*per_rule)[e.rule];
+    auto it = states.find(e.entity);
+    if (it == states.end() || it->second.scheduled != e.due) continue;
+    it->second.scheduled.reset();
+    if (look(it->first, it->second)) states.erase(it);
+  }
+}
+
+// After a reload (AdoptPerRule): the looks were in the old queue, under the old rules' indexes;
+// every state asks again, through reschedule(key, &state).
+template <typename T, typename Reschedule>
+void RescheduleAll(ExpiryQueue* queue, PerRule<T>* per_rule, Reschedule reschedule) {
+  queue->Clear();
+  for (auto& states : *per_rule) {
+    for (auto& [key, state] : states) {
+      state.scheduled.reset();
+      reschedule(key, &state);
     }
   }
 }
