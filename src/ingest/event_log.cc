@@ -421,21 +421,28 @@ UfmEvent ToUfmEvent(const LogEntry& e) {
 }
 
 Observation ToObservation(const LogEntry& e, TimePoint received) {
+  Observation o;
+  FillObservation(e, received, &o);
+  return o;
+}
+
+void FillObservation(const LogEntry& e, TimePoint received, Observation* o) {
   // As ToObservation(ToUfmEvent(e)) would, without the intermediate copies (the hot path of
   // reading the event log).
-  Observation o;
-  o.kind = Observation::Kind::kEvent;
-  o.time = received;
-  o.source = "event_log";
-  o.event_id = e.index;
-  o.event_type = e.event_id;
-  FillEventFields(e, &o);
-  o.ufm_timestamp = e.timestamp;
-  o.dev_id = e.dev_id;
-  o.cable_serial = e.cable_serial;
-  o.ports = e.ports;
-  o.port_refs = e.port_descriptions;
-  return o;
+  o->kind = Observation::Kind::kEvent;
+  o->time = received;
+  o->source = "event_log";
+  o->event_id = e.index;
+  o->event_type = e.event_id;
+  FillEventFields(e, o);
+  o->ufm_timestamp = e.timestamp;
+  o->dev_id = e.dev_id;
+  o->cable_serial = e.cable_serial;
+  o->ports = e.ports;
+  o->port_refs = e.port_descriptions;
+  o->reread = false;
+  o->counter.clear();
+  o->delta = o->interval_s = o->value = 0;
 }
 
 }  // namespace ufmr

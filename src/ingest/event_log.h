@@ -175,5 +175,8 @@ UfmEvent ToUfmEvent(const LogEntry& entry);
 // An Observation with source "event_log", event_id = index, ports = entry.ports. Observation has
 // no field for the file position: callers keep entry.offset / file_id alongside it.
 Observation ToObservation(const LogEntry& entry, TimePoint received);
+// The same, written over `out` (every field set), so a reader that keeps its observations reuses
+// their strings' memory instead of allocating them again for every entry.
+void FillObservation(const LogEntry& entry, TimePoint received, Observation* out);
 
 }  // namespace ufmr

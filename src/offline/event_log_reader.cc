@@ -26,8 +26,12 @@ struct Block {
   std::string bytes;
 };
 
+// A block's entries. Kept and parsed into again (the first `count` entries are this block's):
+// the entries' strings keep their memory from block to block instead of being allocated and freed
+// for every entry.
 struct Parsed {
   std::vector<ReadEntry> entries;
+  size_t count = 0;
   uint64_t lines = 0;
   uint64_t bytes = 0;
 };
@@ -90,6 +94,7 @@ class BlockSource {
 
 void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadEntry* out) {
   out->offset = raw.offset;
+  out->error.clear();
   Status s = ParseEventLogEntry(raw, entry);
   TimePoint t;
   if (s.ok() && !ParseUfmTimestamp(entry->timestamp, utc_offset_s, &t)) {
@@ -99,30 +104,32 @@ void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadE
     out->error = s.message();
     return;
   }
-  out->obs = ToObservation(*entry, t);
+  FillObservation(*entry, t, &out->obs);
   out->named = ExtractPortSubjects(out->obs.description);
 }
 
-Parsed ParseBlock(const Block& block, int utc_offset_s) {
-  Parsed out;
-  out.bytes = block.bytes.size();
-  out.entries.reserve(block.bytes.size() / 160);
+void ParseBlock(const Block& block, int utc_offset_s, Parsed* out) {
+  out->count = 0;
+  out->lines = 0;
+  out->bytes = block.bytes.size();
   EventLogAssembler assembler;
   RawLogEntry raw;
   LogEntry entry;
-  auto handle = [&] { ParseEntry(raw, utc_offset_s, &entry, &out.entries.emplace_back()); };
+  auto handle = [&] {
+    if (out->count == out->entries.size()) out->entries.emplace_back();
+    ParseEntry(raw, utc_offset_s, &entry, &out->entries[out->count++]);
+  };
   const std::string& b = block.bytes;
   for (size_t pos = 0; pos < b.size();) {
     size_t end = b.find('\n', pos);
     if (end == std::string::npos) end = b.size();
     std::string_view line(b.data() + pos, end - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    ++out.lines;
+    ++out->lines;
     if (assembler.Add(line, block.offset + pos, &raw)) handle();
     pos = end + 1;
   }
   if (assembler.Flush(&raw)) handle();
-  return out;
 }
 
 // Hands out the parsed blocks' entries and reports progress.
@@ -136,7 +143,8 @@ class Delivery {
   }
 
   void operator()(Parsed& parsed) {
-    for (auto& e : parsed.entries) {
+    for (size_t k = 0; k < parsed.count; ++k) {
+      ReadEntry& e = parsed.entries[k];
       if (e.error.empty()) progress_.log_time = e.obs.time;
       each_(e);
     }
@@ -175,28 +183,41 @@ Status ReadEventLogFile(const std::string& path, const EventLogReadOptions& opti
   Delivery deliver(options, total, each);
   Block block;
   if (options.jobs <= 1) {
+    Parsed parsed;
     while (source.Next(&block)) {
-      Parsed parsed = ParseBlock(block, options.utc_offset_s);
+      ParseBlock(block, options.utc_offset_s, &parsed);
       deliver(parsed);
     }
   } else {
     // `jobs` blocks are parsed at once while the oldest is handed out: the next one is started
     // before the caller runs the rules on it.
-    std::deque<std::future<Parsed>> parsing;
+    std::vector<std::unique_ptr<Parsed>> spare;  // delivered, to be parsed into again
+    std::deque<std::future<std::unique_ptr<Parsed>>> parsing;
     const int utc = options.utc_offset_s;
     auto start = [&]() {
       if (!source.Next(&block)) return false;
+      std::unique_ptr<Parsed> into;
+      if (spare.empty()) {
+        into = std::make_unique<Parsed>();
+      } else {
+        into = std::move(spare.back());
+        spare.pop_back();
+      }
       parsing.push_back(std::async(std::launch::async,
-                                   [b = std::move(block), utc] { return ParseBlock(b, utc); }));
+                                   [b = std::move(block), utc, p = std::move(into)]() mutable {
+                                     ParseBlock(b, utc, p.get());
+                                     return std::move(p);
+                                   }));
       return true;
     };
     while (static_cast<int>(parsing.size()) < options.jobs && start()) {
     }
     while (!parsing.empty()) {
-      Parsed parsed = parsing.front().get();
+      std::unique_ptr<Parsed> parsed = parsing.front().get();
       parsing.pop_front();
       start();
-      deliver(parsed);
+      deliver(*parsed);
+      spare.push_back(std::move(parsed));
     }
   }
   deliver.Finish();
