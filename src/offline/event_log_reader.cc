@@ -26,10 +26,11 @@ struct Block {
   std::string bytes;
 };
 
-// A block's entries. Kept and parsed into again (the first `count` entries are this block's):
-// the entries' strings keep their memory from block to block instead of being allocated and freed
-// for every entry.
+// A block and its entries. Kept and read and parsed into again (the first `count` entries are
+// this block's): the buffer and the entries' strings keep their memory from block to block
+// instead of being allocated and freed for every block and entry.
 struct Parsed {
+  Block block;
   std::vector<ReadEntry> entries;
   size_t count = 0;
   uint64_t lines = 0;
@@ -46,9 +47,11 @@ class BlockSource {
  public:
   explicit BlockSource(FILE* f) : f_(f) {}
 
-  // The next block; false at the end of the file (or on a read error: see failed()).
+  // The next block, read into `out` (its buffer reused); false at the end of the file (or on a
+  // read error: see failed()).
   bool Next(Block* out) {
-    std::string buf = std::move(carry_);
+    std::string& buf = out->bytes;
+    buf.assign(carry_);
     carry_.clear();
     size_t cut = std::string::npos;
     while (cut == std::string::npos && !eof_) {
@@ -67,8 +70,7 @@ class BlockSource {
     carry_.assign(buf, cut, std::string::npos);
     buf.resize(cut);
     out->offset = offset_;
-    out->bytes = std::move(buf);
-    offset_ += out->bytes.size();
+    offset_ += buf.size();
     return true;
   }
   bool failed() const { return std::ferror(f_) != 0; }
@@ -108,7 +110,8 @@ void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadE
   out->named = ExtractPortSubjects(out->obs.description);
 }
 
-void ParseBlock(const Block& block, int utc_offset_s, Parsed* out) {
+void ParseBlock(int utc_offset_s, Parsed* out) {
+  const Block& block = out->block;
   out->count = 0;
   out->lines = 0;
   out->bytes = block.bytes.size();
@@ -181,21 +184,19 @@ Status ReadEventLogFile(const std::string& path, const EventLogReadOptions& opti
   const uint64_t total = fstat(fileno(f.get()), &st) == 0 ? static_cast<uint64_t>(st.st_size) : 0;
   BlockSource source(f.get());
   Delivery deliver(options, total, each);
-  Block block;
   if (options.jobs <= 1) {
     Parsed parsed;
-    while (source.Next(&block)) {
-      ParseBlock(block, options.utc_offset_s, &parsed);
+    while (source.Next(&parsed.block)) {
+      ParseBlock(options.utc_offset_s, &parsed);
       deliver(parsed);
     }
   } else {
     // `jobs` blocks are parsed at once while the oldest is handed out: the next one is started
     // before the caller runs the rules on it.
-    std::vector<std::unique_ptr<Parsed>> spare;  // delivered, to be parsed into again
+    std::vector<std::unique_ptr<Parsed>> spare;  // delivered, to be read and parsed into again
     std::deque<std::future<std::unique_ptr<Parsed>>> parsing;
     const int utc = options.utc_offset_s;
     auto start = [&]() {
-      if (!source.Next(&block)) return false;
       std::unique_ptr<Parsed> into;
       if (spare.empty()) {
         into = std::make_unique<Parsed>();
@@ -203,11 +204,11 @@ Status ReadEventLogFile(const std::string& path, const EventLogReadOptions& opti
         into = std::move(spare.back());
         spare.pop_back();
       }
-      parsing.push_back(std::async(std::launch::async,
-                                   [b = std::move(block), utc, p = std::move(into)]() mutable {
-                                     ParseBlock(b, utc, p.get());
-                                     return std::move(p);
-                                   }));
+      if (!source.Next(&into->block)) return false;
+      parsing.push_back(std::async(std::launch::async, [utc, p = std::move(into)]() mutable {
+        ParseBlock(utc, p.get());
+        return std::move(p);
+      }));
       return true;
     };
     while (static_cast<int>(parsing.size()) < options.jobs && start()) {

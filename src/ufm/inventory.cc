@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <string_view>
 
 #include "base/text.h"
 #include "ufm/ufm_json.h"
@@ -241,9 +242,22 @@ void Inventory::UnindexPort(const PortInfo& p) {
 }
 
 std::optional<std::string> Inventory::FindByDescription(const std::string& ref) const {
+  // The key as DescriptionKeys writes it, built in one pass (a lookup per event that names a
+  // port by description).
   size_t colon = ref.find(':');
   if (colon == std::string::npos) return std::nullopt;
-  std::string key = AsciiLower(ref.substr(0, colon) + ":" + WithoutAsic(ref.substr(colon + 1)));
+  std::string_view label = std::string_view(ref).substr(colon + 1);
+  if (label.starts_with("1/") && std::count(label.begin(), label.end(), '/') == 2) {
+    label.remove_prefix(2);
+  }
+  std::string key;
+  key.reserve(colon + 1 + label.size());
+  auto lower = [&](std::string_view part) {
+    for (char c : part) key.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  };
+  lower(std::string_view(ref).substr(0, colon));
+  key.push_back(':');
+  lower(label);
   std::lock_guard<std::mutex> lock(mu_);
   auto it = by_description_.find(key);
   if (it == by_description_.end()) return std::nullopt;
