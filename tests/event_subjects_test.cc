@@ -1,12 +1,17 @@
 // Covers src/ingest/event_subjects.h: the ports a UFM link message names with their switch or host,
 // in both message shapes (older "<guid> (Switch: name) : n", newer "(Switch:name:label)<guid>:n"),
-// NodeKey normalization, and which object types name a switch or a host.
+// the scanner against the patterns that define those shapes (RE2, as they were first written) over
+// generated near-miss texts, NodeKey normalization, and which object types name a switch or a host.
 #include "ingest/event_subjects.h"
 
 #include <gtest/gtest.h>
+#include <re2/re2.h>
 
+#include <random>
 #include <string>
 #include <vector>
+
+#include "base/text.h"
 
 namespace ufmr {
 
@@ -89,6 +94,75 @@ TEST(ExtractPortSubjectsTest, MessageShapes) {
     SCOPED_TRACE(c.what);
     EXPECT_EQ(ExtractPortSubjects(c.text), c.want);
   }
+}
+
+// The shapes as patterns: what the scanner must find, in the same order.
+std::vector<PortSubject> ByPatterns(std::string_view text) {
+  static const RE2 older(R"(([0-9a-fA-F]{16})\s*\(\s*(\w+)\s*:\s*([^)]*)\)\s*:\s*(\d+))");
+  static const RE2 newer(R"(\(\s*(\w+)\s*:\s*([^)]*)\)\s*(?:0x)?([0-9a-fA-F]{16})\s*:\s*(\d+))");
+  std::vector<PortSubject> out;
+  auto add = [&](re2::StringPiece g, re2::StringPiece n, re2::StringPiece k, re2::StringPiece nd) {
+    std::string_view guid(g.data(), g.size()), number(n.data(), n.size());
+    std::string_view kind(k.data(), k.size()), node(nd.data(), nd.size());
+    PortSubject s;
+    s.port = AsciiLower(guid) + "_" + std::string(number);
+    for (const auto& e : out) {
+      if (e.port == s.port) return;
+    }
+    s.is_switch = AsciiLower(kind) == "switch";
+    node = TrimBlanks(node);
+    if (size_t colon = node.find(':'); colon != std::string_view::npos) {
+      s.label = std::string(TrimBlanks(node.substr(colon + 1)));
+      node = TrimBlanks(node.substr(0, colon));
+    }
+    s.node = std::string(node);
+    out.push_back(std::move(s));
+  };
+  re2::StringPiece guid, kind, node, number;
+  re2::StringPiece in(text.data(), text.size());
+  while (RE2::FindAndConsume(&in, older, &guid, &kind, &node, &number))
+    add(guid, number, kind, node);
+  in = re2::StringPiece(text.data(), text.size());
+  while (RE2::FindAndConsume(&in, newer, &kind, &node, &guid, &number))
+    add(guid, number, kind, node);
+  return out;
+}
+
+TEST(ExtractPortSubjectsTest, AgreesWithThePatternsOnNearMisses) {
+  // Pieces of both shapes with their parts varied or broken: GUIDs of 15 to 18 digits, missing
+  // colons and numbers, "0x", blanks, parentheses inside the node, several per text.
+  std::mt19937 rng(20261203);
+  auto pick = [&](const std::vector<std::string>& from) { return from[rng() % from.size()]; };
+  auto hex = [&](size_t n) {
+    std::string h;
+    for (size_t k = 0; k < n; ++k) h.push_back("0123456789abcdefABCDEF"[rng() % 22]);
+    return h;
+  };
+  const std::vector<std::string> blanks{"", "", " ", "  ", "\t"};
+  const std::vector<std::string> kinds{"Switch", "Computer", "sw_1", "", "Sw-x"};
+  const std::vector<std::string> nodes{"sw-1", "T3-E21:1/17/1", "host HCA-1", " n ", "a(b",
+                                       "",     "x:y:z"};
+  const std::vector<std::string> numbers{"12", "3", "", "x", "007"};
+  const std::vector<std::string> colons{":", "", " :"};
+  const std::vector<std::string> joins{"", " - ", "x ", ": ", "("};
+  int found = 0;
+  for (int n = 0; n < 20000; ++n) {
+    std::string text;
+    for (int k = 1 + static_cast<int>(rng() % 4); k > 0; --k) {
+      text += pick(joins);
+      std::string paren = "(" + pick(blanks) + pick(kinds) + pick(blanks) + ":" + pick(blanks) +
+                          pick(nodes) + ")" + pick(blanks);
+      std::string guid =
+          hex(pick({"16", "16", "16", "15", "17", "18"}) == "16" ? 16 : 15 + rng() % 4);
+      std::string tail = pick(colons) + pick(blanks) + pick(numbers);
+      text += rng() % 2 ? guid + pick(blanks) + paren + tail
+                        : paren + pick({"", "0x", "0x", "0"}) + guid + pick(blanks) + tail;
+    }
+    auto want = ByPatterns(text);
+    found += static_cast<int>(want.size());
+    ASSERT_EQ(ExtractPortSubjects(text), want) << "text: '" << text << "'";
+  }
+  EXPECT_GT(found, 5000) << "the generated texts must hold many whole subjects";
 }
 
 TEST(NodeKeyTest, Normalization) {

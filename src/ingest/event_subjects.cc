@@ -1,7 +1,5 @@
 #include "ingest/event_subjects.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
 
 #include "base/text.h"
@@ -33,25 +31,107 @@ void Add(std::vector<PortSubject>* out, std::string_view guid, std::string_view 
 
 }  // namespace
 
+namespace {
+
+// Character classes as RE2 has them (\s, \w): the shapes were first written as patterns.
+bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
+bool IsWord(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool IsHex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+size_t SkipSpaces(std::string_view t, size_t i) {
+  while (i < t.size() && IsSpace(t[i])) ++i;
+  return i;
+}
+
+bool HexAt(std::string_view t, size_t i) {
+  if (i + 16 > t.size()) return false;
+  for (size_t k = i; k < i + 16; ++k) {
+    if (!IsHex(t[k])) return false;
+  }
+  return true;
+}
+
+// "(<kind> : <node>)" with t[open] == '(': the kind (a word), the node (up to the first ')'),
+// and where the text goes on after the ')'.
+struct Paren {
+  std::string_view kind, node;
+  size_t end = 0;
+};
+bool ReadParen(std::string_view t, size_t open, Paren* p) {
+  size_t i = SkipSpaces(t, open + 1);
+  const size_t kind = i;
+  while (i < t.size() && IsWord(t[i])) ++i;
+  if (i == kind) return false;
+  p->kind = t.substr(kind, i - kind);
+  i = SkipSpaces(t, i);
+  if (i >= t.size() || t[i] != ':') return false;
+  i = SkipSpaces(t, i + 1);
+  const size_t close = t.find(')', i);
+  if (close == std::string_view::npos) return false;
+  p->node = t.substr(i, close - i);
+  p->end = close + 1;
+  return true;
+}
+
+// " : <digits>" from i: the digits, and where the text goes on after them.
+bool ReadNumber(std::string_view t, size_t i, std::string_view* number, size_t* end) {
+  i = SkipSpaces(t, i);
+  if (i >= t.size() || t[i] != ':') return false;
+  i = SkipSpaces(t, i + 1);
+  const size_t digits = i;
+  while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+  if (i == digits) return false;
+  *number = t.substr(digits, i - digits);
+  *end = i;
+  return true;
+}
+
+// The older shape, "<16 hex> (<kind>: <node>) : <n>", each in order.
+void AddOlder(std::string_view t, std::vector<PortSubject>* out) {
+  size_t from = 0;  // where the last one ended: the next starts after it
+  for (size_t open = t.find('('); open != std::string_view::npos; open = t.find('(', open + 1)) {
+    size_t hex_end = open;
+    while (hex_end > from && IsSpace(t[hex_end - 1])) --hex_end;
+    Paren p;
+    std::string_view number;
+    size_t end = 0;
+    if (hex_end < from + 16 || !HexAt(t, hex_end - 16) || !ReadParen(t, open, &p) ||
+        !ReadNumber(t, p.end, &number, &end)) {
+      continue;
+    }
+    Add(out, t.substr(hex_end - 16, 16), number, p.kind, p.node);
+    from = end;
+    if (end > open) open = end - 1;
+  }
+}
+
+// The newer shape, "(<kind>: <node>) [0x]<16 hex> : <n>", each in order.
+void AddNewer(std::string_view t, std::vector<PortSubject>* out) {
+  for (size_t open = t.find('('); open != std::string_view::npos; open = t.find('(', open + 1)) {
+    Paren p;
+    if (!ReadParen(t, open, &p)) continue;
+    size_t hex = SkipSpaces(t, p.end);
+    if (t.substr(hex, 2) == "0x" && HexAt(t, hex + 2)) hex += 2;
+    std::string_view number;
+    size_t end = 0;
+    if (!HexAt(t, hex) || !ReadNumber(t, hex + 16, &number, &end)) continue;
+    Add(out, t.substr(hex, 16), number, p.kind, p.node);
+    open = end - 1;
+  }
+}
+
+}  // namespace
+
 std::vector<PortSubject> ExtractPortSubjects(std::string_view text) {
-  static const RE2 older(R"(([0-9a-fA-F]{16})\s*\(\s*(\w+)\s*:\s*([^)]*)\)\s*:\s*(\d+))");
-  static const RE2 newer(R"(\(\s*(\w+)\s*:\s*([^)]*)\)\s*(?:0x)?([0-9a-fA-F]{16})\s*:\s*(\d+))");
+  // Scanned by hand (this runs on every event replay reads): a message uses one of the shapes.
   std::vector<PortSubject> out;
   if (text.find('(') == std::string_view::npos) return out;
-  // Both shapes, each in order; a message uses one of them.
-  re2::StringPiece in(text.data(), text.size());
-  re2::StringPiece guid, kind, node, number;
-  while (RE2::FindAndConsume(&in, older, &guid, &kind, &node, &number)) {
-    Add(&out, std::string_view(guid.data(), guid.size()),
-        std::string_view(number.data(), number.size()), std::string_view(kind.data(), kind.size()),
-        std::string_view(node.data(), node.size()));
-  }
-  in = re2::StringPiece(text.data(), text.size());
-  while (RE2::FindAndConsume(&in, newer, &kind, &node, &guid, &number)) {
-    Add(&out, std::string_view(guid.data(), guid.size()),
-        std::string_view(number.data(), number.size()), std::string_view(kind.data(), kind.size()),
-        std::string_view(node.data(), node.size()));
-  }
+  AddOlder(text, &out);
+  AddNewer(text, &out);
   return out;
 }
 
