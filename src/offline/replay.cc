@@ -33,7 +33,12 @@ class ReplayContext final : public DecisionContext {
  public:
   ReplayContext(const Inventory& inventory, const ManualMarks& marks, const SilenceSet& silences,
                 const std::unordered_set<std::string>& learned)
-      : inventory_(inventory), marks_(marks), silences_(silences), learned_(learned) {}
+      : inventory_(inventory), marks_(marks), silences_(silences), learned_(learned) {
+    // Every port known now is from the saved port list: the replay learns the rest.
+    inventory_.ForEachPort([&](const PortInfo& p) {
+      if (std::string key = Inventory::NodeKeyOf(p); !key.empty()) listed_nodes_.insert(key);
+    });
+  }
   std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     auto it = tickets_.find(entity);
@@ -54,10 +59,13 @@ class ReplayContext final : public DecisionContext {
   int FabricPorts() override { return static_cast<int>(inventory_.size()); }
   // A switch known only from the events' text is not judged (its other links are unknown, not
   // absent); a host is: cutting its last link is the worse mistake.
+  // Whether every port of the node was learned is whether no port of the saved list sits on it,
+  // known once (a spine of a wide fabric has a thousand ports, and this is asked for every
+  // finding that could cut one).
   std::vector<NodeLink> NodeLinks(const PortInfo& port) override {
-    if (port.is_switch() && learned_.count(port.name) &&
-        inventory_.AllOfNode(port, [&](const PortInfo& p) { return learned_.count(p.name) > 0; })) {
-      return {};
+    if (port.is_switch() && learned_.count(port.name) > 0) {
+      const std::string key = Inventory::NodeKeyOf(port);
+      if (key.empty() || listed_nodes_.count(key) == 0) return {};
     }
     return inventory_.NodeLinks(port);
   }
@@ -98,6 +106,7 @@ class ReplayContext final : public DecisionContext {
   const ManualMarks& marks_;
   const SilenceSet& silences_;
   const std::unordered_set<std::string>& learned_;
+  std::unordered_set<std::string> listed_nodes_;  // NodeKeyOf the saved list's ports
   std::map<std::string, OpenTicketInfo> tickets_;
   std::vector<std::string> held_;
   std::vector<TimePoint> cuts_;

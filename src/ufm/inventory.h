@@ -131,21 +131,16 @@ class Inventory {
   std::vector<PortInfo> NodePorts(const PortInfo& port) const;
   // The same ports, as NodeLinks.
   std::vector<NodeLink> NodeLinks(const PortInfo& port) const;
-  // Whether pred(const PortInfo&) holds for every one of them, without copying them; pred must
-  // not call back into the inventory.
-  template <typename Pred>
-  bool AllOfNode(const PortInfo& port, Pred&& pred) const {
-    std::lock_guard<std::mutex> lock(mu_);
-    bool all = true;
-    ForNodePorts(port, [&](const PortInfo& p) { all = all && pred(p); });
-    return all;
-  }
   // The system name of the switch or host with this system GUID (any case, "0x" or not), or "".
   std::string SystemNameOf(const std::string& system_guid) const;
   size_t size() const;
   // Bumped by every change (Replace, an Upsert that changed something): lets readers cache what
   // they derived from the inventory.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  // The node a port sits on, as NodePorts groups them: its system GUID and system name (either
+  // may be missing; both must agree, so two hosts a faulty inventory gives one GUID stay two); ""
+  // when neither is known.
+  static std::string NodeKeyOf(const PortInfo& p);
 
  private:
   // The indexes below, with mu_ held: all of them again (Replace), or one port in or out of them
@@ -168,10 +163,6 @@ class Inventory {
       if (p != ports_.end()) f(p->second);
     }
   }
-  // The node a port sits on, as by_node_ keys it: its system GUID and system name (either may be
-  // missing; both must agree, so two hosts a faulty inventory gives one GUID stay two); "" when
-  // neither is known.
-  static std::string NodeKeyOf(const PortInfo& p);
 
   mutable std::mutex mu_;
   // Hash maps: looked up on every event, never walked in order.
