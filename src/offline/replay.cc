@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "filter/manual_marks.h"
@@ -106,11 +107,11 @@ class ReplayContext final : public DecisionContext {
   const ManualMarks& marks_;
   const SilenceSet& silences_;
   const std::unordered_set<std::string>& learned_;
-  std::unordered_set<std::string> listed_nodes_;  // NodeKeyOf the saved list's ports
-  std::map<std::string, OpenTicketInfo> tickets_;
+  std::unordered_set<std::string> listed_nodes_;             // NodeKeyOf the saved list's ports
+  std::unordered_map<std::string, OpenTicketInfo> tickets_;  // by entity: looked up per finding
   std::vector<std::string> held_;
   std::vector<TimePoint> cuts_;
-  std::map<std::string, TimePoint> last_action_;
+  std::unordered_map<std::string, TimePoint> last_action_;
   std::deque<TimePoint> acting_;
   bool tripped_ = false;
 };
