@@ -1,5 +1,6 @@
 #include "decide/decision.h"
 
+#include <string_view>
 #include <utility>
 
 #include "base/duration.h"
@@ -126,55 +127,13 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
                         d.peer.empty() ? std::nullopt : ctx.Port(d.peer));
 }
 
-std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
-                           const std::optional<PortInfo>& port,
-                           const std::optional<PortInfo>& peer) {
-  auto value = [&](const std::string& name) -> std::string {
-    if (name == "rule") return d.rule;
-    if (name == "reason") return f.reason;
-    if (name == "port") return d.port;
-    if (name == "peer") return d.peer;
-    if (name == "port_label") return Label(port);
-    if (name == "peer_label") return Label(peer);
-    if (name == "port_node") return NodeName(port);
-    if (name == "peer_node") return NodeName(peer);
-    if (name == "switch") {
-      if (!d.switch_name.empty()) return d.switch_name;
-      if (port && port->is_switch()) return NodeName(port);
-      if (peer && peer->is_switch()) return NodeName(peer);
-      return "";
-    }
-    if (name == "node") {
-      if (!d.node.empty()) return d.node;
-      if (port && !port->is_switch()) return NodeName(port);
-      if (peer && !peer->is_switch()) return NodeName(peer);
-      return "";
-    }
-    if (name == "cable_serial") return f.cable_serial.empty() ? "(unknown)" : f.cable_serial;
-    if (name == "severity") return d.severity;
-    const auto& t = f.evidence.contains("threshold") ? f.evidence["threshold"] : nlohmann::json{};
-    if (name == "count") return t.contains("count") ? t["count"].dump() : "";
-    // A finding made outside the engine (a soak failure) may carry no threshold.
-    if (name == "window") return t.is_object() ? FormatDuration(t.value("window_s", 0.0)) : "";
-    if (name == "threshold") return t.contains("above") ? t["above"].dump() : "";
-    if (name == "value")
-      return f.evidence.contains("measured") ? f.evidence["measured"].dump() : "";
-    return "{" + name + "}";
-  };
-  std::string out;
-  for (size_t i = 0; i < tmpl.size(); ++i) {
-    size_t end = tmpl[i] == '{' ? tmpl.find('}', i) : std::string::npos;
-    if (end == std::string::npos) {
-      out += tmpl[i];
-      continue;
-    }
-    std::string v = value(tmpl.substr(i + 1, end - i - 1));
-    out += v;  // an unknown value is left out, not shown as a placeholder
-    i = end;
-  }
-  // Tidy what missing values leave behind: doubled spaces, a space before punctuation, ends.
+namespace {
+
+// Drops what missing values leave behind: doubled spaces, a space before punctuation, blank ends.
+std::string Tidy(const std::string& text) {
   std::string tidy;
-  for (char c : out) {
+  tidy.reserve(text.size());
+  for (char c : text) {
     if (c == ' ' && (tidy.empty() || tidy.back() == ' ')) continue;
     if ((c == '.' || c == ',' || c == ';' || c == ')') && !tidy.empty() && tidy.back() == ' ') {
       tidy.pop_back();
@@ -183,6 +142,63 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
   }
   while (!tidy.empty() && tidy.back() == ' ') tidy.pop_back();
   return tidy;
+}
+
+}  // namespace
+
+std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
+                           const std::optional<PortInfo>& port,
+                           const std::optional<PortInfo>& peer) {
+  // Appends the named value to `out` (every title and hint of every decision comes through
+  // here: no copies of the values on the way).
+  auto append = [&](std::string_view name, std::string* out) {
+    auto node_of = [&](bool is_switch, const std::string& given) {
+      if (!given.empty()) return given;
+      if (port && port->is_switch() == is_switch) return NodeName(port);
+      if (peer && peer->is_switch() == is_switch) return NodeName(peer);
+      return std::string();
+    };
+    if (name == "rule") return out->append(d.rule);
+    if (name == "reason") return out->append(f.reason);
+    if (name == "port") return out->append(d.port);
+    if (name == "peer") return out->append(d.peer);
+    if (name == "port_label") return out->append(Label(port));
+    if (name == "peer_label") return out->append(Label(peer));
+    if (name == "port_node") return out->append(NodeName(port));
+    if (name == "peer_node") return out->append(NodeName(peer));
+    if (name == "switch") return out->append(node_of(true, d.switch_name));
+    if (name == "node") return out->append(node_of(false, d.node));
+    if (name == "cable_serial") {
+      return out->append(f.cable_serial.empty() ? "(unknown)" : f.cable_serial);
+    }
+    if (name == "severity") return out->append(d.severity);
+    const auto& t = f.evidence.contains("threshold") ? f.evidence["threshold"] : nlohmann::json{};
+    if (name == "count") return out->append(t.contains("count") ? t["count"].dump() : "");
+    // A finding made outside the engine (a soak failure) may carry no threshold.
+    if (name == "window") {
+      return out->append(t.is_object() ? FormatDuration(t.value("window_s", 0.0)) : "");
+    }
+    if (name == "threshold") return out->append(t.contains("above") ? t["above"].dump() : "");
+    if (name == "value") {
+      return out->append(f.evidence.contains("measured") ? f.evidence["measured"].dump() : "");
+    }
+    return out->append("{").append(name).append("}");
+  };
+  std::string out;
+  out.reserve(tmpl.size() + 64);
+  const std::string_view t(tmpl);
+  for (size_t i = 0; i < t.size();) {
+    const size_t open = t.find('{', i);
+    const size_t close = open == std::string_view::npos ? open : t.find('}', open);
+    if (close == std::string_view::npos) {
+      out.append(t.substr(i));
+      break;
+    }
+    out.append(t.substr(i, open - i));
+    append(t.substr(open + 1, close - open - 1), &out);  // an empty value is left out
+    i = close + 1;
+  }
+  return Tidy(out);
 }
 
 }  // namespace ufmr
