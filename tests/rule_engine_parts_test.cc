@@ -1,5 +1,6 @@
 // Covers the parts of the rules engine alone (the engine as a whole: rule_engine_test.cc):
-// SubjectResolver (a link's ends and key, a whole-switch event's object, remembered resolutions),
+// SubjectResolver (a link's ends and key, a whole-switch event's object, remembered resolutions
+// and not remembering them),
 // HeldFindings (holds fall due in order; evidence joins a hold up to the cap; a clear cancels),
 // Inhibitors and FindingSink (a live inhibitor marks a covered finding, expiry, a reload keeps
 // only rules that still exist), LinkDowns, CounterRules::BreaksClearLevel, MapRules and
@@ -82,6 +83,21 @@ TEST(SubjectResolverTest, RemembersEventsPerSetOfPorts) {
   Observation counter = Event(0, {"a_1", "b_1"});
   counter.kind = Observation::Kind::kCounter;
   EXPECT_NE(resolver.ResolveCached(counter).get(), resolver.ResolveCached(counter).get());
+}
+
+TEST(SubjectResolverTest, RemembersNothingWhenToldNotTo) {
+  SubjectResolver resolver(nullptr);
+  auto remembered = resolver.ResolveCached(Event(329, {"a_1", "b_1"}));
+  resolver.SetRemember(false);  // as replay does
+  auto first = resolver.ResolveCached(Event(329, {"a_1", "b_1"}));
+  auto again = resolver.ResolveCached(Event(328, {"a_1", "b_1"}, 5));
+  EXPECT_NE(first.get(), remembered.get());
+  EXPECT_NE(first.get(), again.get());
+  EXPECT_EQ(first->ends, again->ends);
+  EXPECT_EQ(first->link_key, again->link_key);
+  resolver.SetRemember(true);
+  auto kept = resolver.ResolveCached(Event(329, {"a_1", "b_1"}));
+  EXPECT_EQ(resolver.ResolveCached(Event(329, {"a_1", "b_1"})).get(), kept.get());
 }
 
 // --- HeldFindings ----------------------------------------------------------------------------

@@ -379,6 +379,7 @@ struct ReplayPipeline::Impl {
         sink(std::move(out)) {
     // Replay's decisions carry no evidence: the observations are not built into it.
     engine.SetEvidenceObservations(false);
+    engine.SetRememberSubjects(false);  // resolving again costs it less than remembering
     intake.SetInterest(rules->counters);
     intake.UseInventory(inventory);  // host rows by port_guid, as in the service
   }

@@ -61,6 +61,9 @@ class RuleEngine {
   // service records them). Replay turns it off: its decisions carry no evidence, and building it
   // cost more than deciding. The threshold and measure stay (titles and hints use them).
   void SetEvidenceObservations(bool on) { evidence_observations_ = on; }
+  // Whether the subjects of events are remembered per set of ports (the default: a storm names
+  // the same links again and again). Replay turns it off (SubjectResolver::SetRemember).
+  void SetRememberSubjects(bool on) { resolver_.SetRemember(on); }
 
   // Hot reload: takes over the state of `old` for rules that keep their name and kind.
   void AdoptState(RuleEngine&& old);

@@ -112,7 +112,7 @@ std::shared_ptr<const ObservationSubjects> SubjectResolver::ResolveCached(
     resolved_generation_ = generation;
   }
   // Whole-object events (no ports) name their switch or host in the object: not cached.
-  if (o.ports.empty() || o.kind != Observation::Kind::kEvent) {
+  if (!remember_ || o.ports.empty() || o.kind != Observation::Kind::kEvent) {
     return std::make_shared<const ObservationSubjects>(Resolve(o));
   }
   // An event's own text may place ports the inventory does not know; a resolution from the

@@ -47,6 +47,14 @@ class SubjectResolver {
   std::vector<std::string> PortsOf(const Observation& o) const;
 
   bool has_inventory() const { return inventory_ != nullptr; }
+  // Off: ResolveCached resolves every time. Replay learns a large fabric port by port, and each
+  // port learned forgets every remembered resolution: remembering them cost it more than
+  // resolving again (a 30-day replay of a 100,000-port fabric: 39 % of its time; see
+  // docs/PERFORMANCE.md).
+  void SetRemember(bool on) {
+    remember_ = on;
+    resolved_.clear();
+  }
 
  private:
   // Places each end on its switch or host: the inventory first, then the event's text.
@@ -57,6 +65,7 @@ class SubjectResolver {
   const Inventory* inventory_;
   mutable std::unordered_map<std::string, std::shared_ptr<const ObservationSubjects>> resolved_;
   mutable uint64_t resolved_generation_ = 0;
+  bool remember_ = true;
 };
 
 }  // namespace ufmr
