@@ -29,10 +29,6 @@ void Add(std::vector<PortSubject>* out, std::string_view guid, std::string_view 
   out->push_back(std::move(s));
 }
 
-}  // namespace
-
-namespace {
-
 // Character classes as RE2 has them (\s, \w): the shapes were first written as patterns.
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 bool IsWord(char c) {

@@ -24,7 +24,7 @@ namespace ufmr {
 // One entry of the log, parsed.
 struct ReadEntry {
   uint64_t offset = 0;  // of its first byte
-  std::string error;    // not empty: the entry could not be read (why), and the rest is unset
+  std::string error;    // not empty: the entry could not be read (why); read nothing else of it
   Observation obs;      // its time is the entry's own (the log's zone taken off)
   std::vector<PortSubject> named;  // ExtractPortSubjects(obs.description)
 };
@@ -45,7 +45,8 @@ struct EventLogReadOptions {
 };
 
 // Calls `each` for every entry of the file, in file order. Returns an error only when the file
-// cannot be read; an unreadable entry is handed out with its `error` set.
+// cannot be read; an unreadable entry is handed out with its `error` set. The entry stays the
+// reader's: it is written over after `each` returns (copy or move out what is kept).
 Status ReadEventLogFile(const std::string& path, const EventLogReadOptions& options,
                         const std::function<void(ReadEntry&)>& each);
 
