@@ -27,6 +27,8 @@ packages=(
   libcurl4-openssl-dev libpqxx-dev libre2-dev libsodium-dev
   libgtest-dev libgmock-dev
 )
+# The allocator the service links (TCMalloc, from gperftools): see CMakeLists.txt.
+packages+=(libgoogle-perftools-dev)
 # LLVM's linker: the build links about ninety binaries, three times faster than with GNU ld.
 packages+=(lld)
 # Micro benchmarks (bench/micro_bench.cc): Google Benchmark; the build skips them without it.

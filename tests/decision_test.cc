@@ -487,6 +487,10 @@ TEST(DecisionTest, SilenceSubjectNamesPortsSwitchesAndHosts) {
   AddFabric(&ctx);
   Finding f = LinkFinding();
   Decider(DecisionPolicy{}).Decide(f, ctx);
+  // No silence at all: the guard has nothing to match and asks nothing.
+  EXPECT_TRUE(ctx.last_subject.ports.empty());
+  ctx.silences = SilenceSet({MakeSilence(9, "", "no-such-switch", "")});
+  Decider(DecisionPolicy{}).Decide(f, ctx);
   EXPECT_EQ(ctx.last_subject.ports, (std::vector<std::string>{kSw, kHost}));
   EXPECT_EQ(ctx.last_subject.switches, std::vector<std::string>{"leaf-1"});
   // The host has no system name: its node description, without an HCA suffix cut.

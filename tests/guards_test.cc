@@ -356,6 +356,19 @@ TEST(GuardsTest, DryRun) {
 
 // --- the context -----------------------------------------------------------------------------
 
+TEST(GuardsTest, ContextAnswersHeldForManyHeldPortsAsForAFew) {
+  World w;
+  w.finding.ports = {kHost, kSw};
+  w.ctx.held = 40;  // past the few the context scans: it indexes them
+  w.ctx.held_ports = {kSwUp};
+  GuardContext context(w.finding, w.ctx, w.policy);
+  EXPECT_EQ(context.HeldPorts().size(), 41u);
+  EXPECT_TRUE(context.Held(kSwUp));
+  EXPECT_TRUE(context.Held("ffffffffffff1039_1"));
+  EXPECT_FALSE(context.Held(kSw));
+  EXPECT_FALSE(context.Held("ffffffffffff1040_1"));
+}
+
 TEST(GuardsTest, ContextNamesThePortToActOnAndAsksTheWorldOnce) {
   World w;
   w.finding.ports = {kHost, kSw};
@@ -368,11 +381,12 @@ TEST(GuardsTest, ContextNamesThePortToActOnAndAsksTheWorldOnce) {
   EXPECT_EQ(w.ctx.port_calls, 2);
   ASSERT_EQ(context.Ends().size(), 2u);
   EXPECT_EQ(context.Ends()[0].name, kHost);
-  ASSERT_TRUE(context.Ends()[1].info.has_value());
+  ASSERT_NE(context.Ends()[1].info, nullptr);
   EXPECT_EQ(context.Ends()[1].info->system_name, "leaf-1");
-  ASSERT_NE(context.Known(kSw), nullptr);
-  EXPECT_EQ((*context.Known(kSw))->system_name, "leaf-1");
-  EXPECT_EQ(context.Known("aaaaaaaaaaaaaaaa_1"), nullptr);
+  ASSERT_NE(context.End(kSw), nullptr);
+  ASSERT_NE(context.End(kSw)->info, nullptr);
+  EXPECT_EQ(context.End(kSw)->info->system_name, "leaf-1");
+  EXPECT_EQ(context.End("aaaaaaaaaaaaaaaa_1"), nullptr);
   EXPECT_EQ(w.ctx.port_calls, 2);  // however often asked
   EXPECT_TRUE(context.Held(kSwUp));
   EXPECT_FALSE(context.Held(kSw));

@@ -8,6 +8,9 @@
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace ufmr {
 namespace {
@@ -36,6 +39,39 @@ TEST(JsonWriterTest, EscapesQuotesBackslashesAndControlCharacters) {
   w.BeginArray().String(nasty).EndArray();
   EXPECT_EQ(json::parse(w.str())[0], nasty) << w.str();
   EXPECT_NE(w.str().find("\\u0001"), std::string::npos) << w.str();
+}
+
+// Text is scanned eight bytes at a time: a character that needs escaping is found at every
+// place in and across those eight, and every printable ASCII character passes as it is.
+TEST(JsonWriterTest, EscapesAtEveryPlaceOfAWord) {
+  const std::vector<std::pair<std::string, std::string>> specials = {{"\"", "\\\""},
+                                                                     {"\\", "\\\\"},
+                                                                     {"\n", "\\n"},
+                                                                     {"\x01", "\\u0001"},
+                                                                     {"\x1f", "\\u001f"},
+                                                                     {"\x7f", "\x7f"},
+                                                                     {"\xc3\xa9", "\xc3\xa9"},
+                                                                     {"\xff", "\\ufffd"},
+                                                                     {" ", " "},
+                                                                     {"~", "~"}};
+  for (size_t before = 0; before < 20; ++before) {
+    for (size_t after : {0, 1, 7, 8, 9}) {
+      for (const auto& [special, written] : specials) {
+        std::string text = std::string(before, 'a') + special + std::string(after, 'z');
+        std::string out;
+        JsonWriter::AppendQuoted(text, &out);
+        EXPECT_EQ(out, "\"" + std::string(before, 'a') + written + std::string(after, 'z') + "\"")
+            << "special " << json(written) << " after " << before << " bytes";
+      }
+    }
+  }
+  std::string printable;
+  for (int c = 0x20; c < 0x7f; ++c) {
+    if (c != '"' && c != '\\') printable += static_cast<char>(c);
+  }
+  std::string out;
+  JsonWriter::AppendQuoted(printable, &out);
+  EXPECT_EQ(out, "\"" + printable + "\"");
 }
 
 TEST(JsonWriterTest, InvalidUtf8AndNulBecomeReplacementCharacters) {

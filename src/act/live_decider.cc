@@ -17,7 +17,12 @@ class TxDecisionContext final : public DecisionContext {
         marks_(marks),
         persons_isolated_(persons_isolated),
         breaker_(breaker) {}
-  std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
+  // A copy of the port, kept for the decision: the inventory's refresh may replace it meanwhile.
+  const PortInfo* Port(const std::string& name) override {
+    auto [it, added] = ports_.try_emplace(name);
+    if (added) it->second = inventory_.Get(name);
+    return it->second ? &*it->second : nullptr;
+  }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     open_ = tx_.OpenTicketForLink(entity);
     if (!open_) return std::nullopt;
@@ -31,6 +36,7 @@ class TxDecisionContext final : public DecisionContext {
   const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
     return silences_.Match(subject, t);
   }
+  bool AnySilences() override { return silences_.size() > 0; }
   std::string OwnedByPerson(const std::string& port) override {
     if (std::string why = marks_.Why(port); !why.empty()) return why;
     if (auto it = persons_isolated_.find(port); it != persons_isolated_.end()) return it->second;
@@ -67,6 +73,7 @@ class TxDecisionContext final : public DecisionContext {
   const ManualMarks& marks_;
   const std::map<std::string, std::string>& persons_isolated_;
   BreakerWindow& breaker_;
+  std::map<std::string, std::optional<PortInfo>> ports_;  // asked for this decision
   std::optional<Ticket> open_;
   std::optional<int> tripped_count_;
 };
@@ -76,9 +83,10 @@ class TxDecisionContext final : public DecisionContext {
 class RecutContext final : public DecisionContext {
  public:
   explicit RecutContext(DecisionContext& inner) : inner_(inner) {}
-  std::optional<PortInfo> Port(const std::string& name) override { return inner_.Port(name); }
+  const PortInfo* Port(const std::string& name) override { return inner_.Port(name); }
   std::optional<OpenTicketInfo> OpenTicket(const std::string&) override { return std::nullopt; }
   const Silence* Silenced(const SilenceSubject&, TimePoint) override { return nullptr; }
+  bool AnySilences() override { return false; }
   std::string OwnedByPerson(const std::string& port) override { return inner_.OwnedByPerson(port); }
   std::vector<std::string> HeldPorts() override { return inner_.HeldPorts(); }
   int FabricPorts() override { return inner_.FabricPorts(); }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "base/utf8.h"
 
@@ -98,19 +99,44 @@ JsonWriter& JsonWriter::Null() {
   return *this;
 }
 
+namespace {
+
+// Whether any byte of the eight in x is one JSON does not take as it is: a control character,
+// a non-ASCII byte (checked as UTF-8 one by one), '"' or '\\'.
+bool AnySpecial(uint64_t x) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kHigh = 0x8080808080808080ULL;
+  auto has_zero = [&](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+  const uint64_t below_space = (x - kOnes * 0x20) & ~x & kHigh;
+  return (below_space | (x & kHigh) | has_zero(x ^ (kOnes * '"')) | has_zero(x ^ (kOnes * '\\'))) !=
+         0;
+}
+
+bool Plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+
+// How many bytes from `from` on are written as they are (nearly all of a ticket's text): eight
+// at a time while none of them is special.
+size_t PlainRunEnd(std::string_view s, size_t from) {
+  size_t i = from;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t x;
+    std::memcpy(&x, s.data() + i, sizeof x);
+    if (AnySpecial(x)) break;
+  }
+  while (i < s.size() && Plain(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+}  // namespace
+
 void JsonWriter::AppendQuoted(std::string_view s, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
   out->reserve(out->size() + s.size() + 2);
   *out += '"';
   size_t i = 0;
   while (i < s.size()) {
-    // A run of characters written as they are (nearly all of a ticket's text) in one append.
-    size_t plain = i;
-    while (plain < s.size()) {
-      unsigned char p = static_cast<unsigned char>(s[plain]);
-      if (p < 0x20 || p >= 0x80 || p == '"' || p == '\\') break;
-      ++plain;
-    }
+    // A run of characters written as they are, in one append.
+    const size_t plain = PlainRunEnd(s, i);
     if (plain > i) {
       out->append(s.data() + i, plain - i);
       i = plain;

@@ -96,35 +96,38 @@ std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>
   return fallback;
 }
 
-std::string NodeName(const std::optional<PortInfo>& info) {
+std::string_view NodeName(const PortInfo* info) {
   if (!info) return "";
   if (!info->system_name.empty()) return info->system_name;
-  return info->node_description.substr(0, info->node_description.find(':'));
+  const std::string_view description(info->node_description);
+  return description.substr(0, description.find(':'));
 }
 
 namespace {
 
 // Where on its node a port is, for a person: the switch label ("1/17/1"), or for a host the HCA
-// and port number ("HCA-1 port 1").
-std::string Label(const std::optional<PortInfo>& info) {
-  if (!info) return "";
-  if (!info->label.empty()) return info->label;
-  std::string hca = info->node_description;
-  if (!info->system_name.empty() && hca.rfind(info->system_name, 0) == 0) {
-    hca = hca.substr(info->system_name.size());
+// and port number ("HCA-1 port 1"), appended to *out.
+std::string& AppendLabel(const PortInfo* info, std::string* out) {
+  if (!info) return *out;
+  if (!info->label.empty()) return out->append(info->label);
+  std::string_view hca(info->node_description);
+  if (!info->system_name.empty() && hca.substr(0, info->system_name.size()) == info->system_name) {
+    hca.remove_prefix(info->system_name.size());
   }
   size_t b = hca.find_first_not_of(' ');
-  hca = b == std::string::npos ? "" : hca.substr(b);
-  std::string number = info->number > 0 ? "port " + std::to_string(info->number) : "";
-  return hca.empty() ? number : number.empty() ? hca : hca + " " + number;
+  hca = b == std::string_view::npos ? std::string_view() : hca.substr(b);
+  out->append(hca);
+  if (info->number <= 0) return *out;
+  if (!hca.empty()) out->push_back(' ');
+  return out->append("port ").append(std::to_string(info->number));
 }
 
 }  // namespace
 
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
                            DecisionContext& ctx) {
-  return RenderTemplate(tmpl, d, f, d.port.empty() ? std::nullopt : ctx.Port(d.port),
-                        d.peer.empty() ? std::nullopt : ctx.Port(d.peer));
+  return RenderTemplate(tmpl, d, f, d.port.empty() ? nullptr : ctx.Port(d.port),
+                        d.peer.empty() ? nullptr : ctx.Port(d.peer));
 }
 
 namespace {
@@ -147,23 +150,22 @@ std::string Tidy(const std::string& text) {
 }  // namespace
 
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
-                           const std::optional<PortInfo>& port,
-                           const std::optional<PortInfo>& peer) {
+                           const PortInfo* port, const PortInfo* peer) {
   // Appends the named value to `out` (every title and hint of every decision comes through
   // here: no copies of the values on the way).
   auto append = [&](std::string_view name, std::string* out) {
-    auto node_of = [&](bool is_switch, const std::string& given) {
+    auto node_of = [&](bool is_switch, const std::string& given) -> std::string_view {
       if (!given.empty()) return given;
       if (port && port->is_switch() == is_switch) return NodeName(port);
       if (peer && peer->is_switch() == is_switch) return NodeName(peer);
-      return std::string();
+      return {};
     };
     if (name == "rule") return out->append(d.rule);
     if (name == "reason") return out->append(f.reason);
     if (name == "port") return out->append(d.port);
     if (name == "peer") return out->append(d.peer);
-    if (name == "port_label") return out->append(Label(port));
-    if (name == "peer_label") return out->append(Label(peer));
+    if (name == "port_label") return AppendLabel(port, out);
+    if (name == "peer_label") return AppendLabel(peer, out);
     if (name == "port_node") return out->append(NodeName(port));
     if (name == "peer_node") return out->append(NodeName(peer));
     if (name == "switch") return out->append(node_of(true, d.switch_name));

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -62,7 +63,10 @@ struct Decision {
 class DecisionContext {
  public:
   virtual ~DecisionContext() = default;
-  virtual std::optional<PortInfo> Port(const std::string& name) = 0;
+  // What the inventory knows of the port, or null when it does not know it. The context keeps
+  // what it answers until it is destroyed or its world changes (not within one decision), so the
+  // guards read the port without copying it.
+  virtual const PortInfo* Port(const std::string& name) = 0;
   struct OpenTicketInfo {
     int64_t id = 0;
     bool acted = false;  // a port action was (or is being) taken for it
@@ -70,6 +74,9 @@ class DecisionContext {
   // The open ticket covering this entity (a link key, "switch:<key>" or "node:<key>"), if any.
   virtual std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) = 0;
   virtual const Silence* Silenced(const SilenceSubject& subject, TimePoint t) = 0;
+  // Whether any silence is known at all (none: the silenced guard has nothing to match against,
+  // and builds no subject).
+  virtual bool AnySilences() = 0;
   // Why a person owns this port (disabled or isolated it by hand), or "" when they do not.
   virtual std::string OwnedByPerson(const std::string& port) = 0;
   // Ports this service holds out of service right now: disabled or isolated by it, or with an
@@ -115,14 +122,13 @@ std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>
                        bool require_system_guid);
 
 // The node a port sits on, for a person: its system name, else its node description up to ':'.
-std::string NodeName(const std::optional<PortInfo>& info);
+std::string_view NodeName(const PortInfo* info);
 
 // Fills {placeholders} (see TemplatePlaceholders) from the decision, the finding and the ports.
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
                            DecisionContext& ctx);
 // The same, with what the inventory knows of the decision's port and peer already looked up.
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
-                           const std::optional<PortInfo>& port,
-                           const std::optional<PortInfo>& peer);
+                           const PortInfo* port, const PortInfo* peer);
 
 }  // namespace ufmr

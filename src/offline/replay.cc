@@ -40,7 +40,8 @@ class ReplayContext final : public DecisionContext {
       if (std::string key = Inventory::NodeKeyOf(p); !key.empty()) listed_nodes_.insert(key);
     });
   }
-  std::optional<PortInfo> Port(const std::string& name) override { return inventory_.Get(name); }
+  // The replay alone changes its inventory, and not while it decides.
+  const PortInfo* Port(const std::string& name) override { return inventory_.Peek(name); }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     auto it = tickets_.find(entity);
     if (it == tickets_.end()) return std::nullopt;
@@ -49,6 +50,7 @@ class ReplayContext final : public DecisionContext {
   const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
     return silences_.Match(subject, t);
   }
+  bool AnySilences() override { return silences_.size() > 0; }
   std::string OwnedByPerson(const std::string& port) override {
     std::string why = marks_.Why(port);
     if (!why.empty()) return why;

@@ -387,6 +387,12 @@ std::optional<PortInfo> Inventory::Get(const std::string& name) const {
   return it->second;
 }
 
+const PortInfo* Inventory::Peek(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = ports_.find(name);
+  return it == ports_.end() ? nullptr : &it->second;
+}
+
 std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& ports) const {
   std::vector<std::string> ends;
   for (const auto& p : ports) {

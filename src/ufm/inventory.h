@@ -99,6 +99,9 @@ class Inventory {
   bool SetLinkState(const std::string& name, bool up);
   bool Contains(const std::string& name) const;
   std::optional<PortInfo> Get(const std::string& name) const;
+  // The port itself, not a copy, or null: only for an owner that no other thread changes the
+  // inventory under (replay). Valid until the port is replaced or removed (Replace, Upsert).
+  const PortInfo* Peek(const std::string& name) const;
   // Calls f(const PortInfo&) for the port, under the inventory's lock and without copying it (a
   // ticket list reads two ports per ticket); false when the port is unknown. f must be short and
   // must not call back into the inventory.

@@ -36,11 +36,10 @@ PortInfo HostPort(const std::string& name, const std::string& node_description);
 // The world as a test sets it up.
 class FakeDecisionContext final : public DecisionContext {
  public:
-  std::optional<PortInfo> Port(const std::string& name) override {
+  const PortInfo* Port(const std::string& name) override {
     ++port_calls;
     auto it = ports.find(name);
-    if (it == ports.end()) return std::nullopt;
-    return it->second;
+    return it == ports.end() ? nullptr : &it->second;
   }
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     auto it = tickets.find(entity);
@@ -51,6 +50,7 @@ class FakeDecisionContext final : public DecisionContext {
     last_subject = subject;
     return silences.Match(subject, t);
   }
+  bool AnySilences() override { return silences.size() > 0; }
   std::string OwnedByPerson(const std::string& port) override {
     auto it = owned.find(port);
     return it == owned.end() ? "" : it->second;

@@ -43,15 +43,13 @@ void Finish(Decision& d, const Finding& f, DecisionKind kind, std::string guard,
                                     : "{port_node} {port_label} <-> {peer_node} {peer_label}");
   }
   // The port and peer as the inventory knows them: the ends were looked up already.
-  std::optional<PortInfo> port_asked, peer_asked;
-  auto known = [&](const std::string& name,
-                   std::optional<PortInfo>* asked) -> const std::optional<PortInfo>& {
-    if (const auto* info = name.empty() ? nullptr : gctx.Known(name)) return *info;
-    if (!name.empty()) *asked = gctx.world().Port(name);
-    return *asked;
+  auto known = [&](const std::string& name) -> const PortInfo* {
+    if (name.empty()) return nullptr;
+    if (const LinkEnd* end = gctx.End(name)) return end->info;
+    return gctx.world().Port(name);
   };
-  const std::optional<PortInfo>& port = known(d.port, &port_asked);
-  const std::optional<PortInfo>& peer = known(d.peer, &peer_asked);
+  const PortInfo* port = known(d.port);
+  const PortInfo* peer = known(d.peer);
   d.title = RenderTemplate(title, d, f, port, peer);
   if (!f.repair_hint.empty()) d.repair_hint = RenderTemplate(f.repair_hint, d, f, port, peer);
 }

@@ -1,5 +1,7 @@
 #include "decide/guards/guard_context.h"
 
+#include <algorithm>
+
 namespace ufmr {
 
 GuardContext::GuardContext(const Finding& f, DecisionContext& world, const DecisionPolicy& policy)
@@ -7,7 +9,7 @@ GuardContext::GuardContext(const Finding& f, DecisionContext& world, const Decis
   if (f.scope != RuleScope::kPort && f.scope != RuleScope::kLink) return;
   // Each end is looked up once, for the port to act on, the guards and the title.
   std::vector<std::pair<std::string, const PortInfo*>> known;
-  for (const auto& end : Ends()) known.emplace_back(end.name, end.info ? &*end.info : nullptr);
+  for (const auto& end : Ends()) known.emplace_back(end.name, end.info);
   action_port_ = ActionPort(known, policy.require_system_guid);
   port_ = !action_port_.empty() ? action_port_ : (f.ports.empty() ? "" : f.ports.front());
   for (const auto& p : f.ports) {
@@ -16,21 +18,22 @@ GuardContext::GuardContext(const Finding& f, DecisionContext& world, const Decis
 }
 
 const std::vector<std::string>& GuardContext::HeldPorts() const {
-  if (!held_) {
-    held_ = world_.HeldPorts();
-    held_set_.insert(held_->begin(), held_->end());
-  }
+  if (!held_) held_ = world_.HeldPorts();
   return *held_;
 }
 
 bool GuardContext::Held(const std::string& port) const {
-  HeldPorts();
+  // Usually a few ports (the caps keep them few): a scan costs less than indexing them for every
+  // finding; many are indexed once per decision.
+  const auto& held = HeldPorts();
+  if (held.size() <= kScanHeld) return std::find(held.begin(), held.end(), port) != held.end();
+  if (held_set_.empty()) held_set_.insert(held.begin(), held.end());
   return held_set_.count(port) > 0;
 }
 
-const std::optional<PortInfo>* GuardContext::Known(const std::string& port) const {
+const LinkEnd* GuardContext::End(const std::string& port) const {
   for (const auto& end : Ends()) {
-    if (end.name == port) return &end.info;
+    if (end.name == port) return &end;
   }
   return nullptr;
 }

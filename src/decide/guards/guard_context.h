@@ -6,8 +6,8 @@
 #pragma once
 
 #include <optional>
-#include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "decide/decision.h"
@@ -16,10 +16,11 @@
 
 namespace ufmr {
 
-// One end of the finding's link and what the inventory knows of it (nothing when unknown).
+// One end of the finding's link and what the inventory knows of it (null when unknown; kept by
+// the DecisionContext for the decision).
 struct LinkEnd {
   std::string name;
-  std::optional<PortInfo> info;
+  const PortInfo* info = nullptr;
 };
 
 class GuardContext {
@@ -40,8 +41,8 @@ class GuardContext {
   bool Held(const std::string& port) const;
   // The finding's ends, each with what the inventory knows of it.
   const std::vector<LinkEnd>& Ends() const;
-  // What the inventory knows of `port` when it is one of the ends (looked up already), else null.
-  const std::optional<PortInfo>* Known(const std::string& port) const;
+  // The end named `port` (its inventory entry looked up already), or null when it is none.
+  const LinkEnd* End(const std::string& port) const;
 
  private:
   const Finding& finding_;
@@ -50,8 +51,9 @@ class GuardContext {
   std::string action_port_;
   std::string port_;
   std::string peer_;
+  static constexpr size_t kScanHeld = 32;
   mutable std::optional<std::vector<std::string>> held_;
-  mutable std::set<std::string> held_set_;
+  mutable std::unordered_set<std::string> held_set_;  // more than kScanHeld held ports
   mutable std::optional<std::vector<LinkEnd>> ends_;
 };
 

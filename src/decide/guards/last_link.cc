@@ -26,7 +26,7 @@ int OtherActiveLinks(const PortInfo& port, const std::vector<NodeLink>& node_por
 
 // What the ticket says: how many links the node keeps, and what a person may do.
 std::string Why(const LinkEnd& end, int active, int minimum) {
-  std::string node = NodeName(end.info);
+  std::string node(NodeName(end.info));
   std::string left = std::to_string(active) + " other active link" + (active == 1 ? "" : "s") +
                      " (at least " + std::to_string(minimum) + " must stay up)";
   if (end.info->is_switch()) return "switch " + node + " has " + left + ": not cut automatically";

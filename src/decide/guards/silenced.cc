@@ -11,9 +11,9 @@ SilenceSubject SubjectOf(const Finding& f, const GuardContext& ctx) {
   SilenceSubject subject;
   subject.ports = f.ports;
   for (const auto& end : ctx.Ends()) {
-    std::string name = NodeName(end.info);
+    std::string_view name = NodeName(end.info);
     if (!end.info || name.empty()) continue;
-    (end.info->is_switch() ? subject.switches : subject.hosts).push_back(std::move(name));
+    (end.info->is_switch() ? subject.switches : subject.hosts).emplace_back(name);
   }
   if (!f.switch_name.empty()) subject.switches.push_back(f.switch_name);
   if (!f.node_name.empty()) subject.hosts.push_back(f.node_name);
@@ -26,6 +26,7 @@ class SilencedGuard final : public Guard {
  public:
   const char* name() const override { return "silenced"; }
   GuardOutcome Check(const Finding& f, const GuardContext& ctx) const override {
+    if (!ctx.world().AnySilences()) return GuardOutcome::Pass();
     const Silence* s = ctx.world().Silenced(SubjectOf(f, ctx), f.time);
     if (!s) return GuardOutcome::Pass();
     GuardOutcome o =

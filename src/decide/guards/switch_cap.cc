@@ -9,9 +9,9 @@ namespace {
 int HeldOnSwitch(const std::string& sw, const GuardContext& ctx) {
   int on_switch = 0;
   for (const auto& h : ctx.HeldPorts()) {
-    auto hp = ctx.world().Port(h);
+    const PortInfo* hp = ctx.world().Port(h);
     if (!hp) continue;
-    auto peer = hp->peer.empty() ? std::nullopt : ctx.world().Port(hp->peer);
+    const PortInfo* peer = hp->peer.empty() ? nullptr : ctx.world().Port(hp->peer);
     bool touches = (hp->is_switch() && NodeName(hp) == sw) ||
                    (peer && peer->is_switch() && NodeName(peer) == sw);
     on_switch += touches;
@@ -27,7 +27,7 @@ class SwitchCapGuard final : public Guard {
     if (cap <= 0) return GuardOutcome::Pass();
     for (const auto& end : ctx.Ends()) {
       if (!end.info || !end.info->is_switch()) continue;
-      std::string sw = NodeName(end.info);
+      std::string sw(NodeName(end.info));
       int on_switch = HeldOnSwitch(sw, ctx);
       if (on_switch >= cap) {
         return GuardOutcome::Hold(DecisionKind::kBlocked,
