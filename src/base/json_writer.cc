@@ -108,8 +108,9 @@ bool AnySpecial(uint64_t x) {
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
   auto has_zero = [&](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
   const uint64_t below_space = (x - kOnes * 0x20) & ~x & kHigh;
-  return (below_space | (x & kHigh) | has_zero(x ^ (kOnes * '"')) | has_zero(x ^ (kOnes * '\\'))) !=
-         0;
+  const uint64_t quote = has_zero(x ^ (kOnes * '"'));
+  const uint64_t backslash = has_zero(x ^ (kOnes * '\\'));
+  return (below_space | (x & kHigh) | quote | backslash) != 0;
 }
 
 bool Plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }

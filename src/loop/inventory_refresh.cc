@@ -1,7 +1,8 @@
 #include "loop/inventory_refresh.h"
 
-#include <malloc.h>
 #include <spdlog/spdlog.h>
+
+#include "base/release_memory.h"
 
 namespace ufmr {
 
@@ -39,11 +40,9 @@ void InventoryRefresh::Refresh(bool standby) {
   p_.inputs.Ok("inventory", p_.clock.Now(), std::to_string(p_.inventory.size()) + " ports");
   loaded_ = true;
   if (!standby) PlaceTickets();
-#if defined(__GLIBC__)
-  // The answers' text and trees (tens of MB at 100,000 ports) are freed by now; glibc keeps freed
-  // pages for reuse, so hand them back: the resident size stays the inventory's, not the parse's.
-  malloc_trim(0);
-#endif
+  // The answers' text and trees (tens of MB at 100,000 ports) are freed by now; the allocator
+  // keeps freed pages for reuse, so hand them back: the resident size stays the inventory's.
+  ReleaseFreeMemory();
 }
 
 void InventoryRefresh::PlaceTickets() {
