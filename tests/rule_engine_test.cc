@@ -1487,26 +1487,20 @@ TEST(RuleEngineTest, ResolveFromTheInventory) {
   EXPECT_EQ(c.hosts, (std::map<std::string, std::string>{{"host-b", "host-b"}}));
 }
 
-// A finding's inhibition check resolves its ports from the inventory alone; that resolution is
-// remembered apart from events', so a later event's text still places the ports the inventory
-// does not know.
-TEST(RuleEngineTest, AnInventoryOnlyResolutionDoesNotHideAnEventsText) {
+// A finding's inhibition check places its ports from the inventory alone (the event's text is not
+// at hand); an event's resolution still places, from its text, the ports the inventory lacks.
+TEST(RuleEngineTest, InventoryNodesDoNotReadAnEventsText) {
   Harness h("rules: []\n");
   // Two ports the inventory does not know, named by the event's text.
   Observation event = Event(329, 0, {"aaaaaaaaaaaaaaaa_1", "bbbbbbbbbbbbbbbb_2"});
   event.description =
       "Link went down: (Switch:T9-X:1/1/1)aaaaaaaaaaaaaaaa:1 - "
       "(Switch:T4-E45-L-U51:1/4/2)bbbbbbbbbbbbbbbb:2";
-  Observation probe;
-  probe.ports = event.ports;
-  auto from_inventory = h.engine.ResolveCached(probe, /*inventory_only=*/true);
-  EXPECT_EQ(from_inventory->switches.count("t4-e45-l-u51"), 0u);  // not in the inventory
-  auto from_event = h.engine.ResolveCached(event);
-  EXPECT_EQ(from_event->switches.count("t4-e45-l-u51"), 1u);
-  EXPECT_NE(from_event, from_inventory);
-  // Each is remembered under its own key.
-  EXPECT_EQ(h.engine.ResolveCached(event), from_event);
-  EXPECT_EQ(h.engine.ResolveCached(probe, /*inventory_only=*/true), from_inventory);
+  SubjectResolver resolver(h.inventory.get());
+  SubjectResolver::Nodes nodes = resolver.InventoryNodes(event.ports);
+  EXPECT_TRUE(nodes.switches.empty());  // not in the inventory
+  EXPECT_TRUE(nodes.hosts.empty());
+  EXPECT_EQ(h.engine.ResolveCached(event)->switches.count("t4-e45-l-u51"), 1u);
 }
 
 TEST(RuleEngineTest, ResolveFromTheEventsText) {

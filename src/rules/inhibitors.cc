@@ -38,21 +38,14 @@ std::string Inhibitors::InhibitedBy(const std::string& rule, const Finding& f, T
                                     const RulesByName& rules) const {
   if (inhibitors_.empty()) return "";
   // The switches and hosts the finding's observations named, then what the inventory says now.
-  std::shared_ptr<const ObservationSubjects> now;
-  if (!f.ports.empty()) {
-    Observation probe;
-    probe.ports = f.ports;
-    now = resolver.ResolveCached(probe, /*inventory_only=*/true);
-  }
+  const SubjectResolver::Nodes now = resolver.InventoryNodes(f.ports);
   // Each name once, in key order (as the two maps merged would give them).
   std::vector<const std::string*> keys;
   std::string entity;
   for (bool sw : {true, false}) {
     keys.clear();
     for (const auto& [k, n] : sw ? f.switches : f.hosts) keys.push_back(&k);
-    if (now) {
-      for (const auto& [k, n] : sw ? now->switches : now->hosts) keys.push_back(&k);
-    }
+    for (const auto& k : sw ? now.switches : now.hosts) keys.push_back(&k);
     std::sort(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a < *b; });
     keys.erase(std::unique(keys.begin(), keys.end(), [](auto* a, auto* b) { return *a == *b; }),
                keys.end());

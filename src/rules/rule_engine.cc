@@ -36,9 +36,8 @@ RuleEngine::Subjects RuleEngine::Resolve(const Observation& o) const {
   return resolver_.Resolve(o);
 }
 
-std::shared_ptr<const RuleEngine::Subjects> RuleEngine::ResolveCached(const Observation& o,
-                                                                      bool inventory_only) const {
-  return resolver_.ResolveCached(o, inventory_only);
+std::shared_ptr<const RuleEngine::Subjects> RuleEngine::ResolveCached(const Observation& o) const {
+  return resolver_.ResolveCached(o);
 }
 
 std::vector<std::string> RuleEngine::PortsOf(const Observation& o) const {

@@ -76,10 +76,8 @@ class RuleEngine {
   using Subjects = ObservationSubjects;
   Subjects Resolve(const Observation& o) const;
   // Resolve, remembered per set of ports until the inventory changes (the hot path: a storm
-  // names the same links again and again). `inventory_only`: for an observation without text
-  // (a probe of a finding's ports), remembered apart from events'.
-  std::shared_ptr<const Subjects> ResolveCached(const Observation& o,
-                                                bool inventory_only = false) const;
+  // names the same links again and again).
+  std::shared_ptr<const Subjects> ResolveCached(const Observation& o) const;
   // The observation's ports, with "<node>:<label>" references resolved through the inventory.
   std::vector<std::string> PortsOf(const Observation& o) const;
 

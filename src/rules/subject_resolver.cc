@@ -104,8 +104,21 @@ std::vector<std::string> SubjectResolver::PortsOf(const Observation& o) const {
   return ports;
 }
 
+SubjectResolver::Nodes SubjectResolver::InventoryNodes(
+    const std::vector<std::string>& ports) const {
+  Nodes nodes;
+  if (!inventory_ || ports.empty()) return nodes;
+  bool is_switch = false;
+  std::string node;
+  for (const auto& port : inventory_->LinkEnds(ports)) {
+    if (!inventory_->Placement(port, &is_switch, &node)) continue;
+    (is_switch ? nodes.switches : nodes.hosts).push_back(NodeKey(node));
+  }
+  return nodes;
+}
+
 std::shared_ptr<const ObservationSubjects> SubjectResolver::ResolveCached(
-    const Observation& o, bool inventory_only) const {
+    const Observation& o) const {
   uint64_t generation = inventory_ ? inventory_->generation() : 0;
   if (generation != resolved_generation_ || resolved_.size() > 100'000) {
     resolved_.clear();
@@ -115,13 +128,10 @@ std::shared_ptr<const ObservationSubjects> SubjectResolver::ResolveCached(
   if (!remember_ || o.ports.empty() || o.kind != Observation::Kind::kEvent) {
     return std::make_shared<const ObservationSubjects>(Resolve(o));
   }
-  // An event's own text may place ports the inventory does not know; a resolution from the
-  // inventory alone is kept apart from those.
-  size_t length = 1;
+  size_t length = 0;
   for (const auto& p : o.ports) length += p.size() + 1;
   std::string key;
   key.reserve(length);
-  if (inventory_only) key.push_back('\x1f');
   for (const auto& p : o.ports) key.append(p).push_back('|');
   auto it = resolved_.find(key);
   if (it != resolved_.end()) return it->second;

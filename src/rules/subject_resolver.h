@@ -39,12 +39,18 @@ class SubjectResolver {
   explicit SubjectResolver(const Inventory* inventory) : inventory_(inventory) {}
 
   ObservationSubjects Resolve(const Observation& o) const;
-  // Resolve, remembered per set of ports until the inventory changes. `inventory_only`: for an
-  // observation without text (a probe of a finding's ports), remembered apart from events'.
-  std::shared_ptr<const ObservationSubjects> ResolveCached(const Observation& o,
-                                                           bool inventory_only = false) const;
+  // Resolve, remembered per set of ports until the inventory changes.
+  std::shared_ptr<const ObservationSubjects> ResolveCached(const Observation& o) const;
   // The observation's ports, with "<node>:<label>" references resolved through the inventory.
   std::vector<std::string> PortsOf(const Observation& o) const;
+  // The NodeKeys of the switches and hosts where the inventory now places the link the ports
+  // belong to (its peer end added), as Resolve would key them, without the rest of a resolution:
+  // what inhibition asks of every finding.
+  struct Nodes {
+    std::vector<std::string> switches;
+    std::vector<std::string> hosts;
+  };
+  Nodes InventoryNodes(const std::vector<std::string>& ports) const;
 
   bool has_inventory() const { return inventory_ != nullptr; }
   // Off: ResolveCached resolves every time. Replay learns a large fabric port by port, and each
