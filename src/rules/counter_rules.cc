@@ -95,7 +95,7 @@ void CounterRules::Judge(const Rule& r, const Observation& o, const LinkDowns& d
 Finding CounterRules::Found(const Rule& r, const ObservationSubjects& s, const CounterState& st,
                             double measured, const std::string& port, TimePoint t,
                             const FindingSink& sink) {
-  Finding f = MakeFinding(r, s, t, sink.rules_hash());
+  Finding f = MakeFinding(r, s, t, sink.rules_hash(), !sink.observations());
   f.reason = Reason(r, measured, port);
   for (const auto& [time, sample] : st.samples) {
     if (!sink.observations()) break;

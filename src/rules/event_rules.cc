@@ -12,7 +12,7 @@ namespace {
 Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::string& entity,
                      const std::string& name, std::string reason, TimePoint t,
                      const std::vector<SeenObservation>& seen, const FindingSink& sink) {
-  Finding f = MakeFinding(r, s, t, sink.rules_hash());
+  Finding f = MakeFinding(r, s, t, sink.rules_hash(), !sink.observations());
   if (r.wide_scope()) {
     f.ports.clear();
     f.link_key = entity;

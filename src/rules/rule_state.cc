@@ -78,7 +78,7 @@ nlohmann::json Threshold(const Rule& r) {
 }  // namespace
 
 Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
-                    const std::string& rules_hash) {
+                    const std::string& rules_hash, bool lean) {
   Finding f;
   f.rule = r.name;
   f.action = r.action;
@@ -95,6 +95,10 @@ Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
   f.rules_hash = rules_hash;
   f.evidence = nlohmann::json(nlohmann::json::value_t::object);
   auto& evidence = f.evidence.get_ref<nlohmann::json::object_t&>();
+  if (lean) {
+    evidence.emplace("threshold", Threshold(r));
+    return f;
+  }
   evidence.emplace("observations", nlohmann::json::value_t::array);
   nlohmann::json rule(nlohmann::json::value_t::object);
   rule["name"] = r.name;

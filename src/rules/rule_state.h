@@ -116,9 +116,11 @@ inline double SecondsFrom(TimePoint a, TimePoint b) {
 }
 
 // A finding of rule `r` about `s` at `t`: the rule's outcome, the subjects, and evidence with
-// the rule, the rules hash and the threshold (observations are added by the caller).
+// the rule, the rules hash and the threshold (observations are added by the caller). `lean`
+// (findings without observations as evidence: replay, whose decisions carry no evidence): the
+// threshold alone, which titles and hints read.
 Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
-                    const std::string& rules_hash);
+                    const std::string& rules_hash, bool lean = false);
 
 // An observation as a finding's evidence holds it.
 nlohmann::json ObservationToJson(const Observation& o);
