@@ -1474,8 +1474,9 @@ TEST(RuleEngineTest, ResolveFromTheInventory) {
   EXPECT_EQ(s.link_key, kL1 + "|" + kH1);
   EXPECT_EQ(s.switches, (std::map<std::string, std::string>{{"leaf-1", "leaf-1"}}));
   EXPECT_EQ(s.hosts, (std::map<std::string, std::string>{{"host-a", "host-a"}}));
-  EXPECT_EQ(s.port_switch, (std::map<std::string, std::string>{{kL1, "leaf-1"}}));
-  EXPECT_EQ(s.port_host, (std::map<std::string, std::string>{{kH1, "host-a"}}));
+  using Placed = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(s.port_switch, (Placed{{kL1, "leaf-1"}}));
+  EXPECT_EQ(s.port_host, (Placed{{kH1, "host-a"}}));
   // The scope entities switch and node rules count on.
   ASSERT_EQ(s.switch_entities.size(), 1u);
   EXPECT_EQ(s.switch_entities[0].key, "switch:leaf-1");

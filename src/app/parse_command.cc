@@ -161,10 +161,8 @@ class Printer {
 std::string FirstNamed(const RuleEngine::Subjects& s, bool is_switch) {
   const auto& by_port = is_switch ? s.port_switch : s.port_host;
   const auto& names = is_switch ? s.switches : s.hosts;
-  for (const auto& port : s.ends) {
-    auto key = by_port.find(port);
-    if (key == by_port.end()) continue;
-    auto name = names.find(key->second);
+  for (const auto& [port, key] : by_port) {  // in the order of the ends
+    auto name = names.find(key);
     if (name != names.end()) return name->second;
   }
   return names.empty() ? "" : names.begin()->second;

@@ -40,9 +40,9 @@ ObservationSubjects SubjectResolver::Resolve(const Observation& o) const {
     auto& out = sw ? s.switch_entities : s.host_entities;
     for (const auto& [k, n] : names) {
       // Switch/node rules count distinct ports; an event about the whole object counts as one.
-      std::string port;
+      std::string port;  // the greatest of its ports, by name
       for (const auto& [p, pk] : by_port) {
-        if (pk == k) port = p;
+        if (pk == k && p > port) port = p;
       }
       out.push_back({(sw ? "switch:" : "node:") + k, n, port});
     }
@@ -54,13 +54,14 @@ void SubjectResolver::PlaceEnds(const Observation& o, ObservationSubjects* s) co
   auto place = [&](const std::string& port, bool is_switch, const std::string& name) {
     if (name.empty()) return;
     std::string key = NodeKey(name);
-    if (is_switch) {
-      s->port_switch[port] = key;
-      s->switches.emplace(std::move(key), name);
+    auto& placed = is_switch ? s->port_switch : s->port_host;
+    auto it = std::find_if(placed.begin(), placed.end(), [&](auto& e) { return e.first == port; });
+    if (it != placed.end()) {
+      it->second = key;  // placed again (the text names it twice): the last place holds
     } else {
-      s->port_host[port] = key;
-      s->hosts.emplace(std::move(key), name);
+      placed.emplace_back(port, key);
     }
+    (is_switch ? s->switches : s->hosts).emplace(std::move(key), name);
   };
   // The inventory first; the event's own text (parsed once, only when needed) for ends it lacks.
   std::optional<std::vector<PortSubject>> named;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "ingest/observation.h"
@@ -23,8 +24,9 @@ struct ObservationSubjects {
   std::string link_key;
   std::map<std::string, std::string> switches;  // NodeKey -> name as written
   std::map<std::string, std::string> hosts;
-  std::map<std::string, std::string> port_switch;  // port -> NodeKey of its switch
-  std::map<std::string, std::string> port_host;    // port -> NodeKey of its host
+  // Each placed end and the NodeKey of its switch (or host), in the order of the ends.
+  std::vector<std::pair<std::string, std::string>> port_switch;
+  std::vector<std::pair<std::string, std::string>> port_host;
   // The switch and node scope entities ("switch:<key>", name as written, one port of it).
   struct Entity {
     std::string key, name, port;
