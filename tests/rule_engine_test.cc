@@ -1504,6 +1504,12 @@ TEST(RuleEngineTest, InventoryNodesDoNotReadAnEventsText) {
   EXPECT_TRUE(nodes.switches.empty());  // not in the inventory
   EXPECT_TRUE(nodes.hosts.empty());
   EXPECT_EQ(h.engine.ResolveCached(event)->switches.count("t4-e45-l-u51"), 1u);
+
+  // Ports it knows: the link's other end is added from the inventory, keyed as Resolve keys them.
+  nodes = resolver.InventoryNodes({kH3});
+  EXPECT_EQ(nodes.hosts, std::vector<std::string>{"host-b"});
+  EXPECT_EQ(nodes.switches, std::vector<std::string>{"leaf-1"});  // kL3, the peer added
+  EXPECT_TRUE(resolver.InventoryNodes({}).switches.empty());
 }
 
 TEST(RuleEngineTest, ResolveFromTheEventsText) {

@@ -106,7 +106,7 @@ namespace {
 bool AnySpecial(uint64_t x) {
   constexpr uint64_t kOnes = 0x0101010101010101ULL;
   constexpr uint64_t kHigh = 0x8080808080808080ULL;
-  auto has_zero = [&](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+  auto has_zero = [](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
   const uint64_t below_space = (x - kOnes * 0x20) & ~x & kHigh;
   const uint64_t quote = has_zero(x ^ (kOnes * '"'));
   const uint64_t backslash = has_zero(x ^ (kOnes * '\\'));
