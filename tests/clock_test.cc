@@ -71,6 +71,37 @@ TEST(ParseUfmTimestampTest, LocalTimeMovedToUtcByTheOffset) {
   EXPECT_EQ(FormatIsoTime(t), "2026-11-29T18:46:32.123Z");
 }
 
+// ParseUfmTimestamp computes the calendar itself: it agrees with timegm (what it called before)
+// on every day of 1999 to 2101, leap days and days past a month's end (timegm rolls them over)
+// included, at the edges of the day and at a leap second.
+TEST(ParseUfmTimestampTest, AgreesWithTheCLibraryOnEveryDay) {
+  int checked = 0;
+  for (int y = 1999; y <= 2101; ++y) {
+    for (int mo = 1; mo <= 12; ++mo) {
+      for (int d = 1; d <= 31; ++d) {
+        for (const char* hms : {"00:00:00", "23:59:59", "12:34:60"}) {
+          char text[32];
+          std::snprintf(text, sizeof(text), "%04d-%02d-%02d %s.250", y, mo, d, hms);
+          std::tm tm{};
+          tm.tm_year = y - 1900;
+          tm.tm_mon = mo - 1;
+          tm.tm_mday = d;
+          std::sscanf(hms, "%d:%d:%d", &tm.tm_hour, &tm.tm_min, &tm.tm_sec);
+          const int64_t want_ms = (static_cast<int64_t>(timegm(&tm)) - 3600) * 1000 + 250;
+          TimePoint t;
+          ASSERT_TRUE(ParseUfmTimestamp(text, 3600, &t)) << text;
+          ASSERT_EQ(
+              std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count(),
+              want_ms)
+              << text;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 103 * 12 * 31 * 3);
+}
+
 // What FormatIsoTime wrote before it had its own digit writer: gmtime_r and snprintf.
 std::string IsoTimeByLibc(int64_t ms) {
   std::time_t secs = static_cast<std::time_t>(ms / 1000);

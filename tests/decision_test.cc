@@ -737,6 +737,23 @@ TEST(DecisionTest, RenderTemplatePlaceholders) {
   }
 }
 
+// The engine's findings share their rule's threshold (Finding::threshold); replay's carry no
+// evidence at all. Their templates read the shared threshold first.
+TEST(DecisionTest, RenderTemplateReadsTheSharedThreshold) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  f.evidence = {{"threshold", {{"above", 1.0}, {"window_s", 60.0}, {"count", 9}}}};
+  f.threshold = std::make_shared<const nlohmann::json>(
+      nlohmann::json{{"above", 100.0}, {"window_s", 300.0}, {"count", 3}});
+  Decision d;
+  EXPECT_EQ(RenderTemplate("{count} in {window} over {threshold}", d, f, ctx),
+            "3 in 5m over 100.0");
+  f.evidence = nlohmann::json::object();
+  EXPECT_EQ(RenderTemplate("{count} in {window} over {threshold}", d, f, ctx),
+            "3 in 5m over 100.0");
+}
+
 TEST(DecisionTest, RenderTemplateLeavesUnknownValuesOut) {
   FakeContext ctx;  // knows no port
   Finding f = LinkFinding();
@@ -761,6 +778,17 @@ TEST(DecisionTest, RenderTemplateLeavesUnknownValuesOut) {
       {"{window}", ""},
       {"{port} on {switch}", kSw + " on"},
       {"at {port_node} {port_label}, then", "at, then"},
+      // Each thing tidying removes, alone (the rest of the text needs nothing).
+      {" lead", "lead"},
+      {"trail ", "trail"},
+      {"two  spaces", "two spaces"},
+      {"a {node}. b", "a. b"},
+      {"a {node}, b", "a, b"},
+      {"a {node}; b", "a; b"},
+      {"(a {node})", "(a)"},
+      {"   ", ""},
+      {"tidy already: a, b; (c). d", "tidy already: a, b; (c). d"},
+      {"x", "x"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.tmpl);

@@ -933,5 +933,41 @@ TEST(ToObservationTest, SameFieldsAsTheRestPath) {
   }
 }
 
+// The reader parses every entry into one scratch LogEntry and hands its text to a reused
+// Observation (FillObservation(LogEntry&&): the message and port lists trade places). Entries
+// with and without ports, references and continuation lines, one after another, read as each
+// read on its own: nothing of one entry is left in the next.
+TEST(ToObservationTest, AnEntryHandedOverReadsAsACopiedOne) {
+  std::vector<RawLogEntry> raws;
+  for (const char* name : {"reference_samples.log", "ibport_samples.log", "shapes.log",
+                           "multiline.log", "garbage.log"}) {
+    const std::vector<RawLogEntry> some = Assemble(Fixture(name));
+    raws.insert(raws.end(), some.begin(), some.end());
+  }
+  ASSERT_GT(raws.size(), 8u);
+  TimePoint t = FromEpochSeconds(1700000000);
+  LogEntry scratch;
+  Observation reused;
+  int compared = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& raw : raws) {
+      LogEntry fresh;
+      if (!ParseEventLogEntry(raw, &fresh).ok()) continue;
+      ASSERT_TRUE(ParseEventLogEntry(raw, &scratch).ok());
+      FillObservation(std::move(scratch), t, &reused);
+      const Observation want = ToObservation(fresh, t);
+      EXPECT_EQ(reused.description, want.description);
+      EXPECT_EQ(reused.ports, want.ports);
+      EXPECT_EQ(reused.port_refs, want.port_refs);
+      EXPECT_EQ(reused.name, want.name);
+      EXPECT_EQ(reused.object_name, want.object_name);
+      EXPECT_EQ(reused.cable_serial, want.cable_serial);
+      EXPECT_EQ(reused.event_id, want.event_id);
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 16);
+}
+
 }  // namespace
 }  // namespace ufmr

@@ -183,6 +183,10 @@ TEST(NodeKeyTest, Normalization) {
       {"HCA-1", "hca-1"},                  // nothing before the suffix: kept
       {"fsgb001-HCA-1", "fsgb001-hca-1"},  // no space before it: part of the name
       {"fsgb001 HCA-x", "fsgb001 hca-x"},
+      {"fsgb001 HCA-", "fsgb001 hca-"},  // no digits: part of the name
+      {"fsgb001 mlx5_", "fsgb001 mlx5_"},
+      {"fsgb001 MLX4_1", "fsgb001 mlx4_1"},
+      {"Fsgb001 \t HcA-7", "fsgb001"},
       {"\tLeaf-01\t", "leaf-01"},
       {"", ""},
   };

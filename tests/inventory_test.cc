@@ -640,6 +640,34 @@ TEST(InventoryFindByDescriptionTest, FollowsUpserts) {
   EXPECT_EQ(NodeOf(inv, sw), (Names{"9c0591030090e000_33", "9c0591030090e000_34"}));
 }
 
+// An event's ports, then the ports its "<node>:<label>" references name, each once; none looked
+// up when the event names two ports (both ends of its link).
+TEST(InventoryFindByDescriptionTest, WithReferencedPortsAddsWhatReferencesName) {
+  Inventory inv;
+  PortInfo sw =
+      NodePort("9c0591030090e000_33", "9c0591030090e000", "T3-E21-N-U47", "Switch IB Port");
+  sw.label = "1/17/1";
+  PortInfo host = NodePort("e41d2d0300062380_1", "e41d2d0300062300", "fsgb001", "Computer IB Port");
+  host.node_description = "fsgb001 HCA-1";
+  host.number = 1;
+  inv.Replace({sw, host});
+  struct Case {
+    Names ports, refs, want;
+  };
+  const std::vector<Case> cases = {
+      {{}, {"T3-E21-N-U47:1/17/1", "fsgb001 HCA-1:1"}, {sw.name, host.name}},
+      {{}, {"fsgb001 HCA-1:1", "T3-E21-N-U47:17/1"}, {host.name, sw.name}},  // in their order
+      {{sw.name}, {"T3-E21-N-U47:1/17/1", "fsgb001 HCA-1:1"}, {sw.name, host.name}},
+      {{}, {"no reference", "nosuch:1/1/1", "fsgb001 HCA-1:1"}, {host.name}},
+      {{sw.name, "a_1"}, {"fsgb001 HCA-1:1"}, {sw.name, "a_1"}},  // both ends named already
+      {{"a_1"}, {}, {"a_1"}},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(::testing::PrintToString(c.refs));
+    EXPECT_EQ(inv.WithReferencedPorts(c.ports, c.refs), c.want);
+  }
+}
+
 TEST(InventorySetLinkStateTest, MovesAnEnabledPortAndLeavesADisabledOne) {
   Inventory inv;
   PortInfo up = Port("a_1");

@@ -108,6 +108,11 @@ TEST_F(FilterTest, SiftingNamesThePortsAnEventsTextPlaces) {
   Sifting alone(o, nullptr);
   EXPECT_EQ(alone.ports(), std::vector<std::string>{"sw_1"}) << "without an inventory";
   EXPECT_FALSE(s.soak_ends);
+  // An event naming both ends of its link: its references are not looked up.
+  Observation link = Event(329, {"sw_1", "sw_2"});
+  link.port_refs = {"node-1 HCA-1:1"};
+  Sifting both(link, &inventory_);
+  EXPECT_EQ(both.ports(), (std::vector<std::string>{"sw_1", "sw_2"}));
 }
 
 TEST_F(FilterTest, HandDisableNotesAPersonsDisableAndPassesEverything) {

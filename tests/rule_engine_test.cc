@@ -275,14 +275,30 @@ TEST(RuleEngineTest, WithoutEvidenceObservationsAFindingKeepsItsThresholdOnly) {
   Harness h(kLinkDown);
   h.engine.SetEvidenceObservations(false);
   h.Observe(Event(329, 0, {kL33, kS8}, 7));
+  h.Observe(Event(329, 1, {kL1, kH1}, 8));
+  auto f = h.Tick(45);
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].reason, "Link went down and stayed down (Link went down, not cleared within 30s)");
+  // Nothing but what titles and hints read: replay's decisions carry no evidence. The threshold
+  // is made once for the rule, and its findings share it.
+  EXPECT_TRUE(f[0].evidence.is_object());
+  EXPECT_TRUE(f[0].evidence.empty());
+  ASSERT_NE(f[0].threshold, nullptr);
+  EXPECT_EQ((*f[0].threshold)["for_s"], 30);
+  EXPECT_EQ(f[1].threshold, f[0].threshold);
+}
+
+// With observations as evidence, the threshold is in the evidence too (stored with the ticket),
+// equal to the shared one.
+TEST(RuleEngineTest, WithEvidenceObservationsTheThresholdIsInTheEvidenceToo) {
+  Harness h(kLinkDown);
+  h.Observe(Event(329, 0, {kL33, kS8}, 7));
   auto f = h.Tick(45);
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].reason, "Link went down and stayed down (Link went down, not cleared within 30s)");
-  // Nothing but what titles and hints read: replay's decisions carry no evidence.
-  EXPECT_FALSE(f[0].evidence.contains("observations"));
-  EXPECT_FALSE(f[0].evidence.contains("rule"));
+  ASSERT_NE(f[0].threshold, nullptr);
+  EXPECT_EQ(f[0].evidence["threshold"], *f[0].threshold);
   EXPECT_EQ(f[0].evidence["threshold"]["for_s"], 30);
-  EXPECT_EQ(f[0].evidence.size(), 1u);
+  EXPECT_EQ(f[0].evidence["observations"].size(), 1u);
 }
 
 // Tick skips its scan of held findings until the earliest is due; a cleared hold leaves that
@@ -347,6 +363,47 @@ TEST(RuleEngineTest, HeldFindingCollectsLaterEventsAsEvidence) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].time, At(30));  // the hold runs from the first event
   EXPECT_EQ(f[0].evidence["observations"].size(), 2u);
+}
+
+// Observe(Observation&&) keeps the observation itself in its windows, instead of a copy: the
+// findings, their evidence and the windows' events are those of Observe(const Observation&).
+// Events no rule looks at, and events naming ports only by reference, take the usual path.
+TEST(RuleEngineTest, AnObservationHandedOverCountsAsACopiedOne) {
+  const std::string yaml = std::string(kLinkDown) + R"(
+  - name: three_downs
+    match: {event_id: 329}
+    count: 3
+    window: 1m
+    action: log_only
+)";
+  Harness copied(yaml);
+  Harness moved(yaml);
+  std::vector<Observation> events = {Event(329, 0, {kL33, kS8}, 1), Event(64, 1, {kL1}, 2),
+                                     Event(329, 2, {kL33, kS8}, 3), Event(329, 3, {kL1, kH1}, 4),
+                                     Event(329, 4, {kL33, kS8}, 5)};
+  Observation by_reference = Event(329, 5, {}, 6);
+  by_reference.port_refs = {"leaf-1:1/1/1"};
+  events.push_back(by_reference);
+  for (const auto& e : events) {
+    copied.Observe(e);
+    std::vector<Finding> out;
+    moved.engine.Observe(Observation(e), &out);
+    moved.all.insert(moved.all.end(), out.begin(), out.end());
+  }
+  EXPECT_EQ(moved.engine.OldestEventInUse(), copied.engine.OldestEventInUse());
+  ASSERT_EQ(moved.engine.OldestEventInUse(), 1);
+  copied.Tick(40);
+  std::vector<Finding> out;
+  moved.engine.Tick(At(40), &out);
+  moved.all.insert(moved.all.end(), out.begin(), out.end());
+  ASSERT_EQ(copied.all.size(), 3u);  // three_downs on the uplink; a hold on each link
+  ASSERT_EQ(moved.all.size(), copied.all.size());
+  for (size_t i = 0; i < copied.all.size(); ++i) {
+    EXPECT_EQ(moved.all[i].rule, copied.all[i].rule);
+    EXPECT_EQ(moved.all[i].link_key, copied.all[i].link_key);
+    EXPECT_EQ(moved.all[i].reason, copied.all[i].reason);
+    EXPECT_EQ(moved.all[i].evidence.dump(), copied.all[i].evidence.dump());
+  }
 }
 
 TEST(RuleEngineTest, OneFindingPerEpisodeUntilClear) {
@@ -658,6 +715,20 @@ TEST(RuleEngineTest, NodeFindingInhibitsItsHostsPorts) {
   EXPECT_EQ(Of(f, "link_down")->inhibited_by, "");
 }
 
+// A switch reboot inhibits link_down, a held rule, for 15 minutes.
+const char* kRebootInhibitsHeldLinkDown = R"(rules:
+  - name: switch_reboot
+    match: {event_id: 907}
+    scope: switch
+    inhibits: {rules: [link_down], for: 15m}
+    action: ticket_only
+  - name: link_down
+    match: {event_id: 329}
+    for: 30s
+    clear: {event_id: 328}
+    action: disable_port
+)";
+
 TEST(RuleEngineTest, HeldFindingIsJudgedAgainstInhibitorsOfItsOwnTime) {
   Harness h(R"(rules:
   - name: switch_reboot
@@ -687,23 +758,36 @@ TEST(RuleEngineTest, HeldFindingIsJudgedAgainstInhibitorsOfItsOwnTime) {
   EXPECT_EQ(late[0].rule, "link_down");
   EXPECT_TRUE(late[0].inhibited_by.empty()) << late[0].inhibited_by;
 
-  Harness h2(R"(rules:
-  - name: switch_reboot
-    match: {event_id: 907}
-    scope: switch
-    inhibits: {rules: [link_down], for: 15m}
-    action: ticket_only
-  - name: link_down
-    match: {event_id: 329}
-    for: 30s
-    clear: {event_id: 328}
-    action: disable_port
-)");
+  Harness h2(kRebootInhibitsHeldLinkDown);
   h2.Observe(NodeEvent(907, 0, "Switch", "default / Switch: leaf-1"));
   h2.Observe(Event(329, 1, {kL1, kH1}));
   auto held = h2.Tick(31);
   ASSERT_EQ(held.size(), 1u);
   EXPECT_EQ(held[0].inhibited_by, "switch_reboot on switch leaf-1");
+}
+
+// A finding emitted at once was placed from the inventory as it is: inhibition does not look the
+// ports up again. A held one may have been placed before the inventory changed: it is looked up
+// again when it fires, and an inhibitor on where the inventory places the port now covers it.
+TEST(RuleEngineTest, AHeldFindingIsPlacedAgainWhenTheInventoryChangedSinceItsHold) {
+  Harness h(kRebootInhibitsHeldLinkDown);
+  // A port the inventory does not know yet, on a link the event's text does not place.
+  const std::string kNew = "9c0591030090e000_40";
+  h.Observe(Event(329, 0, {kNew}));
+  EXPECT_EQ(h.engine.pending(), 1u);
+  // The inventory learns it: on leaf-1, which then reboots.
+  h.inventory->Upsert(SwitchPort(kNew, "leaf-1", "1/20/1", ""));
+  h.Observe(NodeEvent(907, 1, "Switch", "default / Switch: leaf-1"));
+  auto held = h.Tick(31);
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(held[0].rule, "link_down");
+  EXPECT_EQ(held[0].inhibited_by, "switch_reboot on switch leaf-1");
+  // The same port's next down is placed on leaf-1 straight away, and inhibited at once too.
+  h.Observe(Event(328, 32, {kNew}));
+  h.Observe(Event(329, 33, {kNew}));
+  auto again = h.Tick(64);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].inhibited_by, "switch_reboot on switch leaf-1");
 }
 
 TEST(RuleEngineTest, InhibitionWithoutInventoryUsesTheEventsText) {
@@ -1431,7 +1515,11 @@ TEST(RuleEngineTest, PortsOfResolvesNodeLabelReferences) {
       {{}, {"spine-1:1/4/2"}, {kS8}},
       {{}, {"SPINE-1:4/2"}, {kS8}},  // without case, without the ASIC prefix
       {{}, {"leaf-1:1/17/1", "spine-1:1/4/2"}, {kL33, kS8}},
-      {{kS8}, {"spine-1:1/4/2"}, {kS8}},  // already named
+      {{kS8}, {"spine-1:1/4/2"}, {kS8}},        // already named
+      {{kS8}, {"leaf-1:1/17/1"}, {kS8, kL33}},  // the peer, named by its description
+      // Both ends named: references are not looked up (they name one of the two, or a port the
+      // inventory misplaces).
+      {{kL33, kS8}, {"leaf-1:1/1/1"}, {kL33, kS8}},
       {{}, {"nosuch:1/1/1"}, {}},
       {{}, {"no label"}, {}},
       {{kL1}, {}, {kL1}},
@@ -1589,6 +1677,13 @@ TEST(RuleEngineTest, LinkKeySortsAndDeduplicates) {
   EXPECT_EQ(LinkKey({"a", "a"}), "a");
   EXPECT_EQ(LinkKey({"a"}), "a");
   EXPECT_EQ(LinkKey({}), "");
+  // Two ends are joined without sorting a copy: the same keys as for any other count.
+  EXPECT_EQ(LinkKey({"a", "b"}), "a|b");
+  EXPECT_EQ(LinkKey({"", "b"}), "b");
+  EXPECT_EQ(LinkKey({"b", ""}), "b");
+  EXPECT_EQ(LinkKey({"", ""}), "");
+  EXPECT_EQ(LinkKey({"c", "a", "b", "a"}), "a|b|c");
+  EXPECT_EQ(LinkKey({"b", "", "a"}), "a|b");
 }
 
 // --- found in review -------------------------------------------------------------------------

@@ -82,16 +82,13 @@ bool ParseUfmTimestamp(std::string_view text, int utc_offset_s, TimePoint* out) 
     for (size_t i = 3; i < n; ++i) ms /= 10;
   }
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return false;
-  std::tm tm{};
-  tm.tm_year = y - 1900;
-  tm.tm_mon = mo - 1;
-  tm.tm_mday = d;
-  tm.tm_hour = h;
-  tm.tm_min = mi;
-  tm.tm_sec = s;
-  std::time_t secs = timegm(&tm);
-  *out = TimePoint(std::chrono::seconds(secs - utc_offset_s)) +
-         std::chrono::duration_cast<TimePoint::duration>(std::chrono::milliseconds(ms));
+  // The days of the month's first day, plus the day: a day past the month's end rolls into the
+  // next month, as timegm would (no lookup of the time zone: every log line comes here).
+  using namespace std::chrono;
+  const sys_days first{year_month_day{year{y}, month{static_cast<unsigned>(mo)}, day{1}}};
+  const int64_t secs = (first.time_since_epoch().count() + d - 1) * int64_t{86400} + h * 3600 +
+                       mi * 60 + s - utc_offset_s;
+  *out = TimePoint(duration_cast<TimePoint::duration>(seconds(secs) + milliseconds(ms)));
   return true;
 }
 

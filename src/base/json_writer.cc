@@ -132,9 +132,13 @@ size_t PlainRunEnd(std::string_view s, size_t from) {
 
 void JsonWriter::AppendQuoted(std::string_view s, std::string* out) {
   static const char kHex[] = "0123456789abcdef";
+  size_t i = PlainRunEnd(s, 0);
+  if (i == s.size()) {  // the common case: nothing to escape
+    out->append(1, '"').append(s).append(1, '"');
+    return;
+  }
   out->reserve(out->size() + s.size() + 2);
-  *out += '"';
-  size_t i = 0;
+  out->append(1, '"').append(s.data(), i);
   while (i < s.size()) {
     // A run of characters written as they are, in one append.
     const size_t plain = PlainRunEnd(s, i);

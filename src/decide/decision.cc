@@ -1,5 +1,6 @@
 #include "decide/decision.h"
 
+#include <charconv>
 #include <string_view>
 #include <utility>
 
@@ -48,22 +49,26 @@ nlohmann::json Decision::ToJson() const {
 
 void Decision::AppendJson(std::string* out) const {
   // The keys in ToJson's order (nlohmann::json sorts them), each written when ToJson writes it.
+  // Keys are views of literals: their lengths are known when compiled (a line is written for
+  // every decision of a replay).
   bool first = true;
-  auto key = [&](const char* k) {
-    out->append(first ? "{\"" : ",\"").append(k).append("\":");
+  auto key = [&](std::string_view k) {
+    out->append(first ? "{\"" : ",\"", 2).append(k).append("\":", 2);
     first = false;
   };
-  auto text = [&](const char* k, const std::string& v) {
+  auto text = [&](std::string_view k, std::string_view v) {
     key(k);
     JsonWriter::AppendQuoted(v, out);
   };
-  auto optional_text = [&](const char* k, const std::string& v) {
+  auto optional_text = [&](std::string_view k, const std::string& v) {
     if (!v.empty()) text(k, v);
   };
-  auto number = [&](const char* k, const std::optional<int64_t>& v) {
+  auto number = [&](std::string_view k, const std::optional<int64_t>& v) {
     if (!v) return;
     key(k);
-    out->append(std::to_string(*v));
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), *v);
+    out->append(digits, end);
   };
   text("decision", DecisionKindName(kind));
   text("entity", entity);
@@ -80,7 +85,8 @@ void Decision::AppendJson(std::string* out) const {
   number("silence_id", silence_id);
   optional_text("switch", switch_name);
   number("ticket_id", ticket_id);
-  text("time", FormatIsoTime(time));
+  char when[24];
+  text("time", FormatIsoTime(time, when));
   optional_text("title", title);
   out->push_back('}');
 }
@@ -133,18 +139,25 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
 namespace {
 
 // Drops what missing values leave behind: doubled spaces, a space before punctuation, blank ends.
-std::string Tidy(const std::string& text) {
-  std::string tidy;
-  tidy.reserve(text.size());
-  for (char c : text) {
-    if (c == ' ' && (tidy.empty() || tidy.back() == ' ')) continue;
-    if ((c == '.' || c == ',' || c == ';' || c == ')') && !tidy.empty() && tidy.back() == ' ') {
-      tidy.pop_back();
-    }
-    tidy += c;
+// In place: what is kept moves toward the front.
+void Tidy(std::string* text) {
+  std::string& s = *text;
+  if (s.empty()) return;
+  // Most texts need nothing: a look at each space, found a word at a time, tells.
+  bool untidy = s.front() == ' ' || s.back() == ' ';
+  for (size_t i = s.find(' '); !untidy && i != std::string::npos; i = s.find(' ', i + 1)) {
+    const char next = s[i + 1];  // not past the end: the last character is no space
+    untidy = next == ' ' || next == '.' || next == ',' || next == ';' || next == ')';
   }
-  while (!tidy.empty() && tidy.back() == ' ') tidy.pop_back();
-  return tidy;
+  if (!untidy) return;
+  size_t kept = 0;
+  for (const char c : s) {
+    if (c == ' ' && (kept == 0 || s[kept - 1] == ' ')) continue;
+    if ((c == '.' || c == ',' || c == ';' || c == ')') && kept > 0 && s[kept - 1] == ' ') --kept;
+    s[kept++] = c;
+  }
+  while (kept > 0 && s[kept - 1] == ' ') --kept;
+  s.resize(kept);
 }
 
 }  // namespace
@@ -174,7 +187,10 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
       return out->append(f.cable_serial.empty() ? "(unknown)" : f.cable_serial);
     }
     if (name == "severity") return out->append(d.severity);
-    const auto& t = f.evidence.contains("threshold") ? f.evidence["threshold"] : nlohmann::json{};
+    static const nlohmann::json kNone;
+    const nlohmann::json& t = f.threshold                        ? *f.threshold
+                              : f.evidence.contains("threshold") ? f.evidence["threshold"]
+                                                                 : kNone;
     if (name == "count") return out->append(t.contains("count") ? t["count"].dump() : "");
     // A finding made outside the engine (a soak failure) may carry no threshold.
     if (name == "window") {
@@ -200,7 +216,8 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
     append(t.substr(open + 1, close - open - 1), &out);  // an empty value is left out
     i = close + 1;
   }
-  return Tidy(out);
+  Tidy(&out);
+  return out;
 }
 
 }  // namespace ufmr

@@ -1,7 +1,5 @@
 #include "filter/observation_filter.h"
 
-#include <algorithm>
-
 #include "ufm/inventory.h"
 
 namespace ufmr {
@@ -19,17 +17,8 @@ const char* FilterVerdictName(FilterVerdict v) {
 }
 
 const std::vector<std::string>& Sifting::ports() {
-  if (ports_) return *ports_;
-  std::vector<std::string> ports = o_.ports;
-  if (inventory_) {
-    for (const auto& ref : o_.port_refs) {
-      auto name = inventory_->FindByDescription(ref);
-      if (name && std::find(ports.begin(), ports.end(), *name) == ports.end()) {
-        ports.push_back(*name);
-      }
-    }
-  }
-  ports_ = std::move(ports);
+  if (!ports_)
+    ports_ = inventory_ ? inventory_->WithReferencedPorts(o_.ports, o_.port_refs) : o_.ports;
   return *ports_;
 }
 

@@ -405,7 +405,6 @@ void FillEventFields(const LogEntry& e, Event* u) {
   }
   u->object_type = e.object_type;
   u->object_name = e.object;
-  u->description = e.message;
 }
 
 }  // namespace
@@ -415,6 +414,7 @@ UfmEvent ToUfmEvent(const LogEntry& e) {
   u.id = e.index;
   u.event_type = e.event_id;
   FillEventFields(e, &u);
+  u.description = e.message;
   u.timestamp = e.timestamp;
   u.object_path = e.object;
   return u;
@@ -426,7 +426,10 @@ Observation ToObservation(const LogEntry& e, TimePoint received) {
   return o;
 }
 
-void FillObservation(const LogEntry& e, TimePoint received, Observation* o) {
+namespace {
+
+// FillObservation's fields but the message and the port lists.
+void FillObservationFields(const LogEntry& e, TimePoint received, Observation* o) {
   // As ToObservation(ToUfmEvent(e)) would, without the intermediate copies (the hot path of
   // reading the event log).
   o->kind = Observation::Kind::kEvent;
@@ -438,11 +441,25 @@ void FillObservation(const LogEntry& e, TimePoint received, Observation* o) {
   o->ufm_timestamp = e.timestamp;
   o->dev_id = e.dev_id;
   o->cable_serial = e.cable_serial;
-  o->ports = e.ports;
-  o->port_refs = e.port_descriptions;
   o->reread = false;
   o->counter.clear();
   o->delta = o->interval_s = o->value = 0;
+}
+
+}  // namespace
+
+void FillObservation(const LogEntry& e, TimePoint received, Observation* o) {
+  FillObservationFields(e, received, o);
+  o->description = e.message;
+  o->ports = e.ports;
+  o->port_refs = e.port_descriptions;
+}
+
+void FillObservation(LogEntry&& e, TimePoint received, Observation* o) {
+  FillObservationFields(e, received, o);
+  o->description.swap(e.message);
+  o->ports.swap(e.ports);
+  o->port_refs.swap(e.port_descriptions);
 }
 
 }  // namespace ufmr

@@ -178,5 +178,9 @@ Observation ToObservation(const LogEntry& entry, TimePoint received);
 // The same, written over `out` (every field set), so a reader that keeps its observations reuses
 // their strings' memory instead of allocating them again for every entry.
 void FillObservation(const LogEntry& entry, TimePoint received, Observation* out);
+// The same, taking the entry's message and port lists instead of copying them: they trade
+// places with the observation's, so both keep their memory for the next entry. The entry's
+// message and lists are then the observation's old ones, until it is parsed into again.
+void FillObservation(LogEntry&& entry, TimePoint received, Observation* out);
 
 }  // namespace ufmr

@@ -135,21 +135,30 @@ std::string NodeKey(std::string_view name) {
   name = TrimBlanks(name);
   size_t colon = name.find(':');
   if (colon != std::string_view::npos) name = TrimBlanks(name.substr(0, colon));
-  std::string out = AsciiLower(name);
-  // " hca-<n>" or " mlx5_<n>" at the end: the host's HCA, not the host.
-  size_t space = out.find_last_of(" \t");
-  if (space != std::string::npos) {
-    std::string_view tail(out);
-    tail.remove_prefix(space + 1);
-    size_t digits_at = tail.rfind("hca-", 0) == 0 ? 4 : tail.rfind("mlx5_", 0) == 0 ? 5 : 0;
-    bool digits = digits_at > 0 && tail.size() > digits_at &&
-                  tail.find_first_not_of("0123456789", digits_at) == std::string_view::npos;
-    if (digits) {
-      out.resize(space);
-      while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
+  // " hca-<n>" or " mlx5_<n>" at the end: the host's HCA, not the host. Cut before lowering, so
+  // the key is the only string made (every placed end of every event comes here).
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  size_t last_word = name.size();
+  while (last_word > 0 && !blank(name[last_word - 1])) --last_word;
+  if (last_word > 0) {
+    std::string_view tail = name.substr(last_word);
+    auto starts = [&](std::string_view prefix) {
+      if (tail.size() <= prefix.size()) return false;
+      for (size_t i = 0; i < prefix.size(); ++i) {
+        char c = tail[i];
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        if (c != prefix[i]) return false;
+      }
+      return true;
+    };
+    size_t digits_at = starts("hca-") ? 4 : starts("mlx5_") ? 5 : 0;
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (digits_at > 0 && std::all_of(tail.begin() + digits_at, tail.end(), digit)) {
+      name = name.substr(0, last_word);
+      while (!name.empty() && blank(name.back())) name.remove_suffix(1);
     }
   }
-  return out;
+  return AsciiLower(name);
 }
 
 bool IsSwitchObjectType(std::string_view type) { return AsciiLower(type) == "switch"; }

@@ -32,7 +32,8 @@ struct Observation {
   // Ports implicated: both ends for a link event, one port for a counter.
   std::vector<std::string> ports;
   // Ports the event names only as "<node>:<label>" (event 702's "Peer Port T2-E63-L-U37:1/19/2");
-  // the rules engine resolves them through the inventory.
+  // the rules engine and the filters resolve them through the inventory
+  // (Inventory::WithReferencedPorts), unless `ports` names both ends of the link already.
   std::vector<std::string> port_refs;
   // Read again after a restart (the cursor stays below events that windows still need): it
   // rebuilds the rules' windows, but it is not news (it cannot fail a repaired link's soak).

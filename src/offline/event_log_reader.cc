@@ -106,7 +106,7 @@ void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadE
     out->error = s.message();
     return;
   }
-  FillObservation(*entry, t, &out->obs);
+  FillObservation(std::move(*entry), t, &out->obs);  // the entry is parsed into again next
   out->named = ExtractPortSubjects(out->obs.description);
 }
 

@@ -436,7 +436,10 @@ size_t ReplayPipeline::Event(const Observation& o) {
 size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>& named) {
   impl_->Advance(o.time);
   size_t learned = LearnPorts(o, named, impl_->inventory, &impl_->learned);
-  const std::vector<std::string> ports = impl_->engine.PortsOf(o);
+  // The event's ports, and those it names only as "<node>:<label>" found in the inventory.
+  std::vector<std::string> found;
+  if (!o.port_refs.empty()) found = impl_->engine.PortsOf(o);
+  const std::vector<std::string>& ports = o.port_refs.empty() ? o.ports : found;
   if (o.event_type == 328 || o.event_type == 329) {
     // The fabric as the events tell it: which links are up (the last-link guard counts them).
     for (const auto& name : ports) impl_->inventory->SetLinkState(name, o.event_type == 328);
@@ -451,8 +454,8 @@ size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>& na
   } else {
     // An event that names its ports only as "<node>:<label>": the engine would look them up
     // again (RuleEngine::Observe), so it gets them found.
-    if (o.ports.empty()) o.ports = ports;
-    impl_->engine.Observe(o, &impl_->pending);
+    if (o.ports.empty()) o.ports = std::move(found);
+    impl_->engine.Observe(std::move(o), &impl_->pending);
   }
   impl_->Decide();
   return learned;

@@ -89,13 +89,13 @@ void CounterRules::Judge(const Rule& r, const Observation& o, const LinkDowns& d
   if (!st.above_since) st.above_since = o.time;
   if (SecondsFrom(*st.above_since, o.time) < r.for_s) return;
   st.active = true;
-  sink->Emit(r, Found(r, subjects(), st, m, port, o.time, *sink));
+  sink->Emit(r, Found(r, subjects(), st, m, port, o.time, *sink), &subjects());
 }
 
 Finding CounterRules::Found(const Rule& r, const ObservationSubjects& s, const CounterState& st,
                             double measured, const std::string& port, TimePoint t,
                             const FindingSink& sink) {
-  Finding f = MakeFinding(r, s, t, sink.rules_hash(), !sink.observations());
+  Finding f = MakeFinding(r, s, t, sink.rules_hash(), !sink.observations(), sink.threshold(r));
   f.reason = Reason(r, measured, port);
   for (const auto& [time, sample] : st.samples) {
     if (!sink.observations()) break;

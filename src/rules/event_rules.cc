@@ -12,7 +12,7 @@ namespace {
 Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::string& entity,
                      const std::string& name, std::string reason, TimePoint t,
                      const std::vector<SeenObservation>& seen, const FindingSink& sink) {
-  Finding f = MakeFinding(r, s, t, sink.rules_hash(), !sink.observations());
+  Finding f = MakeFinding(r, s, t, sink.rules_hash(), !sink.observations(), sink.threshold(r));
   if (r.wide_scope()) {
     f.ports.clear();
     f.link_key = entity;
@@ -205,7 +205,7 @@ void EventRules::Fire(const Rule& r, EventView& view, const Entity& e, int have,
   } else {
     events_[r.index].erase(e.key);
   }
-  sink->Emit(r, std::move(f));
+  sink->Emit(r, std::move(f), &view.subjects());
 }
 
 void EventRules::FireHeld(TimePoint now, FindingSink* sink) {
@@ -219,7 +219,7 @@ void EventRules::FireHeld(TimePoint now, FindingSink* sink) {
     st.active = true;
     st.last_match = f.time;
     Reschedule(h.entity, &st);
-    sink->Emit(*h.rule, std::move(f));
+    sink->Emit(*h.rule, std::move(f), h.subjects.get());
   }
 }
 

@@ -27,8 +27,10 @@ namespace ufmr {
 // once and only when some rule needs them. Holds references: lives for one call of the engine.
 class EventView {
  public:
-  EventView(const RuleSet& rules, const SubjectResolver& resolver, const Observation& o)
-      : rules_(rules), resolver_(resolver), o_(o) {}
+  // `shared`, when given, is `o` as windows may keep it; otherwise a copy is made when needed.
+  EventView(const RuleSet& rules, const SubjectResolver& resolver, const Observation& o,
+            std::shared_ptr<const Observation> shared = nullptr)
+      : rules_(rules), resolver_(resolver), o_(o), shared_(std::move(shared)) {}
   const Observation& obs() const { return o_; }
 
   bool Matches(const EventMatch& m);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -39,6 +40,9 @@ struct Finding {
   std::map<std::string, std::string> hosts;
   std::string reason;       // one line for a person
   nlohmann::json evidence;  // observations, thresholds, rule, rules hash
+  // The rule's threshold (RuleThreshold), shared by the rule's findings: what titles and hints
+  // read. Null for findings made outside the engine (a soak failure).
+  std::shared_ptr<const nlohmann::json> threshold;
   std::string rules_hash;
   TimePoint time;
   // Non-empty when a switch- or node-level finding covers this one ("switch_reboot on switch

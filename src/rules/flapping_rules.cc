@@ -54,13 +54,13 @@ void FlappingRules::CountDown(const Rule& r, const Observation& o, const Observa
   st.events.clear();
   st.down_times.clear();
   st.counter_downs.clear();
-  sink->Emit(r, std::move(f));
+  sink->Emit(r, std::move(f), &s);
 }
 
 Finding FlappingRules::Found(const Rule& r, const Observation& o, const ObservationSubjects& s,
                              const FlapState& st, double downs, double from_counters,
                              const FindingSink& sink) {
-  Finding f = MakeFinding(r, s, o.time, sink.rules_hash(), !sink.observations());
+  Finding f = MakeFinding(r, s, o.time, sink.rules_hash(), !sink.observations(), sink.threshold(r));
   f.reason = std::to_string(static_cast<long long>(downs)) + " link-down transitions within " +
              FormatDuration(r.window_s);
   if (from_counters > 0) f.evidence["counter_downs"] = from_counters;

@@ -34,11 +34,12 @@ std::string Inhibitors::Covering(const std::string& entity, const char* what,
 }
 
 std::string Inhibitors::InhibitedBy(const std::string& rule, const Finding& f, TimePoint t,
-                                    const SubjectResolver& resolver,
-                                    const RulesByName& rules) const {
+                                    const SubjectResolver& resolver, const RulesByName& rules,
+                                    bool placed_now) const {
   if (inhibitors_.empty()) return "";
   // The switches and hosts the finding's observations named, then what the inventory says now.
-  const SubjectResolver::Nodes now = resolver.InventoryNodes(f.ports);
+  const SubjectResolver::Nodes now =
+      placed_now ? SubjectResolver::Nodes{} : resolver.InventoryNodes(f.ports);
   // Each name once, in key order (as the two maps merged would give them).
   std::vector<const std::string*> keys;
   std::string entity;
@@ -82,9 +83,10 @@ void Inhibitors::Adopt(Inhibitors&& old, const RulesByName& rules) {
   }
 }
 
-void FindingSink::Emit(const Rule& r, Finding f) {
+void FindingSink::Emit(const Rule& r, Finding f, const ObservationSubjects* subjects) {
   if (r.scope == RuleScope::kPort || r.scope == RuleScope::kLink) {
-    f.inhibited_by = inhibitors_.InhibitedBy(r.name, f, f.time, resolver_, rules_);
+    const bool placed_now = subjects && subjects->generation == resolver_.generation();
+    f.inhibited_by = inhibitors_.InhibitedBy(r.name, f, f.time, resolver_, rules_, placed_now);
   }
   if (!r.description.empty()) f.reason = r.description + " (" + f.reason + ")";
   out_->push_back(std::move(f));

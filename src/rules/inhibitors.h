@@ -25,8 +25,11 @@ class Inhibitors {
   // "switch_reboot on switch sw-1" when an inhibitor live at `t` covers a finding `f` of `rule`,
   // else "". Covered: a switch or host the finding's observations named, or where the
   // inventory now places its ports; the inhibiting rule (by name, in `rules`) lists `rule`.
+  // `placed_now`: the finding's switches and hosts were resolved from the inventory as it is
+  // now (the same generation), so it holds no other place for the ports: not asked again.
   std::string InhibitedBy(const std::string& rule, const Finding& f, TimePoint t,
-                          const SubjectResolver& resolver, const RulesByName& rules) const;
+                          const SubjectResolver& resolver, const RulesByName& rules,
+                          bool placed_now = false) const;
   // Drops the inhibitors that ended before `now`.
   void Expire(TimePoint now);
   // Reload: takes over the inhibitors of `old` whose rule `rules` still names.
@@ -52,22 +55,37 @@ class Inhibitors {
 // Made per call of the engine; holds references only.
 class FindingSink {
  public:
+  // `thresholds`, when given: RuleThreshold of each rule of `rule_set`, by Rule::index.
   FindingSink(const Inhibitors& inhibitors, const SubjectResolver& resolver,
               const RulesByName& rules, const std::string& rules_hash, std::vector<Finding>* out,
-              bool observations = true)
+              bool observations = true, const RuleSet* rule_set = nullptr,
+              const std::vector<std::shared_ptr<const nlohmann::json>>* thresholds = nullptr)
       : inhibitors_(inhibitors),
         resolver_(resolver),
         rules_(rules),
         rules_hash_(rules_hash),
         out_(out),
-        observations_(observations) {}
+        observations_(observations),
+        rule_set_(rule_set),
+        thresholds_(thresholds) {}
 
-  void Emit(const Rule& r, Finding f);
+  // `subjects`, when given, are what the finding was made from (their inventory generation
+  // tells whether inhibition must look the ports up again).
+  void Emit(const Rule& r, Finding f, const ObservationSubjects* subjects = nullptr);
   // The hash of the rule set, for MakeFinding.
   const std::string& rules_hash() const { return rules_hash_; }
   // Whether findings carry the observations that made them as evidence (RuleEngine::
   // SetEvidenceObservations).
   bool observations() const { return observations_; }
+  // RuleThreshold(r), made once per rule set; null when the sink does not keep it.
+  std::shared_ptr<const nlohmann::json> threshold(const Rule& r) const {
+    const size_t i = static_cast<size_t>(r.index);
+    if (!thresholds_ || !rule_set_ || i >= thresholds_->size() || i >= rule_set_->rules.size() ||
+        &rule_set_->rules[i] != &r) {
+      return nullptr;
+    }
+    return (*thresholds_)[i];
+  }
 
  private:
   const Inhibitors& inhibitors_;
@@ -76,6 +94,8 @@ class FindingSink {
   const std::string& rules_hash_;
   std::vector<Finding>* out_;
   bool observations_;
+  const RuleSet* rule_set_;
+  const std::vector<std::shared_ptr<const nlohmann::json>>* thresholds_;
 };
 
 }  // namespace ufmr

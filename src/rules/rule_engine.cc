@@ -29,7 +29,10 @@ RuleEngine::RuleEngine(std::shared_ptr<const RuleSet> rules, const Inventory* in
       event_rules_(rules_->rules.size()),
       flapping_rules_(rules_->rules.size()),
       counter_rules_(rules_->rules.size()) {
-  for (const auto& r : rules_->rules) by_name_[r.name] = &r;
+  for (const auto& r : rules_->rules) {
+    by_name_[r.name] = &r;
+    thresholds_.push_back(std::make_shared<const nlohmann::json>(RuleThreshold(r)));
+  }
 }
 
 RuleEngine::Subjects RuleEngine::Resolve(const Observation& o) const {
@@ -52,10 +55,23 @@ void RuleEngine::Observe(const Observation& o, std::vector<Finding>* out) {
     if (!named.ports.empty()) return Observe(named, out);
   }
   if (o.kind == Observation::Kind::kEvent) {
-    ObserveEvent(o, out);
+    ObserveEvent(o, nullptr, out);
   } else {
     ObserveCounter(o, out);
   }
+}
+
+void RuleEngine::Observe(Observation&& o, std::vector<Finding>* out) {
+  if (o.kind != Observation::Kind::kEvent || (o.ports.empty() && !o.port_refs.empty()) ||
+      !AnyEventRuleFor(o)) {
+    return Observe(static_cast<const Observation&>(o), out);
+  }
+  auto shared = std::make_shared<const Observation>(std::move(o));
+  ObserveEvent(*shared, shared, out);
+}
+
+bool RuleEngine::AnyEventRuleFor(const Observation& o) const {
+  return !rules_->any_event.empty() || rules_->by_event_id.count(o.event_type) > 0;
 }
 
 void RuleEngine::NoteLinkDown(const Observation& o, const std::vector<std::string>& ports) {
@@ -63,14 +79,15 @@ void RuleEngine::NoteLinkDown(const Observation& o, const std::vector<std::strin
   for (const auto& p : ports) link_downs_.Note(p, o.time);
 }
 
-void RuleEngine::ObserveEvent(const Observation& o, std::vector<Finding>* out) {
+void RuleEngine::ObserveEvent(const Observation& o, std::shared_ptr<const Observation> shared,
+                              std::vector<Finding>* out) {
   if (o.event_type == kLinkDownEvent) {
     for (const auto& p : o.ports) link_downs_.Note(p, o.time);
   }
   const auto& index = rules_->by_event_id;
   auto it = index.find(o.event_type);
   if (it == index.end() && rules_->any_event.empty()) return;  // the common case: no rule cares
-  EventView view(*rules_, resolver_, o);
+  EventView view(*rules_, resolver_, o, std::move(shared));
   FindingSink sink = Sink(out);
   auto consider = [&](const Rule* r) {
     if (r->clear && view.Matches(*r->clear)) event_rules_.Clear(*r, view, &inhibitors_);

@@ -38,6 +38,8 @@ class RuleEngine {
 
   // Appends the findings this observation completes now (rules without `for`).
   void Observe(const Observation& o, std::vector<Finding>* out);
+  // The same, for an observation its caller no longer needs: windows keep it without a copy.
+  void Observe(Observation&& o, std::vector<Finding>* out);
   // A link-down kept from the rules (it follows someone's disable): no rule judges it, but the
   // link's uptime (a counter rule's min_link_uptime) starts again from it.
   void NoteLinkDown(const Observation& o, const std::vector<std::string>& ports);
@@ -82,16 +84,23 @@ class RuleEngine {
   std::vector<std::string> PortsOf(const Observation& o) const;
 
  private:
-  void ObserveEvent(const Observation& o, std::vector<Finding>* out);
+  // Whether some event rule looks at events of this type.
+  bool AnyEventRuleFor(const Observation& o) const;
+  // `shared`, when given, is `o` as windows keep it.
+  void ObserveEvent(const Observation& o, std::shared_ptr<const Observation> shared,
+                    std::vector<Finding>* out);
   void ObserveCounter(const Observation& o, std::vector<Finding>* out);
   // Ageing windows and ending quiet episodes, every kSweepS of the observations' time.
   void Sweep(TimePoint now);
   FindingSink Sink(std::vector<Finding>* out) const {
-    return FindingSink(inhibitors_, resolver_, by_name_, rules_->hash, out, evidence_observations_);
+    return FindingSink(inhibitors_, resolver_, by_name_, rules_->hash, out, evidence_observations_,
+                       rules_.get(), &thresholds_);
   }
 
   std::shared_ptr<const RuleSet> rules_;
   RulesByName by_name_;
+  // RuleThreshold of each rule, by Rule::index: shared by its findings.
+  std::vector<std::shared_ptr<const nlohmann::json>> thresholds_;
   SubjectResolver resolver_;
   EventRules event_rules_;
   FlappingRules flapping_rules_;

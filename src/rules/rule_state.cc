@@ -5,6 +5,16 @@
 namespace ufmr {
 
 std::string LinkKey(const std::vector<std::string>& ports) {
+  // A link event names its two ends, a port event one: those are built without a sorted copy.
+  if (ports.size() == 1) return ports.front();
+  if (ports.size() == 2) {
+    const std::string& a = std::min(ports[0], ports[1]);
+    const std::string& b = std::max(ports[0], ports[1]);
+    if (a == b || a.empty()) return b;
+    std::string key;
+    key.reserve(a.size() + 1 + b.size());
+    return key.append(a).append(1, '|').append(b);
+  }
   std::vector<std::string> sorted = ports;
   std::sort(sorted.begin(), sorted.end());
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
@@ -53,9 +63,7 @@ nlohmann::json ObservationToJson(const Observation& o) {
   return j;
 }
 
-namespace {
-
-nlohmann::json Threshold(const Rule& r) {
+nlohmann::json RuleThreshold(const Rule& r) {
   nlohmann::json threshold(nlohmann::json::value_t::object);
   threshold["scope"] = RuleScopeName(r.scope);
   if (r.kind == Rule::Kind::kCounter) {
@@ -75,10 +83,9 @@ nlohmann::json Threshold(const Rule& r) {
   return threshold;
 }
 
-}  // namespace
-
 Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
-                    const std::string& rules_hash, bool lean) {
+                    const std::string& rules_hash, bool lean,
+                    std::shared_ptr<const nlohmann::json> threshold) {
   Finding f;
   f.rule = r.name;
   f.action = r.action;
@@ -93,12 +100,11 @@ Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
   f.hosts = s.hosts;
   f.time = t;
   f.rules_hash = rules_hash;
+  f.threshold =
+      threshold ? std::move(threshold) : std::make_shared<const nlohmann::json>(RuleThreshold(r));
   f.evidence = nlohmann::json(nlohmann::json::value_t::object);
+  if (lean) return f;
   auto& evidence = f.evidence.get_ref<nlohmann::json::object_t&>();
-  if (lean) {
-    evidence.emplace("threshold", Threshold(r));
-    return f;
-  }
   evidence.emplace("observations", nlohmann::json::value_t::array);
   nlohmann::json rule(nlohmann::json::value_t::object);
   rule["name"] = r.name;
@@ -106,7 +112,7 @@ Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
   rule["line"] = r.line;
   evidence.emplace("rule", std::move(rule));
   evidence.emplace("rules_hash", rules_hash);
-  f.evidence["threshold"] = Threshold(r);
+  f.evidence["threshold"] = *f.threshold;
   return f;
 }
 

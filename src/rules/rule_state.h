@@ -115,12 +115,17 @@ inline double SecondsFrom(TimePoint a, TimePoint b) {
   return std::chrono::duration<double>(b - a).count();
 }
 
-// A finding of rule `r` about `s` at `t`: the rule's outcome, the subjects, and evidence with
-// the rule, the rules hash and the threshold (observations are added by the caller). `lean`
-// (findings without observations as evidence: replay, whose decisions carry no evidence): the
-// threshold alone, which titles and hints read.
+// A finding of rule `r` about `s` at `t`: the rule's outcome, the subjects, the rule's threshold
+// (Finding::threshold: `threshold` when the caller keeps it, else made), and evidence with the
+// rule, the rules hash and the threshold (observations are added by the caller). `lean`
+// (findings without observations as evidence: replay, whose decisions carry no evidence): no
+// evidence; titles and hints read Finding::threshold.
 Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
-                    const std::string& rules_hash, bool lean = false);
+                    const std::string& rules_hash, bool lean = false,
+                    std::shared_ptr<const nlohmann::json> threshold = nullptr);
+
+// The evidence's "threshold": the rule's scope, condition, window and hold.
+nlohmann::json RuleThreshold(const Rule& r);
 
 // An observation as a finding's evidence holds it.
 nlohmann::json ObservationToJson(const Observation& o);

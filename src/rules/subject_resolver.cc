@@ -27,8 +27,11 @@ std::string ObjectNodeName(const std::string& object) {
 
 }  // namespace
 
+uint64_t SubjectResolver::generation() const { return inventory_ ? inventory_->generation() : 0; }
+
 ObservationSubjects SubjectResolver::Resolve(const Observation& o) const {
   ObservationSubjects s;
+  s.generation = generation();  // before: a change while resolving makes it stale, not wrong
   s.ends = inventory_ && !o.ports.empty() ? inventory_->LinkEnds(o.ports) : o.ports;
   if (s.ends.empty()) s.ends = o.ports;
   s.link_key = LinkKey(s.ends);
@@ -96,13 +99,7 @@ void SubjectResolver::PlaceObject(const Observation& o, ObservationSubjects* s) 
 }
 
 std::vector<std::string> SubjectResolver::PortsOf(const Observation& o) const {
-  std::vector<std::string> ports = o.ports;
-  if (!inventory_) return ports;
-  for (const auto& ref : o.port_refs) {
-    auto name = inventory_->FindByDescription(ref);
-    if (name && std::find(ports.begin(), ports.end(), *name) == ports.end()) ports.push_back(*name);
-  }
-  return ports;
+  return inventory_ ? inventory_->WithReferencedPorts(o.ports, o.port_refs) : o.ports;
 }
 
 SubjectResolver::Nodes SubjectResolver::InventoryNodes(

@@ -32,6 +32,8 @@ struct ObservationSubjects {
     std::string key, name, port;
   };
   std::vector<Entity> switch_entities, host_entities;
+  // The inventory's generation when these were resolved (0 without an inventory).
+  uint64_t generation = 0;
 };
 
 class SubjectResolver {
@@ -55,6 +57,8 @@ class SubjectResolver {
   Nodes InventoryNodes(const std::vector<std::string>& ports) const;
 
   bool has_inventory() const { return inventory_ != nullptr; }
+  // The inventory's generation now (0 without an inventory): as ObservationSubjects::generation.
+  uint64_t generation() const;
   // Off: ResolveCached resolves every time. Replay learns a large fabric port by port, and each
   // port learned forgets every remembered resolution: remembering them cost it more than
   // resolving again (a 30-day replay of a 100,000-port fabric: 39 % of its time; see

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/flat_string_map.h"
 #include "base/status.h"
 
 namespace ufmr {
@@ -129,6 +130,11 @@ class Inventory {
   // description; a leading "1/" ASIC prefix may be left out), or a host port as
   // "<node description>:<number>" ("c931f03p08 HCA-1:1"), if known. Case-insensitive.
   std::optional<std::string> FindByDescription(const std::string& ref) const;
+  // `ports` (an event's, in its order), then each port a reference in `refs` names
+  // (FindByDescription) that is not among them yet. None is looked up when `ports` names two
+  // ports already: both ends of the link (see Observation::port_refs).
+  std::vector<std::string> WithReferencedPorts(std::vector<std::string> ports,
+                                               const std::vector<std::string>& refs) const;
   // Every port of the node (same system GUID, else the same system name) the port sits on,
   // itself included; just the port when its node is unknown.
   std::vector<PortInfo> NodePorts(const PortInfo& port) const;
@@ -170,8 +176,9 @@ class Inventory {
   mutable std::mutex mu_;
   // Hash maps: looked up on every event, never walked in order.
   std::unordered_map<std::string, PortInfo> ports_;
-  // lower-case "<node>:<label>" -> name
-  std::unordered_map<std::string, std::string> by_description_;
+  // lower-case "<node>:<label>" -> name: looked up for most events (they name ports by
+  // description), at 100,000 ports and more: flat, a lookup touches two places in memory.
+  FlatStringMap by_description_;
   // node key -> its ports' names, sorted
   std::unordered_map<std::string, std::vector<std::string>> by_node_;
   // lower-case system GUID -> system name

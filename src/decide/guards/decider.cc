@@ -33,15 +33,16 @@ void Finish(Decision& d, const Finding& f, DecisionKind kind, std::string guard,
   d.kind = kind;
   d.guard = std::move(guard);
   d.note = why;
-  if (!why.empty()) d.reason += "; " + why;
-  std::string title = f.title;
-  if (title.empty()) {
-    title = f.rule + ": " +
-            (!d.switch_name.empty() ? "switch {switch}"
-             : !d.node.empty()      ? "node {node}"
-             : d.peer.empty()       ? "{port_node} {port_label}"
-                                    : "{port_node} {port_label} <-> {peer_node} {peer_label}");
+  if (!why.empty()) d.reason.append("; ").append(why);
+  std::string fallback;  // a rule without a title of its own
+  if (f.title.empty()) {
+    fallback = f.rule + ": " +
+               (!d.switch_name.empty() ? "switch {switch}"
+                : !d.node.empty()      ? "node {node}"
+                : d.peer.empty()       ? "{port_node} {port_label}"
+                                       : "{port_node} {port_label} <-> {peer_node} {peer_label}");
   }
+  const std::string& title = f.title.empty() ? fallback : f.title;
   // The port and peer as the inventory knows them: the ends were looked up already.
   auto known = [&](const std::string& name) -> const PortInfo* {
     if (name.empty()) return nullptr;
