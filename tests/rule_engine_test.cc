@@ -203,6 +203,23 @@ TEST(RuleEngineTest, CountWithinWindow) {
   }
 }
 
+// What Observe skips at once (replay skips the ports of such events too): only events of a type
+// no rule looks at, other than a link-down.
+TEST(RuleEngineTest, ConsidersEventsRulesLookAtLinkDownsAndCounters) {
+  RuleEngine only_110(Rules("rules:\n  - name: r\n    match: {event_id: 110}\n"
+                            "    action: log_only\n"),
+                      nullptr);
+  EXPECT_TRUE(only_110.Considers(Event(110, 0, {kL33, kS8})));
+  EXPECT_TRUE(only_110.Considers(Event(329, 0, {kL33, kS8})));  // uptime starts again
+  EXPECT_FALSE(only_110.Considers(Event(64, 0, {kL33})));
+  EXPECT_FALSE(only_110.Considers(Event(328, 0, {kL33, kS8})));
+  EXPECT_TRUE(only_110.Considers(Counter("SymbolErrorCounterExtended", kL33, 0, 1)));
+  RuleEngine any_event(Rules("rules:\n  - name: r\n    match: {severity: Critical}\n"
+                             "    action: log_only\n"),
+                       nullptr);
+  EXPECT_TRUE(any_event.Considers(Event(64, 0, {kL33})));
+}
+
 TEST(RuleEngineTest, CountsPerLinkAndBothOrdersAreOneLink) {
   Harness h(R"(rules:
   - name: r

@@ -118,6 +118,12 @@ class ReplayContext final : public DecisionContext {
   bool tripped_ = false;
 };
 
+// Whether the replay's own state reads an event's ports: the link's state (328 up, 329 down), a
+// disable (336: a person's or the live service's), a person's unhealthy mark (702, MANUAL).
+bool ReadsPorts(int event_type) {
+  return event_type == 328 || event_type == 329 || event_type == 336 || event_type == 702;
+}
+
 // Ports the saved port list lacks, learned from how events name them.
 size_t LearnPorts(const Observation& o, const std::vector<PortSubject>& named, Inventory* inventory,
                   std::unordered_set<std::string>* learned_names) {
@@ -436,6 +442,9 @@ size_t ReplayPipeline::Event(const Observation& o) {
 size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>& named) {
   impl_->Advance(o.time);
   size_t learned = LearnPorts(o, named, impl_->inventory, &impl_->learned);
+  // Most of a log is events no rule and nothing below reads (GID out of service): their ports
+  // are not looked up.
+  if (!impl_->engine.Considers(o) && !ReadsPorts(o.event_type)) return learned;
   // The event's ports, and those it names only as "<node>:<label>" found in the inventory.
   std::vector<std::string> found;
   if (!o.port_refs.empty()) found = impl_->engine.PortsOf(o);

@@ -47,7 +47,13 @@ std::vector<std::string> RuleEngine::PortsOf(const Observation& o) const {
   return resolver_.PortsOf(o);
 }
 
+bool RuleEngine::Considers(const Observation& o) const {
+  return o.kind != Observation::Kind::kEvent || o.event_type == kLinkDownEvent ||
+         AnyEventRuleFor(o);
+}
+
 void RuleEngine::Observe(const Observation& o, std::vector<Finding>* out) {
+  if (!Considers(o)) return;  // before its ports are looked up: most events are such
   if (o.ports.empty() && !o.port_refs.empty() && resolver_.has_inventory()) {
     // Event 702 and friends name ports as "<node>:<label>": find them, then go on as usual.
     Observation named = o;

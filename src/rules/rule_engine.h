@@ -82,6 +82,9 @@ class RuleEngine {
   std::shared_ptr<const Subjects> ResolveCached(const Observation& o) const;
   // The observation's ports, with "<node>:<label>" references resolved through the inventory.
   std::vector<std::string> PortsOf(const Observation& o) const;
+  // Whether observing `o` can change anything: a counter sample, an event some rule looks at, or
+  // a link-down (the link's uptime starts again). Observe returns at once when it cannot.
+  bool Considers(const Observation& o) const;
 
  private:
   // Whether some event rule looks at events of this type.
