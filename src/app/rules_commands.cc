@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "base/clock.h"
+#include "offline/decision_writer.h"
 #include "offline/replay.h"
 #include "offline/rule_tests.h"
 #include "rules/rule_loader.h"
@@ -158,28 +159,14 @@ int Replay(const CommandLine& cl) {
     return 1;
   }
   ReplayStats stats;
-  // Lines are gathered and written a block at a time: a month's replay writes millions.
-  std::string out;
-  auto write = [&out] {
-    std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
-    out.clear();
-  };
+  // With --jobs above 1, the lines are formatted and written on a thread of their own.
+  DecisionWriter writer(
+      std::cout,
+      format == "jsonl" ? DecisionWriter::Format::kJsonLines : DecisionWriter::Format::kText,
+      options.jobs > 1);
   Status s = RunReplay(
-      rules.rules, options,
-      [&](const Decision& d) {
-        if (format == "jsonl") {
-          d.AppendJson(&out);
-        } else {
-          out.append(FormatIsoTime(d.time)).append(" ").append(DecisionKindName(d.kind));
-          out.append(" ").append(d.rule).append(" ").append(d.port.empty() ? d.entity : d.port);
-          out.append(": ").append(d.reason);
-        }
-        out.push_back('\n');
-        if (out.size() >= (1 << 16)) write();
-      },
-      &stats);
-  write();
-  std::cout.flush();
+      rules.rules, options, [&](Decision&& d) { writer.Add(std::move(d)); }, &stats);
+  writer.Finish();
   if (options.progress && isatty(STDERR_FILENO)) std::cerr << "\n";
   if (!s.ok()) {
     std::cerr << "replay: " << s.message() << "\n";

@@ -341,7 +341,7 @@ Status ReplayEventLog(const ReplayOptions& options, ReplayPipeline* pipeline, Sn
 }  // namespace
 
 Status RunReplay(std::shared_ptr<const RuleSet> rules, const ReplayOptions& options,
-                 const std::function<void(const Decision&)>& sink, ReplayStats* stats) {
+                 const ReplayPipeline::Sink& sink, ReplayStats* stats) {
   Inventory inventory;
   if (Status loaded = LoadPorts(options.ports_file, &inventory, stats); !loaded.ok()) {
     return loaded;
@@ -351,9 +351,9 @@ Status RunReplay(std::shared_ptr<const RuleSet> rules, const ReplayOptions& opti
   auto snapshots = FindSnapshots(options.telemetry, stats);
   if (!snapshots.ok()) return snapshots.status();
   ReplayPipeline pipeline(rules, options.policy, &inventory, std::move(silences.value()),
-                          [&](const Decision& d) {
+                          [&](Decision&& d) {
                             ++stats->decisions[DecisionKindName(d.kind)];
-                            sink(d);
+                            sink(std::move(d));
                           });
   SnapshotFeed feed(std::move(snapshots.value()), &pipeline, stats);
   if (!options.event_log.empty()) {
@@ -400,7 +400,7 @@ struct ReplayPipeline::Impl {
       if (d.acts() && (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink)) {
         engine.Forget(f.link_key);  // as the service does once it takes the link out
       }
-      sink(d);
+      sink(std::move(d));
     }
     pending.clear();
   }

@@ -58,7 +58,7 @@ class Inventory;
 // rule tests (`rules test`). Inputs must come in time order; time only moves forward.
 class ReplayPipeline {
  public:
-  using Sink = std::function<void(const Decision&)>;
+  using Sink = std::function<void(Decision&&)>;  // the decision is the sink's
   // `inventory` is read and extended (ports learned from events); it must outlive the pipeline.
   ReplayPipeline(std::shared_ptr<const RuleSet> rules, DecisionPolicy policy, Inventory* inventory,
                  SilenceSet silences, Sink sink);
@@ -82,9 +82,9 @@ class ReplayPipeline {
   std::unique_ptr<Impl> impl_;
 };
 
-// Runs the replay; calls `sink` for each decision in time order. Errors that stop it (a file
-// that cannot be read) are returned; bad lines and rows are counted in stats and skipped.
+// Runs the replay; hands `sink` each decision in time order. Errors that stop it (a file that
+// cannot be read) are returned; bad lines and rows are counted in stats and skipped.
 Status RunReplay(std::shared_ptr<const RuleSet> rules, const ReplayOptions& options,
-                 const std::function<void(const Decision&)>& sink, ReplayStats* stats);
+                 const ReplayPipeline::Sink& sink, ReplayStats* stats);
 
 }  // namespace ufmr
