@@ -243,6 +243,40 @@ TEST(InhibitorsTest, ALiveInhibitorMarksTheFindingsItCovers) {
             "");
 }
 
+// A finding of a rule no inhibitor lists is not looked at; the answer is asked again once an
+// inhibitor is added (or dropped).
+TEST(InhibitorsTest, AnInhibitorAddedLaterCoversARuleNoneListedBefore) {
+  auto set = Load(R"(rules:
+  - name: reboot
+    match: {event_id: 907}
+    scope: switch
+    inhibits: {rules: [cable], for: 10m}
+    action: log_only
+  - name: cable
+    match: {event_id: 329}
+    action: log_only
+  - name: maintenance
+    match: {event_id: 908}
+    scope: switch
+    inhibits: {rules: [reboot], for: 10m}
+    action: log_only
+)");
+  RulesByName by_name;
+  for (const auto& r : set->rules) by_name[r.name] = &r;
+  SubjectResolver resolver(nullptr);
+  Inhibitors inhibitors;
+  const std::string key = NodeKey("SW-1");
+  inhibitors.Extend(set->rules[2], "switch:" + key, "SW-1", At(0));
+  EXPECT_EQ(inhibitors.InhibitedBy("cable", CableFinding(*set, key, 1), At(1), resolver, by_name),
+            "");
+  inhibitors.Extend(set->rules[0], "switch:" + key, "SW-1", At(2));
+  EXPECT_EQ(inhibitors.InhibitedBy("cable", CableFinding(*set, key, 3), At(3), resolver, by_name),
+            "reboot on switch SW-1");
+  inhibitors.Expire(At(700));  // both ended
+  EXPECT_EQ(inhibitors.InhibitedBy("cable", CableFinding(*set, key, 4), At(4), resolver, by_name),
+            "");
+}
+
 TEST(InhibitorsTest, AdoptKeepsOnlyRulesThatStillExist) {
   auto set = Load(kInhibiting);
   RulesByName by_name;

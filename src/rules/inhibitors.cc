@@ -16,7 +16,20 @@ void Inhibitors::Extend(const Rule& r, const std::string& entity, const std::str
     }
   }
   list.push_back({r.name, name, until});
+  may_cover_.clear();
   earliest_end_ = std::min(earliest_end_, until);
+}
+
+bool Inhibitors::MayCover(const std::string& rule, const RulesByName& rules) const {
+  auto [known, added] = may_cover_.try_emplace(rule, false);
+  if (!added) return known->second;
+  for (const auto& [entity, list] : inhibitors_) {
+    for (const auto& i : list) {
+      auto r = rules.find(i.rule);
+      if (r != rules.end() && r->second->inhibits.count(rule)) return known->second = true;
+    }
+  }
+  return false;
 }
 
 std::string Inhibitors::Covering(const std::string& entity, const char* what,
@@ -36,7 +49,7 @@ std::string Inhibitors::Covering(const std::string& entity, const char* what,
 std::string Inhibitors::InhibitedBy(const std::string& rule, const Finding& f, TimePoint t,
                                     const SubjectResolver& resolver, const RulesByName& rules,
                                     bool placed_now) const {
-  if (inhibitors_.empty()) return "";
+  if (inhibitors_.empty() || !MayCover(rule, rules)) return "";
   // The switches and hosts the finding's observations named, then what the inventory says now.
   const SubjectResolver::Nodes now =
       placed_now ? SubjectResolver::Nodes{} : resolver.InventoryNodes(f.ports);
@@ -71,6 +84,7 @@ void Inhibitors::Expire(TimePoint now) {
     for (const auto& i : list) earliest_end_ = std::min(earliest_end_, i.until);
     it = list.empty() ? inhibitors_.erase(it) : std::next(it);
   }
+  may_cover_.clear();
 }
 
 void Inhibitors::Adopt(Inhibitors&& old, const RulesByName& rules) {
@@ -81,6 +95,7 @@ void Inhibitors::Adopt(Inhibitors&& old, const RulesByName& rules) {
       inhibitors_[entity].push_back(std::move(i));
     }
   }
+  may_cover_.clear();
 }
 
 void FindingSink::Emit(const Rule& r, Finding f, const ObservationSubjects* subjects) {

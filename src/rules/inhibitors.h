@@ -9,6 +9,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "rules/finding.h"
@@ -41,11 +42,16 @@ class Inhibitors {
     std::string entity_name;
     TimePoint until;
   };
+  // Whether some inhibitor (live or not yet dropped) is of a rule that lists `rule`: most findings
+  // are of rules nothing inhibits, and their places need no look.
+  bool MayCover(const std::string& rule, const RulesByName& rules) const;
   // The inhibitor on `entity` that covers `rule` at t, as "<rule> on <what> <name>", or "".
   std::string Covering(const std::string& entity, const char* what, const std::string& rule,
                        TimePoint t, const RulesByName& rules) const;
 
   std::map<std::string, std::vector<Inhibitor>> inhibitors_;  // "switch:<key>" / "node:<key>"
+  // MayCover's answers by rule, forgotten whenever an inhibitor is added or dropped.
+  mutable std::unordered_map<std::string, bool> may_cover_;
   // No inhibitor ends before this: Expire, called on every tick, looks no further until then.
   TimePoint earliest_end_ = TimePoint::max();
 };
