@@ -32,6 +32,22 @@ Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::str
   return f;
 }
 
+// Why a rule matched: the count it reached in its window, or the event's name.
+std::string MatchReason(const Rule& r, const Observation& o, int have) {
+  if (r.count > 1) {
+    return std::to_string(have) +
+           (r.wide_scope() ? " ports with matching events within " : " matching events within ") +
+           FormatDuration(r.window_s);
+  }
+  return o.name.empty() ? "event " + std::to_string(o.event_type) : o.name;
+}
+
+// Whether each match of the rule is a finding of its own that leaves nothing behind: one event
+// is enough, nothing holds it, and nothing keeps it active or inhibits with it.
+bool FiresAtOnce(const Rule& r) {
+  return r.count <= 1 && r.for_s <= 0 && !r.clear && !r.wide_scope() && r.inhibits.empty();
+}
+
 // How long an active switch or node episode without a clear event lasts after its last match.
 double QuietAfter(const Rule& r) { return std::max({r.window_s, r.inhibit_for_s, 60.0}); }
 
@@ -131,6 +147,17 @@ void EventRules::MatchEntity(const Rule& r, EventView& view, const Entity& e,
                              Inhibitors* inhibitors, FindingSink* sink) {
   const Observation& o = view.obs();
   auto& states = events_[r.index];
+  // What Count and Fire would do for it, without a state made and dropped per match (a state
+  // left by the rule's earlier form, before a reload, is still followed below).
+  if (FiresAtOnce(r) && (states.empty() || states.count(e.key) == 0)) {
+    const std::vector<SeenObservation> seen{
+        {o.time, std::hash<std::string>{}(e.port), view.shared()}};
+    sink->Emit(
+        r,
+        EventFinding(r, view.subjects(), e.key, e.name, MatchReason(r, o, 1), o.time, seen, *sink),
+        &view.subjects());
+    return;
+  }
   auto slot = states.find(e.key);
   if (slot == states.end()) slot = states.emplace(e.key, EventState{}).first;
   EventState& st = slot->second;
@@ -176,14 +203,7 @@ int EventRules::Count(const Rule& r, EventView& view, const Entity& e, EventStat
 void EventRules::Fire(const Rule& r, EventView& view, const Entity& e, int have, EventState* st,
                       Inhibitors* inhibitors, FindingSink* sink) {
   const Observation& o = view.obs();
-  std::string reason;
-  if (r.count > 1) {
-    reason = std::to_string(have) +
-             (r.wide_scope() ? " ports with matching events within " : " matching events within ") +
-             FormatDuration(r.window_s);
-  } else {
-    reason = o.name.empty() ? "event " + std::to_string(o.event_type) : o.name;
-  }
+  std::string reason = MatchReason(r, o, have);
   std::vector<SeenObservation> seen(st->window.begin(), st->window.end());
   st->window.clear();
   // Rules with a clear event, and switch/node rules, stay active until cleared (or quiet).
