@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace ufmr {
@@ -69,6 +70,33 @@ TEST(DecisionWriterTest, DestroyingTheWriterWritesWhatWasLeft) {
     for (auto& d : Decisions(700)) writer.Add(std::move(d));
   }
   EXPECT_EQ(out.str(), Expected(Decisions(700), DecisionWriter::Format::kJsonLines));
+}
+
+// A stream that takes nothing: every write fails.
+class RefusingBuffer : public std::streambuf {
+ protected:
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+  int_type overflow(int_type) override { return traits_type::eof(); }
+};
+
+TEST(DecisionWriterTest, AStreamThatFailsStopsTheThreadAndFinishSaysSo) {
+  RefusingBuffer refusing;
+  std::ostream out(&refusing);
+  out.exceptions(std::ios::badbit);
+  DecisionWriter writer(out, DecisionWriter::Format::kJsonLines, true);
+  // More batches than may wait: the caller is not held up by a thread that stopped.
+  for (auto& d : Decisions(5000)) writer.Add(std::move(d));
+  EXPECT_THROW(writer.Finish(), std::ios_base::failure);
+  writer.Finish();  // said once
+}
+
+TEST(DecisionWriterTest, AFailingStreamWithoutExceptionsIsLeftBad) {
+  RefusingBuffer refusing;
+  std::ostream out(&refusing);
+  DecisionWriter writer(out, DecisionWriter::Format::kText, true);
+  for (auto& d : Decisions(600)) writer.Add(std::move(d));
+  writer.Finish();
+  EXPECT_FALSE(out.good());
 }
 
 }  // namespace

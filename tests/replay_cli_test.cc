@@ -170,6 +170,23 @@ TEST(ReplayCliTest, JobsGiveTheSameDecisionsAndProgressShowsTheLogsTime) {
   EXPECT_EQ(one.err.find(" M lines/s"), std::string::npos) << "no progress unless asked";
 }
 
+// A month's replay can fill a disk: decisions that cannot be written are an error, not a
+// silent success, with one thread or with the writer's own.
+TEST(ReplayCliTest, DecisionsThatCannotBeWrittenAreAnError) {
+  for (const char* jobs : {"1", "2"}) {
+    std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$0\" replay \"$@\" >/dev/full",
+                                     testing::BinaryDir() + "/ufm-remediator"};
+    for (const auto& a : RecordedFabric()) argv.push_back(a);
+    argv.push_back("--jobs");
+    argv.push_back(jobs);
+    CliRun full = testing::RunCommand(argv);
+    EXPECT_EQ(full.exit_code, 1) << jobs << ": " << full.err;
+    EXPECT_NE(full.err.find("replay: cannot write the decisions to standard output"),
+              std::string::npos)
+        << jobs << ": " << full.err;
+  }
+}
+
 TEST(ReplayCliTest, BadUseIsAnErrorWithAMessage) {
   CliRun none = Replay({});
   EXPECT_EQ(none.exit_code, 2);

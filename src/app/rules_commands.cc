@@ -167,6 +167,10 @@ int Replay(const CommandLine& cl) {
   Status s = RunReplay(
       rules.rules, options, [&](Decision&& d) { writer.Add(std::move(d)); }, &stats);
   writer.Finish();
+  if (!std::cout) {
+    std::cerr << "replay: cannot write the decisions to standard output\n";
+    return 1;
+  }
   if (options.progress && isatty(STDERR_FILENO)) std::cerr << "\n";
   if (!s.ok()) {
     std::cerr << "replay: " << s.message() << "\n";

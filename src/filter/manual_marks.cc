@@ -7,7 +7,7 @@
 namespace ufmr {
 
 void ManualMarks::Observe(const Observation& o, const std::vector<std::string>& ports) {
-  if (o.kind != Observation::Kind::kEvent || o.event_type != 702) return;
+  if (o.kind != Observation::Kind::kEvent || o.event_type != kUnhealthyEvent) return;
   static const RE2 manual(R"((?i)unhealthy\s+due\s+to\s+MANUAL)");
   if (!RE2::PartialMatch(o.description, manual)) return;
   for (const auto& p : ports) {

@@ -16,6 +16,9 @@ namespace ufmr {
 
 class ManualMarks {
  public:
+  static constexpr int kUnhealthyEvent = 702;  // "... is considered by SM as unhealthy due to"
+  // Whether Observe reads events of this type (702) at all.
+  static bool Reads(int event_type) { return event_type == kUnhealthyEvent; }
   // Records the ports of a manual-isolation event; `ports` are the event's ports as names.
   void Observe(const Observation& o, const std::vector<std::string>& ports);
   // Why a person owns this port, or "".

@@ -23,6 +23,8 @@ std::optional<TimePoint> Stamp(const Observation& o) {
 
 }  // namespace
 
+bool RecentDisables::Reads(int event_type) { return event_type == kPortActionSucceeded; }
+
 std::string RecentDisables::ActionOf(const Observation& o) {
   for (const std::string* text : {&o.name, &o.description}) {
     // The action is named first ("Port Action Enable Succeeded: ... was disabled"); "disable"

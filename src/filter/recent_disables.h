@@ -27,6 +27,8 @@ class RecentDisables {
   // UFM stamps whole seconds, and two sources may stamp one moment a second apart.
   static constexpr double kSlackS = 2;
 
+  // Whether Note reads events of this type (336) at all; Covers reads every other one.
+  static bool Reads(int event_type);
   // A 336 for a disable notes `ports` (the event's ports) but those `ours` says this service is
   // disabling; a 336 for an enable forgets them. Returns the ports newly noted. Any other event
   // (a 337, a 336 for another action such as a reset) is ignored.

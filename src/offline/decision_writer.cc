@@ -1,5 +1,7 @@
 #include "offline/decision_writer.h"
 
+#include <cassert>
+
 #include "base/clock.h"
 
 namespace ufmr {
@@ -22,7 +24,20 @@ DecisionWriter::DecisionWriter(std::ostream& out, Format format, bool own_thread
   }
 }
 
-DecisionWriter::~DecisionWriter() { Finish(); }
+DecisionWriter::~DecisionWriter() {
+  try {
+    Finish();
+  } catch (...) {  // a destructor throws nothing: Finish() is how callers hear of it
+  }
+  if (thread_.joinable()) {  // Finish() threw before it joined
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closing_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+}
 
 void DecisionWriter::AppendLine(const Decision& d, Format format, std::string* out) {
   if (format == Format::kJsonLines) {
@@ -36,6 +51,7 @@ void DecisionWriter::AppendLine(const Decision& d, Format format, std::string* o
 }
 
 void DecisionWriter::Add(Decision&& d) {
+  assert(!finished_);
   if (!own_thread_) {
     AppendLine(d, format_, &buffer_);
     if (buffer_.size() >= kWriteAt) Flush(&buffer_);
@@ -51,29 +67,43 @@ void DecisionWriter::Add(Decision&& d) {
 void DecisionWriter::Finish() {
   if (finished_) return;
   finished_ = true;
-  if (own_thread_) {
-    if (!batch_.empty()) Hand(std::move(batch_));
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      closing_ = true;
-    }
-    changed_.notify_all();
-    thread_.join();
-  } else {
+  if (!own_thread_) {
     Flush(&buffer_);
+    out_.flush();
+    return;
   }
+  if (!batch_.empty()) Hand(std::move(batch_));
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+  if (failed_) std::rethrow_exception(failed_);
   out_.flush();
 }
 
 void DecisionWriter::Hand(Batch&& batch) {
   std::unique_lock<std::mutex> lock(mu_);
-  changed_.wait(lock, [this] { return queue_.size() < kMaxQueued; });
+  changed_.wait(lock, [this] { return queue_.size() < kMaxQueued || failed_; });
+  if (failed_) return;  // nothing more is written; Finish() says why
   queue_.push_back(std::move(batch));
   lock.unlock();
   changed_.notify_all();
 }
 
 void DecisionWriter::Run() {
+  try {
+    Drain();
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mu_);
+    failed_ = std::current_exception();
+    queue_.clear();
+  }
+  changed_.notify_all();
+}
+
+void DecisionWriter::Drain() {
   std::string buffer;
   for (;;) {
     Batch batch;

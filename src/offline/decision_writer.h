@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <exception>
 #include <mutex>
 #include <ostream>
 #include <string>
@@ -22,12 +23,16 @@ class DecisionWriter {
 
   // `out` must outlive the writer. `own_thread`: format and write on a thread of the writer's.
   DecisionWriter(std::ostream& out, Format format, bool own_thread);
-  ~DecisionWriter();  // Finish()es
+  ~DecisionWriter();  // writes what is left, as Finish does, and swallows its errors
+
   DecisionWriter(const DecisionWriter&) = delete;
   DecisionWriter& operator=(const DecisionWriter&) = delete;
 
+  // Not after Finish.
   void Add(Decision&& d);
-  // Writes what is left and flushes the stream; waits for the writer's thread. Idempotent.
+  // Writes what is left and flushes the stream; waits for the writer's thread, and throws what
+  // the writer's thread threw (it then wrote no more). Idempotent. Whether the lines reached the
+  // stream is the stream's state.
   void Finish();
 
   // One decision's line, with its newline, appended to *out.
@@ -37,6 +42,7 @@ class DecisionWriter {
   using Batch = std::vector<Decision>;
   void Hand(Batch&& batch);  // to the writer's thread; waits while it is too far behind
   void Run();                // the writer's thread
+  void Drain();              // its loop
   void Write(const Batch& batch, std::string* buffer);
   void Flush(std::string* buffer);
 
@@ -51,6 +57,7 @@ class DecisionWriter {
   std::condition_variable changed_;
   std::deque<Batch> queue_;  // handed over, not written yet
   bool closing_ = false;
+  std::exception_ptr failed_;  // what stopped the writer's thread: batches are dropped after it
   std::thread thread_;
 };
 

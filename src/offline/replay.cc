@@ -118,10 +118,15 @@ class ReplayContext final : public DecisionContext {
   bool tripped_ = false;
 };
 
+constexpr int kLinkUpEvent = 328;
+constexpr int kLinkDownEvent = 329;
+
 // Whether the replay's own state reads an event's ports: the link's state (328 up, 329 down), a
 // disable (336: a person's or the live service's), a person's unhealthy mark (702, MANUAL).
+// RecentDisables::Covers reads every event's, but only to keep it from the rules.
 bool ReadsPorts(int event_type) {
-  return event_type == 328 || event_type == 329 || event_type == 336 || event_type == 702;
+  return event_type == kLinkUpEvent || event_type == kLinkDownEvent ||
+         RecentDisables::Reads(event_type) || ManualMarks::Reads(event_type);
 }
 
 // Ports the saved port list lacks, learned from how events name them.
@@ -449,9 +454,10 @@ size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>& na
   std::vector<std::string> found;
   if (!o.port_refs.empty()) found = impl_->engine.PortsOf(o);
   const std::vector<std::string>& ports = o.port_refs.empty() ? o.ports : found;
-  if (o.event_type == 328 || o.event_type == 329) {
+  if (o.event_type == kLinkUpEvent || o.event_type == kLinkDownEvent) {
     // The fabric as the events tell it: which links are up (the last-link guard counts them).
-    for (const auto& name : ports) impl_->inventory->SetLinkState(name, o.event_type == 328);
+    for (const auto& name : ports)
+      impl_->inventory->SetLinkState(name, o.event_type == kLinkUpEvent);
   }
   impl_->marks.Observe(o, ports);
   // A recorded 336 is a person's disable or the live service's own: either way, what the link

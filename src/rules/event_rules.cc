@@ -147,8 +147,9 @@ void EventRules::MatchEntity(const Rule& r, EventView& view, const Entity& e,
                              Inhibitors* inhibitors, FindingSink* sink) {
   const Observation& o = view.obs();
   auto& states = events_[r.index];
-  // What Count and Fire would do for it, without a state made and dropped per match (a state
-  // left by the rule's earlier form, before a reload, is still followed below).
+  // What Count and Fire would do for it, without a state made and dropped per match. Such a rule
+  // leaves no state behind (a reload carries state over only to the same count, hold, clear and
+  // scope); one found all the same is followed below.
   if (FiresAtOnce(r) && (states.empty() || states.count(e.key) == 0)) {
     const std::vector<SeenObservation> seen{
         {o.time, std::hash<std::string>{}(e.port), view.shared()}};
