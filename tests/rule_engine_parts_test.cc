@@ -198,6 +198,12 @@ const char* kInhibiting = R"(rules:
     action: log_only
 )";
 
+RulesByName ByName(const RuleSet& set) {
+  RulesByName by_name;
+  for (const auto& r : set.rules) by_name[r.name] = &r;
+  return by_name;
+}
+
 Finding CableFinding(const RuleSet& set, const std::string& switch_key, double at) {
   ObservationSubjects s;
   s.ends = {"a_1"};
@@ -210,8 +216,7 @@ Finding CableFinding(const RuleSet& set, const std::string& switch_key, double a
 
 TEST(InhibitorsTest, ALiveInhibitorMarksTheFindingsItCovers) {
   auto set = Load(kInhibiting);
-  RulesByName by_name;
-  for (const auto& r : set->rules) by_name[r.name] = &r;
+  const RulesByName by_name = ByName(*set);
   SubjectResolver resolver(nullptr);
   Inhibitors inhibitors;
   const std::string key = NodeKey("SW-1");
@@ -246,23 +251,13 @@ TEST(InhibitorsTest, ALiveInhibitorMarksTheFindingsItCovers) {
 // A finding of a rule no inhibitor lists is not looked at; the answer is asked again once an
 // inhibitor is added (a stale "no" would miss it; a stale "yes" only looks for nothing).
 TEST(InhibitorsTest, AnInhibitorAddedLaterCoversARuleNoneListedBefore) {
-  auto set = Load(R"(rules:
-  - name: reboot
-    match: {event_id: 907}
-    scope: switch
-    inhibits: {rules: [cable], for: 10m}
-    action: log_only
-  - name: cable
-    match: {event_id: 329}
-    action: log_only
-  - name: maintenance
+  auto set = Load(std::string(kInhibiting) + R"(  - name: maintenance
     match: {event_id: 908}
     scope: switch
     inhibits: {rules: [reboot], for: 10m}
     action: log_only
 )");
-  RulesByName by_name;
-  for (const auto& r : set->rules) by_name[r.name] = &r;
+  const RulesByName by_name = ByName(*set);
   SubjectResolver resolver(nullptr);
   Inhibitors inhibitors;
   const std::string key = NodeKey("SW-1");
@@ -276,8 +271,7 @@ TEST(InhibitorsTest, AnInhibitorAddedLaterCoversARuleNoneListedBefore) {
 
 TEST(InhibitorsTest, AdoptKeepsOnlyRulesThatStillExist) {
   auto set = Load(kInhibiting);
-  RulesByName by_name;
-  for (const auto& r : set->rules) by_name[r.name] = &r;
+  const RulesByName by_name = ByName(*set);
   SubjectResolver resolver(nullptr);
   const std::string key = NodeKey("SW-1");
   Inhibitors old_inhibitors;
