@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ufm/ufm_json.h"
@@ -610,14 +611,20 @@ TEST(InventorySystemNameOfTest, AfterUpsertAndReplace) {
   EXPECT_EQ(inv.SystemNameOf("0xfc6a1c0300244e00"), "spine-1");
 }
 
-TEST(InventoryFindByDescriptionTest, FollowsUpserts) {
-  Inventory inv;
+// A switch port with a label and a host's port without one, as "<node>:<label>" names them.
+std::pair<PortInfo, PortInfo> LabelledSwitchPortAndHostPort() {
   PortInfo sw =
       NodePort("9c0591030090e000_33", "9c0591030090e000", "T3-E21-N-U47", "Switch IB Port");
   sw.label = "1/17/1";
   PortInfo host = NodePort("e41d2d0300062380_1", "e41d2d0300062300", "fsgb001", "Computer IB Port");
   host.node_description = "fsgb001 HCA-1";
   host.number = 1;
+  return {sw, host};
+}
+
+TEST(InventoryFindByDescriptionTest, FollowsUpserts) {
+  Inventory inv;
+  auto [sw, host] = LabelledSwitchPortAndHostPort();
   inv.Replace({sw});
   EXPECT_EQ(inv.FindByDescription("T3-E21-N-U47:1/17/1"), sw.name);
   EXPECT_FALSE(inv.FindByDescription("fsgb001 HCA-1:1").has_value());
@@ -644,12 +651,7 @@ TEST(InventoryFindByDescriptionTest, FollowsUpserts) {
 // up when the event names two ports (both ends of its link).
 TEST(InventoryFindByDescriptionTest, WithReferencedPortsAddsWhatReferencesName) {
   Inventory inv;
-  PortInfo sw =
-      NodePort("9c0591030090e000_33", "9c0591030090e000", "T3-E21-N-U47", "Switch IB Port");
-  sw.label = "1/17/1";
-  PortInfo host = NodePort("e41d2d0300062380_1", "e41d2d0300062300", "fsgb001", "Computer IB Port");
-  host.node_description = "fsgb001 HCA-1";
-  host.number = 1;
+  auto [sw, host] = LabelledSwitchPortAndHostPort();
   inv.Replace({sw, host});
   struct Case {
     Names ports, refs, want;
