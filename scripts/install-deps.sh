@@ -37,6 +37,9 @@ packages+=(libbenchmark-dev)
 # python3 for picking free ports and reading JSON in shell scripts, runuser (util-linux),
 # /usr/bin/time for bench/run.sh, openssl for the TLS test (a throwaway CA and TLS server).
 packages+=(postgresql curl python3 util-linux procps time openssl)
+# The scheduler tests (label scheduler) and the demo's drains: a throwaway Slurm cluster
+# (scripts/slurm-temp.sh): its controller, node daemon, commands and authentication.
+packages+=(slurmctld slurmd slurm-client munge)
 # systemd-analyze, for the check of the shipped unit (tests/services/verify.sh).
 packages+=(systemd)
 # The shape check (scripts/code-shape, the code_shape test): function extents from ctags.

@@ -64,6 +64,10 @@ const std::vector<SectionKeys>& KeyTable() {
         "min_active_links_switch", "breaker_findings", "breaker_window_s", "soak_s", "max_attempts",
         "repeat_offender_tickets", "repeat_offender_window_s", "job_timeout_s",
         "job_poll_interval_s", "action_retry_s", "action_max_tries", "reconcile_interval_s"}},
+      {"scheduler",
+       {"backend", "scontrol", "sinfo", "squeue", "extra_args", "slurm_conf", "timeout_s",
+        "node_pattern", "node_name", "drain_on_last_link", "drain_deadline_s", "max_drained_nodes",
+        "max_drained_percent", "poll_interval_s", "retry_s", "record_jobs"}},
   };
   return table;
 }
@@ -442,6 +446,29 @@ void ReadRemediation(SectionReader& s, Config::Remediation* x) {
   s.Secs("reconcile_interval_s", &x->reconcile_interval_s, 1);
 }
 
+// The scheduler integration: which backend, how to run its commands, the drain guards.
+void ReadScheduler(SectionReader& s, Config::Scheduler* x) {
+  s.Str("backend", &x->backend);
+  if (x->backend != "none" && x->backend != "slurm") {
+    s.Fail("backend", "must be none or slurm, got '" + x->backend + "'");
+  }
+  s.Str("scontrol", &x->scontrol);
+  s.Str("sinfo", &x->sinfo);
+  s.Str("squeue", &x->squeue);
+  s.Str("extra_args", &x->extra_args);
+  s.Str("slurm_conf", &x->slurm_conf);
+  s.Secs("timeout_s", &x->timeout_s, 0.1);
+  s.Str("node_pattern", &x->node_pattern);
+  s.Str("node_name", &x->node_name);
+  s.Bool("drain_on_last_link", &x->drain_on_last_link);
+  s.Secs("drain_deadline_s", &x->drain_deadline_s, 1);
+  s.Int("max_drained_nodes", &x->max_drained_nodes, 0, 100000);
+  s.Num("max_drained_percent", &x->max_drained_percent, 0, 100);
+  s.Secs("poll_interval_s", &x->poll_interval_s, 0.1);
+  s.Secs("retry_s", &x->retry_s, 0);
+  s.Bool("record_jobs", &x->record_jobs);
+}
+
 // Every section, in KeyTable()'s order (the first error found is the one reported).
 void ReadSections(Reader* r, const YAML::Node& root, Config* c) {
   r->Str(root, "fabric", "fabric", &c->fabric);
@@ -459,6 +486,7 @@ void ReadSections(Reader* r, const YAML::Node& root, Config* c) {
   ReadSection(r, root, "auth", &c->auth, ReadAuth);
   ReadSection(r, root, "dashboard", &c->dashboard, ReadDashboard);
   ReadSection(r, root, "remediation", &c->remediation, ReadRemediation);
+  ReadSection(r, root, "scheduler", &c->scheduler, ReadScheduler);
 }
 
 // Secrets (and per-host values) from the environment win over the file: a unit's

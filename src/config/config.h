@@ -155,6 +155,30 @@ struct Config {
     bool operator==(const Remediation&) const = default;
   } remediation;
 
+  // The job scheduler the hosts run their jobs under (docs/CONFIG.md, docs/SCHEDULER.md): a host
+  // whose last link would be cut is drained first, and resumed after the repair.
+  struct Scheduler {
+    std::string backend = "none";  // none | slurm
+    std::string scontrol = "scontrol";
+    std::string sinfo = "sinfo";
+    std::string squeue = "squeue";
+    std::string extra_args;  // given to every Slurm command, split on blanks ("-M gpu")
+    std::string slurm_conf;  // SLURM_CONF for the commands; empty: Slurm's default
+    double timeout_s = 10;   // a Slurm command that runs longer is killed (and retried later)
+    // UFM's host name to the scheduler's node name: the same, or node_pattern's match (RE2)
+    // rewritten by node_name ("\\1").
+    std::string node_pattern;
+    std::string node_name = "\\1";
+    bool drain_on_last_link = true;        // a cut held only by last_link on a host drains it first
+    double drain_deadline_s = 4 * 3600.0;  // jobs still running after this: escalate the ticket
+    int max_drained_nodes = 4;             // nodes drained by the service at once, absolute
+    double max_drained_percent = 5;        // ... and as % of the scheduler's nodes (at least 1)
+    double poll_interval_s = 15;           // a draining node's state, read this often
+    double retry_s = 30;                   // wait before asking a scheduler that did not answer
+    bool record_jobs = true;               // a ticket on a host's link lists the host's jobs
+    bool operator==(const Scheduler&) const = default;
+  } scheduler;
+
   // Field by field, for tests (e.g. a documented default written out loads as the default).
   bool operator==(const Config&) const = default;
 };
