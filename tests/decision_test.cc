@@ -146,6 +146,35 @@ TEST(DecisionTest, AHostsLastLinkIsNeverCut) {
   EXPECT_EQ(Decider(off).Decide(LinkFinding(), ctx).kind, DecisionKind::kDisable);
 }
 
+TEST(DecisionTest, WithASchedulerAHostsLastLinkIsCutAfterADrain) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  ctx.ports.erase(kHost2);  // host-a has one link only
+  DecisionPolicy p;
+  p.scheduler = true;
+  Decision d = Decider(p).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(d.kind, DecisionKind::kDisable);
+  EXPECT_EQ(d.drain_host, "host-a");
+  EXPECT_EQ(d.note, "drain host-a in the job scheduler, then disable " + kSw);
+  EXPECT_EQ(d.ToJson().value("drain_host", ""), "host-a");
+  std::string line;
+  d.AppendJson(&line);
+  EXPECT_EQ(line, d.ToJson().dump());
+  // The guards after last_link still judge the cut; the note says the drain would come first.
+  p.dry_run = true;
+  Decision dry = Decider(p).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(dry.kind, DecisionKind::kBlocked);
+  EXPECT_EQ(dry.guard, "dry_run");
+  EXPECT_NE(dry.note.find("(host-a would be drained first)"), std::string::npos) << dry.note;
+  // A plain cut names no host.
+  ctx.ports[kHost2] = HostPort(kHost2, "host-a HCA-2");
+  p.dry_run = false;
+  Decision plain = Decider(p).Decide(LinkFinding(), ctx);
+  EXPECT_EQ(plain.kind, DecisionKind::kDisable);
+  EXPECT_EQ(plain.drain_host, "");
+  EXPECT_FALSE(plain.ToJson().contains("drain_host"));
+}
+
 TEST(DecisionTest, AHostsOtherLinkCountsOnlyWhenUpAndNotHeld) {
   FakeContext ctx;
   AddFabric(&ctx);

@@ -240,6 +240,49 @@ TEST(GuardsTest, LastLink) {
              "automatically");
 }
 
+TEST(GuardsTest, LastLinkDrainsAHostWhenASchedulerIsConfigured) {
+  auto guard = MakeLastLinkGuard();
+  World w;
+  w.policy.scheduler = true;
+  ExpectPass(w.Check(*guard));
+  EXPECT_EQ(w.Check(*guard).drain_host, "");  // host-a keeps HCA-2: no drain
+  w.ctx.ports[kHost2].logical_state = "Inactive";
+  w.ctx.ports[kHost2].physical_state = "Link Down";
+  // Its last link: drained first, and the later guards judge the cut.
+  GuardOutcome drain = w.Check(*guard);
+  ExpectPass(drain);
+  EXPECT_EQ(drain.drain_host, "host-a");
+  // Not when the configuration says so: blocked as without a scheduler.
+  w.policy.drain_on_last_link = false;
+  EXPECT_TRUE(w.Check(*guard).holds);
+
+  // A drain_then_disable rule drains the host whatever its links, with drain_on_last_link off.
+  World r;
+  r.policy.scheduler = true;
+  r.policy.drain_on_last_link = false;
+  r.finding.action = RuleAction::kDrainThenDisable;
+  GuardOutcome asked = r.Check(*guard);
+  ExpectPass(asked);
+  EXPECT_EQ(asked.drain_host, "host-a");
+  // Without a scheduler, the rule's host link is not cut.
+  r.policy.scheduler = false;
+  ExpectHold(r.Check(*guard), DecisionKind::kBlocked,
+             "the rule drains host-a in the job scheduler before the cut, and no scheduler is "
+             "configured (scheduler.backend)");
+
+  // A switch short of links is never drained: blocked.
+  World s;
+  s.policy.scheduler = true;
+  s.finding.ports = {kSwUp, kSpineUp};
+  s.finding.link_key = LinkKey(s.finding.ports);
+  s.finding.action = RuleAction::kDrainThenDisable;
+  ExpectPass(s.Check(*guard));  // no host on the link: a plain cut
+  EXPECT_EQ(s.Check(*guard).drain_host, "");
+  s.ctx.ports[kSpine].logical_state = "Inactive";
+  s.ctx.ports[kSpine].physical_state = "Link Down";
+  EXPECT_TRUE(s.Check(*guard).holds);
+}
+
 TEST(GuardsTest, Cooldown) {
   auto guard = MakeCooldownGuard();
   EXPECT_STREQ(guard->name(), "cooldown");

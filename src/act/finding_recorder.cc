@@ -68,8 +68,7 @@ void FindingRecorder::OnOpenTicket(Store::Tx& tx, const Judged& j, Ticket& exist
   tx.AddDecision(d.ToJson(), existing.id);
   // Only a rule that would take the link out judges a repair (as BreaksSoak does for single
   // signs); a shadow, ticket-only or record-only finding adds evidence.
-  bool judges = f.mode == RuleMode::kEnforce &&
-                (f.action == RuleAction::kDisablePort || f.action == RuleAction::kIsolatePort);
+  bool judges = f.mode == RuleMode::kEnforce && TakesPortOut(f.action);
   if (existing.state == ticket_state::kVerifying && judges && !f.evidence.value("reread", false)) {
     return p_.soaks.Fail(tx, existing, f.reason, f.evidence);
   }

@@ -69,7 +69,7 @@ void Usage(std::ostream& out) {
          "  ufm-remediator replay --rules PATH --event-log FILE [--telemetry FILE_OR_DIR ...]\n"
          "                        [--ports FILE] [--silences FILE] [--utc-offset +HH:MM]\n"
          "                        [--max-disabled N] [--format jsonl|text] [--jobs N]\n"
-         "                        [--progress]\n"
+         "                        [--progress] [--scheduler none|slurm]\n"
          "  ufm-remediator user add NAME --role viewer|technician|engineer|admin --config FILE\n"
          "  ufm-remediator user list|passwd NAME|disable NAME --config FILE\n"
          "  ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
@@ -110,7 +110,8 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   static const std::set<std::string> kValued = {"config",     "log-level",    "format", "rules",
                                                 "event-log",  "telemetry",    "ports",  "silences",
                                                 "utc-offset", "max-disabled", "role",   "user",
-                                                "label",      "set",          "jobs"};
+                                                "label",      "set",          "jobs",
+                                                "scheduler"};
   static const std::set<std::string> kFlags = {"progress"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];

@@ -114,7 +114,8 @@ bool ReplayOptionsOf(const CommandLine& cl, const std::vector<std::string>& rule
     std::cerr << "usage: ufm-remediator replay --rules PATH --event-log FILE "
                  "[--telemetry FILE_OR_DIR ...] [--ports FILE]\n"
                  "         [--silences FILE] [--utc-offset +HH:MM] [--max-disabled N] "
-                 "[--format jsonl|text] [--jobs N] [--progress]\n";
+                 "[--format jsonl|text] [--jobs N] [--progress]\n"
+                 "         [--scheduler none|slurm]\n";
     return false;
   }
   if (!ParseJobs(cl.One("jobs", "1"), &options.jobs)) {
@@ -130,6 +131,13 @@ bool ReplayOptionsOf(const CommandLine& cl, const std::vector<std::string>& rule
     std::cerr << "--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)\n";
     return false;
   }
+  // As with a job scheduler configured: a host short of links is drained, not left alone.
+  const std::string scheduler = cl.One("scheduler", "none");
+  if (scheduler != "none" && scheduler != "slurm") {
+    std::cerr << "--scheduler must be none or slurm\n";
+    return false;
+  }
+  options.policy.scheduler = scheduler == "slurm";
   if (cl.options.count("max-disabled")) {
     try {
       options.policy.max_disabled_ports = std::stoi(cl.One("max-disabled"));

@@ -34,6 +34,7 @@ nlohmann::json Decision::ToJson() const {
   if (!peer.empty()) j["peer"] = peer;
   if (!switch_name.empty()) j["switch"] = switch_name;
   if (!node.empty()) j["node"] = node;
+  if (!drain_host.empty()) j["drain_host"] = drain_host;
   j["entity"] = entity;
   j["reason"] = reason;
   if (!guard.empty()) j["guard"] = guard;
@@ -71,6 +72,7 @@ void Decision::AppendJson(std::string* out) const {
     out->append(digits, end);
   };
   text("decision", DecisionKindName(kind));
+  optional_text("drain_host", drain_host);
   text("entity", entity);
   optional_text("guard", guard);
   text("mode", mode);
@@ -100,6 +102,13 @@ std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>
     if (fallback.empty()) fallback = p;
   }
   return fallback;
+}
+
+std::string_view HostNameOf(const PortInfo* info) {
+  if (!info) return "";
+  if (!info->system_name.empty()) return info->system_name;
+  const std::string_view description(info->node_description);
+  return description.substr(0, description.find_first_of(" :"));
 }
 
 std::string_view NodeName(const PortInfo* info) {

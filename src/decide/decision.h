@@ -50,6 +50,8 @@ struct Decision {
   std::string severity;
   std::string title;        // rendered
   std::string repair_hint;  // rendered
+  // With disable: the host (as UFM names it) to drain in the job scheduler before the cut.
+  std::string drain_host;
 
   bool acts() const { return kind == DecisionKind::kDisable || kind == DecisionKind::kIsolate; }
   // The replay line: time (ISO 8601), rule, decision, port, peer, switch, node, reason, ...
@@ -113,6 +115,11 @@ struct DecisionPolicy {
   double breaker_window_s = 300;
   // The live service needs a port's system GUID to act on it; replay does not.
   bool require_system_guid = true;
+  // A job scheduler is configured (scheduler.backend): a host may be drained before its link is
+  // cut, when the cut is held back only by last_link on the host (drain_on_last_link) or the rule
+  // asks for it (drain_then_disable).
+  bool scheduler = false;
+  bool drain_on_last_link = true;
 };
 
 // The port to act on: the switch side (UFM can always reach it, and disabling it takes the link
@@ -123,6 +130,9 @@ std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>
 
 // The node a port sits on, for a person: its system name, else its node description up to ':'.
 std::string_view NodeName(const PortInfo* info);
+// The host a port sits on, as the job scheduler would name it: its system name, else its node
+// description's first word ("gpu-node-0001" of "gpu-node-0001 HCA-1").
+std::string_view HostNameOf(const PortInfo* info);
 
 // Fills {placeholders} (see TemplatePlaceholders) from the decision, the finding and the ports.
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,

@@ -37,7 +37,7 @@ namespace ufmr {
 
 namespace {
 
-DecisionPolicy PolicyFrom(const Config::Remediation& r) {
+DecisionPolicy PolicyFrom(const Config::Remediation& r, const Config::Scheduler& s) {
   DecisionPolicy p;
   p.dry_run = r.dry_run;
   p.max_disabled_ports = r.max_disabled_ports;
@@ -50,6 +50,8 @@ DecisionPolicy PolicyFrom(const Config::Remediation& r) {
   p.breaker_findings = r.breaker_findings;
   p.breaker_window_s = r.breaker_window_s;
   p.require_system_guid = true;
+  p.scheduler = s.backend != "none";
+  p.drain_on_last_link = s.drain_on_last_link;
   return p;
 }
 
@@ -64,7 +66,7 @@ struct Remediator::Stages {
         placer(c.dashboard.rack_pattern),
         inventory({c, store, ufm, inv, m, clock, inputs, placer}),
         reconciler(store, ufm, inv, m, clock, own),
-        decider(PolicyFrom(c.remediation), inv, marks, reconciler.persons_isolated(), breaker),
+        decider(PolicyFrom(c.remediation, c.scheduler), inv, marks, reconciler.persons_isolated(), breaker),
         soaks({c.remediation, store, ufm, inv, m, clock, decider,
                [this](const Ticket& t) { return rules.SoakFor(t); },
                [this] { return rules.rules().hash; }}),

@@ -144,14 +144,17 @@ void RuleCompiler::CompileOutcome(const YAML::Node& node, const std::string& pat
   }
   if (!node["action"]) {
     reader_.Error(node, path + ".action", "missing-action",
-                  "every rule names its action: disable_port, isolate_port, ticket_only or "
-                  "log_only");
+                  "every rule names its action: disable_port, isolate_port, "
+                  "drain_then_disable, ticket_only or log_only");
   } else if (reader_.Word(node["action"], path + ".action",
-                          {"disable_port", "isolate_port", "ticket_only", "log_only"}, &word)) {
-    r->action = word == "disable_port"   ? RuleAction::kDisablePort
-                : word == "isolate_port" ? RuleAction::kIsolatePort
-                : word == "ticket_only"  ? RuleAction::kTicketOnly
-                                         : RuleAction::kLogOnly;
+                          {"disable_port", "isolate_port", "drain_then_disable", "ticket_only",
+                           "log_only"},
+                          &word)) {
+    r->action = word == "disable_port"         ? RuleAction::kDisablePort
+                : word == "isolate_port"       ? RuleAction::kIsolatePort
+                : word == "drain_then_disable" ? RuleAction::kDrainThenDisable
+                : word == "ticket_only"        ? RuleAction::kTicketOnly
+                                               : RuleAction::kLogOnly;
   }
   if (node["mode"] && reader_.Word(node["mode"], path + ".mode", {"enforce", "shadow"}, &word)) {
     r->mode = word == "shadow" ? RuleMode::kShadow : RuleMode::kEnforce;
@@ -164,7 +167,7 @@ void RuleCompiler::CompileOutcome(const YAML::Node& node, const std::string& pat
   if (node["repair_hint"]) {
     reader_.Template(node["repair_hint"], path + ".repair_hint", &r->repair_hint);
   }
-  bool acts = r->action == RuleAction::kDisablePort || r->action == RuleAction::kIsolatePort;
+  bool acts = TakesPortOut(r->action);
   if (node["soak"]) reader_.Duration(node["soak"], path + ".soak", &r->soak_s);
   if (acts && r->wide_scope()) {
     reader_.Error(node["action"], path + ".action", "bad-action",

@@ -17,7 +17,7 @@ constexpr const char* kLinkDownedCounter = "LinkDownedCounterExtended";
 // and neither do switch- or node-level ones.
 bool JudgesSoak(const Rule* r) {
   return r->mode == RuleMode::kEnforce &&
-         (r->action == RuleAction::kDisablePort || r->action == RuleAction::kIsolatePort) &&
+         TakesPortOut(r->action) &&
          (r->scope == RuleScope::kPort || r->scope == RuleScope::kLink);
 }
 

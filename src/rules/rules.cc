@@ -11,12 +11,19 @@ const char* RuleActionName(RuleAction a) {
       return "disable_port";
     case RuleAction::kIsolatePort:
       return "isolate_port";
+    case RuleAction::kDrainThenDisable:
+      return "drain_then_disable";
     case RuleAction::kTicketOnly:
       return "ticket_only";
     case RuleAction::kLogOnly:
       return "log_only";
   }
   return "?";
+}
+
+bool TakesPortOut(RuleAction a) {
+  return a == RuleAction::kDisablePort || a == RuleAction::kIsolatePort ||
+         a == RuleAction::kDrainThenDisable;
 }
 
 const char* RuleModeName(RuleMode m) { return m == RuleMode::kShadow ? "shadow" : "enforce"; }

@@ -19,8 +19,12 @@
 namespace ufmr {
 
 // What a rule asks for when it fires. The remediator's guards may still veto an action.
-enum class RuleAction { kDisablePort, kIsolatePort, kTicketOnly, kLogOnly };
+// kDrainThenDisable: disable the port, but drain the host of a host's link in the job scheduler
+// first (scheduler:), whether or not it is the host's last link.
+enum class RuleAction { kDisablePort, kIsolatePort, kDrainThenDisable, kTicketOnly, kLogOnly };
 const char* RuleActionName(RuleAction a);
+// Whether the action takes a port out of service (disable, isolate, drain then disable).
+bool TakesPortOut(RuleAction a);
 // enforce: act as the action says. shadow: decide and record the decision, never act.
 enum class RuleMode { kEnforce, kShadow };
 const char* RuleModeName(RuleMode m);

@@ -70,14 +70,19 @@ Decision Decider::Decide(const Finding& f, DecisionContext& ctx) const {
     GuardOutcome o = guard->Check(f, gctx);
     if (o.ticket_id) d.ticket_id = o.ticket_id;
     if (o.silence_id) d.silence_id = o.silence_id;
+    if (!o.drain_host.empty()) d.drain_host = o.drain_host;
     if (!o.holds) continue;
-    Finish(d, f, o.kind, guard->name(), o.why, gctx);
+    std::string why = std::move(o.why);
+    if (!d.drain_host.empty()) why += " (" + d.drain_host + " would be drained first)";
+    Finish(d, f, o.kind, guard->name(), why, gctx);
     if (o.trips_breaker) ctx.TripBreaker(d, *o.trips_breaker);
     return d;
   }
+  std::string what = std::string(ActionVerb(f)) + " " + gctx.action_port();
+  if (!d.drain_host.empty()) what = "drain " + d.drain_host + " in the job scheduler, then " + what;
   Finish(d, f,
          f.action == RuleAction::kIsolatePort ? DecisionKind::kIsolate : DecisionKind::kDisable, "",
-         std::string(ActionVerb(f)) + " " + gctx.action_port(), gctx);
+         what, gctx);
   return d;
 }
 

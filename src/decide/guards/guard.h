@@ -29,6 +29,9 @@ struct GuardOutcome {
   // Set when holding trips the circuit breaker: the findings counted within its window. The
   // Decider tells the world (DecisionContext::TripBreaker) once the decision is complete.
   std::optional<int> trips_breaker;
+  // Set by last_link when the host at one end is to be drained in the job scheduler before the
+  // cut, instead of holding it: the host as UFM names it. The later guards still judge the cut.
+  std::string drain_host;
 
   static GuardOutcome Pass() { return {}; }
   static GuardOutcome Hold(DecisionKind kind, std::string why) {

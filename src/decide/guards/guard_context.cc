@@ -46,9 +46,7 @@ const std::vector<LinkEnd>& GuardContext::Ends() const {
   return *ends_;
 }
 
-bool RuleActs(const Finding& f) {
-  return f.action == RuleAction::kDisablePort || f.action == RuleAction::kIsolatePort;
-}
+bool RuleActs(const Finding& f) { return TakesPortOut(f.action); }
 
 const char* ActionVerb(const Finding& f) {
   return f.action == RuleAction::kIsolatePort ? "isolate" : "disable";

@@ -2,7 +2,9 @@
 // of the link the inventory knows, count its node's other ports that are up, not held out of
 // service by this service (nor their peers) and not isolated by a person; fewer than the policy's
 // minimum (remediation.min_active_links_host / _switch) blocks the cut. A node whose links are
-// not known is not judged.
+// not known is not judged. With a job scheduler configured, a host short of links is drained
+// first instead (the outcome names it, and the later guards judge the cut); so is the host of a
+// drain_then_disable rule's link, whatever its links.
 #include "decide/guards/guard_list.h"
 
 namespace ufmr {
@@ -24,34 +26,64 @@ int OtherActiveLinks(const PortInfo& port, const std::vector<NodeLink>& node_por
   return active;
 }
 
+std::string LinksLeft(int active, int minimum) {
+  return std::to_string(active) + " other active link" + (active == 1 ? "" : "s") +
+         " (at least " + std::to_string(minimum) + " must stay up)";
+}
+
 // What the ticket says: how many links the node keeps, and what a person may do.
 std::string Why(const LinkEnd& end, int active, int minimum) {
   std::string node(NodeName(end.info));
-  std::string left = std::to_string(active) + " other active link" + (active == 1 ? "" : "s") +
-                     " (at least " + std::to_string(minimum) + " must stay up)";
-  if (end.info->is_switch()) return "switch " + node + " has " + left + ": not cut automatically";
-  return node + " has " + left + ": drain the host first, then take " + end.name +
-         " out of service by hand or report the repair";
+  if (end.info->is_switch()) {
+    return "switch " + node + " has " + LinksLeft(active, minimum) + ": not cut automatically";
+  }
+  return node + " has " + LinksLeft(active, minimum) + ": drain the host first, then take " +
+         end.name + " out of service by hand or report the repair";
+}
+
+// Whether the host end is short of links (false for a node whose links are unknown).
+bool ShortOfLinks(const LinkEnd& end, int minimum, const GuardContext& ctx, int* active) {
+  if (minimum <= 0) return false;
+  auto node_ports = ctx.world().NodeLinks(*end.info);
+  if (node_ports.empty()) return false;  // the node's links are not known: not judged
+  *active = OtherActiveLinks(*end.info, node_ports, minimum, ctx);
+  return *active < minimum;
 }
 
 class LastLinkGuard final : public Guard {
  public:
   const char* name() const override { return "last_link"; }
-  GuardOutcome Check(const Finding&, const GuardContext& ctx) const override {
+  GuardOutcome Check(const Finding& f, const GuardContext& ctx) const override {
     const DecisionPolicy& policy = ctx.policy();
+    const bool rule_drains = f.action == RuleAction::kDrainThenDisable;
+    std::string drain;
     for (const auto& end : ctx.Ends()) {
       if (!end.info) continue;
-      int minimum =
-          end.info->is_switch() ? policy.min_active_links_switch : policy.min_active_links_host;
-      if (minimum <= 0) continue;
-      auto node_ports = ctx.world().NodeLinks(*end.info);
-      if (node_ports.empty()) continue;  // the node's links are not known: not judged
-      int active = OtherActiveLinks(*end.info, node_ports, minimum, ctx);
-      if (active < minimum) {
+      const bool host = !end.info->is_switch();
+      int minimum = host ? policy.min_active_links_host : policy.min_active_links_switch;
+      int active = 0;
+      const bool short_of_links = ShortOfLinks(end, minimum, ctx, &active);
+      if (!host) {
+        if (short_of_links) {
+          return GuardOutcome::Hold(DecisionKind::kBlocked, Why(end, active, minimum));
+        }
+        continue;
+      }
+      if (!short_of_links && !rule_drains) continue;
+      if (policy.scheduler && (rule_drains || policy.drain_on_last_link)) {
+        drain = std::string(HostNameOf(end.info));
+      } else if (short_of_links) {
         return GuardOutcome::Hold(DecisionKind::kBlocked, Why(end, active, minimum));
+      } else {
+        return GuardOutcome::Hold(DecisionKind::kBlocked,
+                                  "the rule drains " + std::string(HostNameOf(end.info)) +
+                                      " in the job scheduler before the cut, and no scheduler is "
+                                      "configured (scheduler.backend)");
       }
     }
-    return GuardOutcome::Pass();
+    GuardOutcome pass = GuardOutcome::Pass();
+    pass.drain_host = std::move(drain);
+    return pass;
   }
 };
 
