@@ -102,7 +102,9 @@ class RemediationTest : public ::testing::Test {
   }
 
   // The service, optionally armed to kill itself at a crash point (UFMR_CRASH_AT).
-  void StartService(const std::string& crash_at = "") { service_->Start({.log_level = "debug", .crash_at = crash_at}); }
+  void StartService(const std::string& crash_at = "") {
+    service_->Start({.log_level = "debug", .crash_at = crash_at});
+  }
 
   void AwaitReady() {
     ASSERT_TRUE(service_->AwaitInventory(seconds(20)));

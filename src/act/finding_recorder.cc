@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "act/drain_intent.h"
 #include "act/port_intent.h"
 #include "act/storm_ticket.h"
 #include "decide/explain.h"
@@ -14,6 +15,11 @@ constexpr double kEvidenceThrottleS = 300;
 
 const char* CutOf(const Decision& d) {
   return d.kind == DecisionKind::kIsolate ? "isolate" : "disable";
+}
+
+// The state of a ticket whose decision acts: the cut is next, or the host's drain is.
+const char* ActingState(const Decision& d) {
+  return d.drain_host.empty() ? ticket_state::kOpen : ticket_state::kDraining;
 }
 
 }  // namespace
@@ -95,7 +101,7 @@ void FindingRecorder::Upgrade(Store::Tx& tx, const Judged& j, Ticket& t, Recorde
   const Finding& f = j.f;
   const Decision& d = j.d;
   tx.AddDecision(d.ToJson(), t.id);
-  t.state = ticket_state::kOpen;
+  t.state = ActingState(d);
   t.action_port = d.port;
   t.method = CutOf(d);
   t.guard.clear();
@@ -123,7 +129,7 @@ void FindingRecorder::OpenTicket(Store::Tx& tx, const Judged& j, RecordedFinding
   t.method = CutOf(d);
   t.guard = d.guard;
   t.explanation = j.explanation;
-  t.state = d.acts() ? ticket_state::kOpen : ticket_state::kTicketOnly;
+  t.state = d.acts() ? ActingState(d) : ticket_state::kTicketOnly;
   t.severity = f.severity;
   p_.placer.Place(p_.inventory, &t);
   t.id = tx.InsertTicket(t);
@@ -146,8 +152,13 @@ void FindingRecorder::OpenTicket(Store::Tx& tx, const Judged& j, RecordedFinding
 void FindingRecorder::RecordCut(Store::Tx& tx, const Judged& j, int64_t ticket_id,
                                 const std::string& port, RecordedFindings* out) {
   const Finding& f = j.f;
-  RecordPortIntent(tx, p_.inventory,
-                   {ticket_id, port, CutOf(j.d), "rule " + f.rule + ": " + f.reason});
+  const std::string why = "rule " + f.rule + ": " + f.reason;
+  if (j.d.drain_host.empty()) {
+    RecordPortIntent(tx, p_.inventory, {ticket_id, port, CutOf(j.d), why});
+  } else {
+    RecordDrainIntent(tx, p_.inventory, p_.node_names,
+                      {ticket_id, j.d.drain_host, port, CutOf(j.d), f.rule, why});
+  }
   if (j.d.kind != DecisionKind::kIsolate) out->disabling.push_back(port);
   // Once the service takes a link out of service, its counting starts afresh: the link-downs our
   // own action causes are not the fault's. Other decisions keep the counts (a ticket-only finding

@@ -3,9 +3,10 @@
 // by what was decided a new ticket, an upgrade of a ticket that so far asked for no action,
 // evidence on an open ticket (at most every five minutes per link), a verdict on a soak, the
 // storm ticket, or nothing more; a decision that acts records a port-action intent, which the
-// ActionExecutor carries out once the transaction commits. What the loop must hand on to other
-// stages (ports now being disabled, links the rules count afresh) it returns. Pipeline thread
-// only; not thread-safe.
+// ActionExecutor carries out once the transaction commits (or, when the host is to be drained in
+// the job scheduler first, a drain and a cut that waits for it: the ticket is `draining`). What the
+// loop must hand on to other stages (ports now being disabled, links the rules count afresh) it
+// returns. Pipeline thread only; not thread-safe.
 #pragma once
 
 #include <map>
@@ -19,6 +20,7 @@
 #include "base/metrics.h"
 #include "config/config.h"
 #include "rules/finding.h"
+#include "scheduler/node_names.h"
 #include "store/store.h"
 #include "store/ticket_place.h"
 #include "ufm/inventory.h"
@@ -42,6 +44,7 @@ class FindingRecorder {
     const TicketPlacer& placer;
     LiveDecider& decider;
     SoakWatch& soaks;
+    const NodeNames& node_names;  // hosts to the job scheduler's nodes (drains)
   };
   explicit FindingRecorder(const Parts& parts) : p_(parts) {}
 

@@ -9,7 +9,7 @@ int64_t RecordPortIntent(Store::Tx& tx, const Inventory& inventory, const PortIn
   auto info = inventory.Get(intent.port);
   a.system_guid = info ? info->system_guid : "";
   a.action = intent.action;
-  a.state = action_state::kPending;
+  a.state = intent.state;
   a.reason = intent.reason;
   return tx.InsertAction(a);
 }

@@ -18,6 +18,8 @@ struct PortIntent {
   std::string port;
   std::string action;  // "disable" | "enable" | "isolate" | "unisolate"
   std::string reason;
+  // pending: for the executor now; waiting: once its host's drain is done (NodeDrain).
+  std::string state = action_state::kPending;
 };
 
 // Records the intent as pending; returns its id.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "act/drain_intent.h"
 #include "act/port_intent.h"
 #include "base/duration.h"
 
@@ -92,6 +93,7 @@ void SoakWatch::RecordVerdict(const Ticket& candidate, const std::string& down,
       p_.metrics.Add("ufmr_tickets_closed_total");
       spdlog::info("ticket {} closed: link {} verified clean", t->id, t->link_key);
       tx.UpdateTicket(*t);
+      ResumeDrained(tx, *t);
     } else {
       Fail(tx, *t, "link not up at the end of the soak: " + down, states);
     }
@@ -115,8 +117,17 @@ void SoakWatch::Fail(Store::Tx& tx, Ticket& t, const std::string& why,
   std::optional<Decision> recut = DecideRecut(tx, t, why);
   if (recut && recut->acts()) {
     const std::string cut = t.method == "isolate" ? "isolate" : "disable";
-    RecordPortIntent(tx, p_.inventory, {t.id, t.action_port, cut, "verification failed: " + why});
-    t.state = ticket_state::kOpen;
+    // A host still drained for the ticket stays so: the cut follows at once. Otherwise a host
+    // the cut would leave without links is drained again first.
+    if (!recut->drain_host.empty() && !HostHeldDrained(tx, t.id)) {
+      RecordDrainIntent(
+          tx, p_.inventory, p_.node_names,
+          {t.id, recut->drain_host, t.action_port, cut, t.rule, "verification failed: " + why});
+      t.state = ticket_state::kDraining;
+    } else {
+      RecordPortIntent(tx, p_.inventory, {t.id, t.action_port, cut, "verification failed: " + why});
+      t.state = ticket_state::kOpen;
+    }
     t.guard.clear();
     tx.AddEvent(t.id, "reopened", kServiceActor,
                 "ticket back in the queue; taking " + t.action_port + " out again (" + cut + ")");
@@ -152,7 +163,11 @@ std::optional<Decision> SoakWatch::DecideRecut(Store::Tx& tx, const Ticket& t,
   // rate limit, dry run).
   Finding f;
   f.rule = t.rule;
-  f.action = t.method == "isolate" ? RuleAction::kIsolatePort : RuleAction::kDisablePort;
+  // A ticket whose host was drained before its cut drains it again.
+  const bool drained_before = !tx.DrainsOfTicket(t.id).empty();
+  f.action = t.method == "isolate" ? RuleAction::kIsolatePort
+             : drained_before      ? RuleAction::kDrainThenDisable
+                                   : RuleAction::kDisablePort;
   f.mode = RuleMode::kEnforce;
   f.scope = RuleScope::kLink;
   for (const auto& p : {t.port_a, t.port_b}) {
@@ -165,6 +180,28 @@ std::optional<Decision> SoakWatch::DecideRecut(Store::Tx& tx, const Ticket& t,
   Decision recut = p_.decider.Recut(tx, f);
   tx.AddDecision(recut.ToJson(), t.id);
   return recut;
+}
+
+bool SoakWatch::HostHeldDrained(Store::Tx& tx, int64_t ticket_id) {
+  for (const auto& d : tx.DrainsOfTicket(ticket_id)) {
+    if (d.state == drain_state::kDrained) return true;
+  }
+  return false;
+}
+
+void SoakWatch::ResumeDrained(Store::Tx& tx, const Ticket& t) {
+  for (auto& d : tx.DrainsOfTicket(t.id)) {
+    if (d.state != drain_state::kDrained) continue;
+    d.state = drain_state::kResuming;
+    d.tries = 0;
+    d.next_try_at.reset();
+    tx.UpdateDrain(d);
+    tx.AddEvent(t.id, "resuming", kServiceActor,
+                "the repair held: node " + d.node +
+                    " is to be resumed in the job scheduler, if "
+                    "its drain is still this ticket's",
+                {{"drain_id", d.id}, {"node", d.node}});
+  }
 }
 
 void SoakWatch::Escalate(Store::Tx& tx, const Ticket& t) {

@@ -3,7 +3,9 @@
 // remediation.soak_s). At the end of the window both ends are read from UFM: up, the ticket
 // closes as verified; not, the soak fails (Fail). A failed soak takes the port out again through
 // the same guards when this service itself brought it back, or leaves the ticket to a person, and
-// escalates after remediation.max_attempts. The filter stage asks it which links are under soak
+// escalates after remediation.max_attempts. A host the service drained in the job scheduler for
+// the ticket is to be resumed once the soak passes (its drain made `resuming`), and stays drained
+// when it fails. The filter stage asks it which links are under soak
 // (SoakingLinks). Pipeline thread only; not thread-safe.
 #pragma once
 
@@ -20,6 +22,7 @@
 #include "config/config.h"
 #include "filter/our_holds.h"
 #include "rules/finding.h"
+#include "scheduler/node_names.h"
 #include "store/store.h"
 #include "ufm/inventory.h"
 #include "ufm/ufm_client.h"
@@ -41,6 +44,7 @@ class SoakWatch final : public SoakingLinks {
     LiveDecider& decider;
     SoakFor soak_for;
     RulesHash rules_hash;
+    const NodeNames& node_names;  // hosts to the job scheduler's nodes (a re-cut's drain)
   };
   explicit SoakWatch(Parts parts) : p_(std::move(parts)) {}
 
@@ -69,6 +73,10 @@ class SoakWatch final : public SoakingLinks {
   // The re-cut's decision when this service itself brought the port back for the soak.
   std::optional<Decision> DecideRecut(Store::Tx& tx, const Ticket& t, const std::string& why);
   void Escalate(Store::Tx& tx, const Ticket& t);
+  // Whether the ticket's host is still drained for it (a drain in state drained).
+  bool HostHeldDrained(Store::Tx& tx, int64_t ticket_id);
+  // The soak passed: the ticket's drained hosts are to be resumed.
+  void ResumeDrained(Store::Tx& tx, const Ticket& t);
 
   Parts p_;
   std::vector<Ticket> tickets_;  // under soak, loaded at the start of a pass

@@ -107,11 +107,10 @@ struct Args {
 };
 
 bool ParseArgs(int argc, char** argv, Args* args) {
-  static const std::set<std::string> kValued = {"config",     "log-level",    "format", "rules",
-                                                "event-log",  "telemetry",    "ports",  "silences",
-                                                "utc-offset", "max-disabled", "role",   "user",
-                                                "label",      "set",          "jobs",
-                                                "scheduler"};
+  static const std::set<std::string> kValued = {
+      "config", "log-level", "format",     "rules",        "event-log", "telemetry",
+      "ports",  "silences",  "utc-offset", "max-disabled", "role",      "user",
+      "label",  "set",       "jobs",       "scheduler"};
   static const std::set<std::string> kFlags = {"progress"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];

@@ -126,6 +126,14 @@ std::vector<MetricInfo> ActionMetrics() {
       M("ufmr_breaker_tripped", "gauge", "",
         "1 while the circuit breaker is tripped (no actions until a person re-arms it)."),
       M("ufmr_breaker_trips_total", "counter", "", "Times the circuit breaker tripped."),
+      M("ufmr_drains_total", "counter", "result",
+        "Hosts' nodes drained and resumed in the job scheduler, by result: sent, drained, "
+        "resumed or failed."),
+      M("ufmr_nodes_drained", "gauge", "",
+        "Nodes the service holds drained (or draining) in the job scheduler."),
+      M("ufmr_scheduler_requests_total", "counter", "result",
+        "Requests to the job scheduler that did not get an answer (result unavailable): the step "
+        "is retried."),
   };
 }
 

@@ -1,5 +1,6 @@
 #include "config/config.h"
 
+#include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -460,6 +461,15 @@ void ReadScheduler(SectionReader& s, Config::Scheduler* x) {
   s.Secs("timeout_s", &x->timeout_s, 0.1);
   s.Str("node_pattern", &x->node_pattern);
   s.Str("node_name", &x->node_name);
+  if (!x->node_pattern.empty()) {
+    re2::RE2 re(x->node_pattern, re2::RE2::Quiet);
+    std::string why;
+    if (!re.ok()) {
+      s.Fail("node_pattern", "not an RE2 pattern: " + re.error());
+    } else if (!re.CheckRewriteString(x->node_name, &why)) {
+      s.Fail("node_name", why);
+    }
+  }
   s.Bool("drain_on_last_link", &x->drain_on_last_link);
   s.Secs("drain_deadline_s", &x->drain_deadline_s, 1);
   s.Int("max_drained_nodes", &x->max_drained_nodes, 0, 100000);

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <vector>
 
 #include "act/action_executor.h"
 #include "act/breaker_window.h"
+#include "act/drain_worker.h"
 #include "act/finding_recorder.h"
 #include "act/live_decider.h"
 #include "act/own_ports.h"
@@ -28,6 +30,8 @@
 #include "loop/rest_event_source.h"
 #include "loop/syslog_source.h"
 #include "loop/telemetry_poller.h"
+#include "scheduler/node_names.h"
+#include "scheduler/slurm_cli.h"
 #include "store/store.h"
 #include "store/ticket_place.h"
 #include "ufm/inventory.h"
@@ -55,6 +59,28 @@ DecisionPolicy PolicyFrom(const Config::Remediation& r, const Config::Scheduler&
   return p;
 }
 
+// The job scheduler's node names: the configuration was checked when loaded (an invalid pattern
+// does not load).
+NodeNames NodeNamesOf(const Config::Scheduler& s) {
+  auto names = NodeNames::Make(s.node_pattern, s.node_name);
+  if (names.ok()) return std::move(names.value());
+  spdlog::error("{}: no host is drained", names.status().message());
+  return std::move(NodeNames::Make("^$", "").value());
+}
+
+std::unique_ptr<Scheduler> SchedulerOf(const Config::Scheduler& s) {
+  if (s.backend != "slurm") return nullptr;
+  SlurmCliOptions o;
+  o.scontrol = s.scontrol;
+  o.sinfo = s.sinfo;
+  o.squeue = s.squeue;
+  std::istringstream words(s.extra_args);
+  for (std::string w; words >> w;) o.extra_args.push_back(w);
+  o.slurm_conf = s.slurm_conf;
+  o.timeout_s = s.timeout_s;
+  return std::make_unique<SlurmCli>(std::move(o));
+}
+
 }  // namespace
 
 // Every stage of the loop, wired together in the order they depend on each other. Heap-allocated
@@ -66,12 +92,15 @@ struct Remediator::Stages {
         placer(c.dashboard.rack_pattern),
         inventory({c, store, ufm, inv, m, clock, inputs, placer}),
         reconciler(store, ufm, inv, m, clock, own),
-        decider(PolicyFrom(c.remediation, c.scheduler), inv, marks, reconciler.persons_isolated(), breaker),
+        decider(PolicyFrom(c.remediation, c.scheduler), inv, marks, reconciler.persons_isolated(),
+                breaker),
+        node_names(NodeNamesOf(c.scheduler)),
+        scheduler(SchedulerOf(c.scheduler)),
         soaks({c.remediation, store, ufm, inv, m, clock, decider,
                [this](const Ticket& t) { return rules.SoakFor(t); },
-               [this] { return rules.rules().hash; }}),
+               [this] { return rules.rules().hash; }, node_names}),
         filters({inv, m, own, soaks, marks, c.ufm.utc_offset_s}),
-        recorder({c.remediation, inv, m, clock, placer, decider, soaks}),
+        recorder({c.remediation, inv, m, clock, placer, decider, soaks, node_names}),
         record(store, m, decider, recorder),
         executor(
             c, store, ufm, inv, m, clock, [this](const Ticket& t) { return rules.SoakFor(t); },
@@ -81,6 +110,8 @@ struct Remediator::Stages {
         event_log({c, store, m, clock, inputs}),
         telemetry({c, store, ufm, inv, m, clock, inputs}) {
     if (receiver) syslog.emplace(*receiver, m, clock, inputs);
+    if (scheduler)
+      drains.emplace(DrainWorker::Parts{c.scheduler, store, *scheduler, node_names, m, clock});
   }
 
   InputHealth inputs;
@@ -93,6 +124,8 @@ struct Remediator::Stages {
   BreakerWindow breaker;
   Reconciler reconciler;
   LiveDecider decider;
+  NodeNames node_names;                  // hosts to the job scheduler's nodes
+  std::unique_ptr<Scheduler> scheduler;  // null: scheduler.backend none
   SoakWatch soaks;
   IntakeFilters filters;
   FindingRecorder recorder;
@@ -103,6 +136,7 @@ struct Remediator::Stages {
   EventLogSource event_log;
   std::optional<SyslogSource> syslog;
   TelemetryPoller telemetry;
+  std::optional<DrainWorker> drains;  // with a job scheduler
 
   Interval events_due, telemetry_due, event_log_due, reconcile_due, ticket_count_due;
   bool standby = false;     // this pass: not the leader
@@ -179,6 +213,7 @@ void Remediator::RunLeader() {
   PollInputs();
   s.rules.engine().Tick(clock_.Now(), s.record.findings());
   RecordPass();
+  if (s.drains) s.drains->RunDue();  // a host drained: its cut is carried out below
   s.executor.RunOpen();
   s.executor.AnnouncePending();
   s.soaks.JudgeDue(s.record.unrecorded());
@@ -295,7 +330,8 @@ void Remediator::MaybeCountTickets() {
   for (const char* state :
        {ticket_state::kOpen, ticket_state::kPortDisabled, ticket_state::kTicketOnly,
         ticket_state::kAcknowledged, ticket_state::kRepairReported, ticket_state::kVerifying,
-        ticket_state::kClosed, ticket_state::kEscalated}) {
+        ticket_state::kClosed, ticket_state::kEscalated, ticket_state::kDraining,
+        ticket_state::kDrained}) {
     auto it = counts->find(state);
     metrics_.Set(MetricName("ufmr_tickets", {{"state", state}}),
                  it == counts->end() ? 0 : static_cast<double>(it->second));

@@ -146,10 +146,10 @@ void RuleCompiler::CompileOutcome(const YAML::Node& node, const std::string& pat
     reader_.Error(node, path + ".action", "missing-action",
                   "every rule names its action: disable_port, isolate_port, "
                   "drain_then_disable, ticket_only or log_only");
-  } else if (reader_.Word(node["action"], path + ".action",
-                          {"disable_port", "isolate_port", "drain_then_disable", "ticket_only",
-                           "log_only"},
-                          &word)) {
+  } else if (reader_.Word(
+                 node["action"], path + ".action",
+                 {"disable_port", "isolate_port", "drain_then_disable", "ticket_only", "log_only"},
+                 &word)) {
     r->action = word == "disable_port"         ? RuleAction::kDisablePort
                 : word == "isolate_port"       ? RuleAction::kIsolatePort
                 : word == "drain_then_disable" ? RuleAction::kDrainThenDisable

@@ -16,8 +16,7 @@ constexpr const char* kLinkDownedCounter = "LinkDownedCounterExtended";
 // Only rules that would take a link out judge its repair: shadow and record-only rules do not,
 // and neither do switch- or node-level ones.
 bool JudgesSoak(const Rule* r) {
-  return r->mode == RuleMode::kEnforce &&
-         TakesPortOut(r->action) &&
+  return r->mode == RuleMode::kEnforce && TakesPortOut(r->action) &&
          (r->scope == RuleScope::kPort || r->scope == RuleScope::kLink);
 }
 

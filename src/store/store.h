@@ -25,6 +25,7 @@
 #include "base/metrics.h"
 #include "base/status.h"
 #include "decide/silence.h"
+#include "store/node_drain.h"
 #include "store/ticket.h"
 #include "store/ticket_list.h"
 
@@ -113,6 +114,16 @@ class Store {
     // The transaction's decisions are written together, in order, when it commits: a storm's
     // pass records thousands, and one statement each kept the pipeline waiting on PostgreSQL.
     void AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id);
+    // Drains of hosts in the job scheduler (store_drains.cc).
+    int64_t InsertDrain(const NodeDrain& d);
+    void UpdateDrain(const NodeDrain& d);
+    std::vector<NodeDrain> OpenDrains();  // pending, draining, drained, resuming; locks the rows
+    std::vector<NodeDrain> DrainsOfTicket(int64_t ticket_id);  // locks the rows
+    int NodesHeldDrained();  // distinct nodes the service has drained or is draining
+    // A cut waiting for its drain (port action 'waiting') made `state` (pending, skipped).
+    void SetCutState(int64_t action_id, const std::string& state, const std::string& why);
+    std::vector<Ticket> TicketsWithoutHostJobs(int limit);  // open, on a host, jobs not looked up
+    void SetHostJobs(int64_t ticket_id, const nlohmann::json& jobs);
     void Commit();
 
    private:
@@ -156,6 +167,7 @@ class Store {
                                                     int per_port);
   Result<std::vector<TicketEvent>> Events(int64_t ticket_id);
   Result<std::vector<PortAction>> Actions(int64_t ticket_id);
+  Result<std::vector<NodeDrain>> Drains(int64_t ticket_id);
   Result<std::vector<Alert>> ActiveAlerts(int limit);
   // This fabric's tickets by state (states without tickets are left out).
   Result<std::map<std::string, int64_t>> TicketCounts();

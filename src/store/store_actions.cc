@@ -56,7 +56,8 @@ std::vector<PortAction> Store::Tx::ActionsOfTicket(int64_t ticket_id) {
 int Store::Tx::CutActionsSince(double epoch_s) {
   auto r = impl_->Exec(
       "SELECT count(*) FROM port_actions WHERE fabric = $1 AND action IN ('disable', 'isolate') "
-      "AND state IN ('pending', 'submitted', 'confirmed') AND created_at >= to_timestamp($2)",
+      "AND state IN ('waiting', 'pending', 'submitted', 'confirmed') AND "
+      "created_at >= to_timestamp($2)",
       store_->fabric_, epoch_s);
   return r[0][0].as<int>();
 }
@@ -64,7 +65,7 @@ int Store::Tx::CutActionsSince(double epoch_s) {
 std::optional<double> Store::Tx::LastActionOn(const std::string& port) {
   auto r = impl_->Exec(
       "SELECT extract(epoch from max(created_at))::float8 FROM port_actions WHERE fabric = $1 AND "
-      "port = $2 AND state IN ('pending', 'submitted', 'confirmed')",
+      "port = $2 AND state IN ('waiting', 'pending', 'submitted', 'confirmed')",
       store_->fabric_, port);
   return OptFloat(r[0][0]);
 }

@@ -17,7 +17,8 @@ constexpr const char* kTicketColumnsTemplate =
     "(SELECT count(*) FROM tickets o WHERE o.fabric = tickets.fabric AND o.link_key = "
     "tickets.link_key AND o.id < tickets.id AND o.created_at > tickets.created_at - "
     "make_interval(secs => $REPEAT))::int, severity, priority, coalesce(assigned_to, ''), "
-    "resolution, resolution_note, switch_name, rack, host_name, ends::text, search_text";
+    "resolution, resolution_note, switch_name, rack, host_name, ends::text, search_text, "
+    "coalesce(host_jobs::text, '')";
 
 // The columns of the ticket's place (TicketPlacer), from 26 on.
 void ReadPlace(const pqxx::row& r, bool parse_ends, Ticket* t) {
@@ -32,6 +33,10 @@ void ReadPlace(const pqxx::row& r, bool parse_ends, Ticket* t) {
     t->ends_text.assign(r[29].c_str(), r[29].size());
   }
   t->search_text = r[30].as<std::string>();
+  if (r.size() > 31 && r[31].size() > 0) {
+    t->host_jobs = nlohmann::json::parse(r[31].c_str(), nullptr, false);
+    if (t->host_jobs.is_discarded()) t->host_jobs = nullptr;
+  }
 }
 
 }  // namespace

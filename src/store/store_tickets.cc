@@ -19,7 +19,8 @@ std::string SeverityOrMajor(const std::string& s) {
 // Tickets whose port this service holds out of service, or is about to (an open ticket's
 // action is pending or in flight).
 constexpr const char* kHeldTickets =
-    "fabric = $1 AND action_port <> '' AND (disabled_by_us OR state = 'open') AND "
+    "fabric = $1 AND action_port <> '' AND "
+    "(disabled_by_us OR state IN ('open', 'draining', 'drained')) AND "
     "state NOT IN ('closed', 'verifying')";
 
 std::optional<Ticket> FirstTicket(const pqxx::result& r) {

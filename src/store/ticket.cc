@@ -8,7 +8,8 @@ bool IsKnownTicketState(const std::string& s) {
   static const std::set<std::string> kAll = {
       ticket_state::kOpen,         ticket_state::kPortDisabled,   ticket_state::kTicketOnly,
       ticket_state::kAcknowledged, ticket_state::kRepairReported, ticket_state::kVerifying,
-      ticket_state::kClosed,       ticket_state::kEscalated};
+      ticket_state::kClosed,       ticket_state::kEscalated,      ticket_state::kDraining,
+      ticket_state::kDrained};
   return kAll.count(s) > 0;
 }
 
@@ -19,7 +20,8 @@ bool AcceptsRepairReport(const std::string& s) {
 
 bool AcceptsAcknowledge(const std::string& s) {
   return s == ticket_state::kPortDisabled || s == ticket_state::kTicketOnly ||
-         s == ticket_state::kEscalated || s == ticket_state::kOpen;
+         s == ticket_state::kEscalated || s == ticket_state::kOpen ||
+         s == ticket_state::kDraining || s == ticket_state::kDrained;
 }
 
 bool IsKnownRepairKind(const std::string& kind) { return !RepairKindWords(kind).empty(); }

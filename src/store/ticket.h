@@ -19,6 +19,8 @@ inline constexpr const char* kRepairReported = "repair_reported";  // staff say 
 inline constexpr const char* kVerifying = "verifying";             // re-enabled; soaking
 inline constexpr const char* kClosed = "closed";
 inline constexpr const char* kEscalated = "escalated";  // failed verification too often
+inline constexpr const char* kDraining = "draining";    // its host is draining; the cut waits
+inline constexpr const char* kDrained = "drained";      // its host is drained; the cut is under way
 }  // namespace ticket_state
 
 bool IsKnownTicketState(const std::string& s);
@@ -62,6 +64,9 @@ struct Ticket {
   // asked not to parse them (TicketQuery::unparsed_ends).
   std::string ends_text;
   std::string search_text;  // what a search matches, lower-case
+  // The jobs on the ticket's host when it opened, from the job scheduler ([{id, user, name,
+  // nodes, state}]); null when not looked up.
+  nlohmann::json host_jobs;
 };
 
 // How a ticket ended.
@@ -100,6 +105,7 @@ inline constexpr const char* kSubmitted = "submitted";
 inline constexpr const char* kConfirmed = "confirmed";
 inline constexpr const char* kFailed = "failed";
 inline constexpr const char* kSkipped = "skipped";
+inline constexpr const char* kWaiting = "waiting";  // a cut waiting for its host's drain
 }  // namespace action_state
 
 struct PortAction {

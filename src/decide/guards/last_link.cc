@@ -27,8 +27,8 @@ int OtherActiveLinks(const PortInfo& port, const std::vector<NodeLink>& node_por
 }
 
 std::string LinksLeft(int active, int minimum) {
-  return std::to_string(active) + " other active link" + (active == 1 ? "" : "s") +
-         " (at least " + std::to_string(minimum) + " must stay up)";
+  return std::to_string(active) + " other active link" + (active == 1 ? "" : "s") + " (at least " +
+         std::to_string(minimum) + " must stay up)";
 }
 
 // What the ticket says: how many links the node keeps, and what a person may do.

@@ -1,0 +1,91 @@
+// DrainWorker: the job scheduler's side of the outbox (node_drains rows, store/node_drain.h). Each
+// pass it carries every open drain a step further, asking the scheduler (Slurm) outside any
+// transaction and recording what it found in one:
+//   pending   -> asks the scheduler to drain the node (unless the breaker is tripped or the cap of
+//                drained nodes is reached: it waits, and says so once); a node already drained
+//                is adopted, a person's drain never claimed as ours -> draining
+//   draining  -> once the node's jobs have ended: the ticket's cut is released (waiting ->
+//                pending, for the ActionExecutor) -> drained; jobs still running past
+//                scheduler.drain_deadline_s escalate the ticket; a node resumed meanwhile by a
+//                person calls the cut off (drift, never undone)
+//   drained   -> watched: a person who resumes the node is reported, not undone; a ticket
+//                closed without a passed soak leaves the node drained, and says so
+//   resuming  -> resumes the node only while its drain reason still names one of this
+//                service's tickets on it -> resumed; otherwise released, left as it is
+// A scheduler that does not answer delays the step (retried after scheduler.retry_s, said once
+// on the ticket); the cut never happens without the drain. It also records the jobs running on
+// the host of each new ticket (scheduler.record_jobs). Steps are idempotent, so a crash at any
+// point is resumed from the rows and the scheduler's state. Pipeline thread only.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "base/clock.h"
+#include "base/metrics.h"
+#include "config/config.h"
+#include "scheduler/node_names.h"
+#include "scheduler/scheduler.h"
+#include "store/store.h"
+
+namespace ufmr {
+
+class DrainWorker {
+ public:
+  struct Parts {
+    const Config::Scheduler& config;
+    Store& store;
+    Scheduler& scheduler;
+    const NodeNames& node_names;
+    Metrics& metrics;
+    const Clock& clock;
+  };
+  explicit DrainWorker(const Parts& parts) : p_(parts) {}
+
+  // One pass: every open drain whose time has come, then the jobs of new tickets' hosts.
+  void RunDue();
+
+ private:
+  // What the pass knows before its steps: the breaker, the nodes held drained, the cap.
+  struct PassState {
+    bool breaker_tripped = false;
+    std::set<std::string> held_nodes;                  // draining, drained or resuming
+    int cap = 0;                                       // nodes the service may hold drained at once
+    std::map<std::string, std::set<int64_t>> holding;  // node: tickets whose drain holds it
+  };
+  // What a step concluded, recorded in one transaction (Record).
+  struct Change;
+
+  PassState ReadPassState(const std::vector<NodeDrain>& open);
+  int Cap();
+  void Step(NodeDrain& d, PassState& pass);
+  void StepPending(NodeDrain& d, PassState& pass);
+  void StepDraining(NodeDrain& d, const PassState& pass);
+  void StepDrained(NodeDrain& d);
+  void StepResuming(NodeDrain& d, const PassState& pass);
+  // The step's scheduler error: a refusal or an unknown node fails the drain, anything else is
+  // retried.
+  void Trouble(NodeDrain& d, const Status& why);
+  // The drain cannot happen: the cut is skipped and the ticket says why (guard last_link).
+  void Fail(NodeDrain& d, const std::string& why);
+  // The drain waits (breaker, cap): said once on the ticket.
+  void Wait(NodeDrain& d, const std::string& why);
+  // The drain ends without the service resuming the node, and why.
+  void Release(NodeDrain& d, const std::string& kind, const std::string& why, bool skip_cut);
+  // Whether the node's reason names a ticket this service drained it for.
+  bool OursReason(const std::string& reason, const std::string& node);
+  void Record(const Change& c);
+  // The step could not reach the scheduler: try again after retry_s, said once on the ticket.
+  void Retry(NodeDrain& d, const Status& why);
+  void RecordJobs();
+  bool Due(const NodeDrain& d) const;
+
+  Parts p_;
+  std::map<int64_t, TimePoint> next_look_;               // per drain: when its node is read again
+  std::optional<std::pair<TimePoint, int>> node_count_;  // the scheduler's nodes, and when read
+};
+
+}  // namespace ufmr
