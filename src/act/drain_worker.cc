@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "base/crash_point.h"
 #include "base/duration.h"
 
 namespace ufmr {
@@ -99,21 +100,26 @@ DrainWorker::PassState DrainWorker::ReadPassState(const std::vector<NodeDrain>& 
   }
   if (std::any_of(open.begin(), open.end(),
                   [](const NodeDrain& d) { return d.state == drain_state::kPending; })) {
-    pass.cap = Cap();
+    auto cap = Cap();
+    if (cap.ok()) {
+      pass.cap = cap.value();
+    } else {
+      pass.cap_unknown = cap.status();
+    }
   }
   return pass;
 }
 
-int DrainWorker::Cap() {
+Result<int> DrainWorker::Cap() {
   int cap = p_.config.max_drained_nodes;
   if (p_.config.max_drained_percent <= 0 || cap == 0) return cap;
   const TimePoint now = p_.clock.Now();
   if (!node_count_ ||
       std::chrono::duration<double>(now - node_count_->first).count() > kNodeCountTtlS) {
     auto count = p_.scheduler.NodeCount();
+    if (!count.ok() && !node_count_) return count.status();  // no drain until it answers
     if (count.ok()) node_count_ = {now, count.value()};
   }
-  if (!node_count_) return 0;  // unknown: no new drain until the scheduler answers
   int of_nodes = std::max(
       1, static_cast<int>(std::floor(p_.config.max_drained_percent * node_count_->second / 100)));
   return std::min(cap, of_nodes);
@@ -257,6 +263,7 @@ void DrainWorker::StepPending(NodeDrain& d, PassState& pass) {
   if (pass.breaker_tripped) {
     return Wait(d, "the circuit breaker is tripped: no host is drained until a person re-arms it");
   }
+  if (!pass.cap_unknown.ok()) return Retry(d, pass.cap_unknown);
   if (!pass.held_nodes.count(d.node) && static_cast<int>(pass.held_nodes.size()) >= pass.cap) {
     return Wait(d, std::to_string(pass.held_nodes.size()) +
                        " nodes are drained by the service already (at most " +
@@ -275,6 +282,7 @@ void DrainWorker::StepPending(NodeDrain& d, PassState& pass) {
   } else if (Status s = p_.scheduler.Drain(d.node, d.reason); !s.ok()) {
     return Trouble(d, s);
   }
+  CrashPoint("drain_sent", "drain");
   auto jobs = p_.scheduler.Jobs(d.node);
   pass.held_nodes.insert(d.node);
   Change c(d);
@@ -336,6 +344,9 @@ void DrainWorker::StepDraining(NodeDrain& d, const PassState& pass) {
     c.event_kind = "drained";
     c.event = "node " + d.node + " is drained (no jobs left): taking the link out of service";
     p_.metrics.Add(MetricName("ufmr_drains_total", {{"result", "drained"}}));
+    Record(c);
+    CrashPoint("drain_released", "drain");
+    return;
   } else if (!d.escalated && d.sent_at &&
              ToEpochSeconds(now) - *d.sent_at >= p_.config.drain_deadline_s) {
     auto jobs = p_.scheduler.Jobs(d.node);

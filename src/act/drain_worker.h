@@ -52,15 +52,17 @@ class DrainWorker {
   // What the pass knows before its steps: the breaker, the nodes held drained, the cap.
   struct PassState {
     bool breaker_tripped = false;
-    std::set<std::string> held_nodes;                  // draining, drained or resuming
-    int cap = 0;                                       // nodes the service may hold drained at once
+    std::set<std::string> held_nodes;  // draining, drained or resuming
+    int cap = 0;                       // nodes the service may hold drained at once
+    Status cap_unknown;                // why the cap is not known (the scheduler did not answer)
     std::map<std::string, std::set<int64_t>> holding;  // node: tickets whose drain holds it
   };
   // What a step concluded, recorded in one transaction (Record).
   struct Change;
 
   PassState ReadPassState(const std::vector<NodeDrain>& open);
-  int Cap();
+  // The cap of drained nodes; Unavailable while the scheduler's node count is not known.
+  Result<int> Cap();
   void Step(NodeDrain& d, PassState& pass);
   void StepPending(NodeDrain& d, PassState& pass);
   void StepDraining(NodeDrain& d, const PassState& pass);

@@ -195,7 +195,24 @@ HttpResponse Api::GetTicket(const HttpRequest& req) {
   if (!events.ok()) return HttpResponse::FromStatus(events.status());
   auto actions = store_.Actions(id.value());
   if (!actions.ok()) return HttpResponse::FromStatus(actions.status());
+  auto drains = store_.Drains(id.value());
+  if (!drains.ok()) return HttpResponse::FromStatus(drains.status());
   nlohmann::json j = TicketJson(t.value());
+  // The jobs on the host when the ticket opened (the job scheduler's), and the host's drains.
+  j["host_jobs"] = t->host_jobs;
+  j["drains"] = nlohmann::json::array();
+  for (const auto& d : drains.value()) {
+    j["drains"].push_back({{"id", d.id},
+                           {"host", d.host},
+                           {"node", d.node},
+                           {"state", d.state},
+                           {"reason", d.reason},
+                           {"note", d.note},
+                           {"escalated", d.escalated},
+                           {"sent_at", OptTime(d.sent_at)},
+                           {"created_at", FormatIsoTime(FromEpochSeconds(d.created_at))},
+                           {"updated_at", FormatIsoTime(FromEpochSeconds(d.updated_at))}});
+  }
   j["what_to_do"] = WhatToDo(t.value());
   j["evidence"] = nlohmann::json::object();
   j["events"] = nlohmann::json::array();

@@ -13,7 +13,7 @@ std::string ServiceConfigYaml(const ServiceConfig& c) {
          std::to_string(c.http_port) +
          "\nremediation:\n  soak_s: 3\n  job_poll_interval_s: 0.1\n  reconcile_interval_s: 1\n"
          "  action_retry_s: 0.5\n" +
-         c.remediation_extra;
+         c.remediation_extra + c.sections_extra;
 }
 
 }  // namespace ufmr::testing

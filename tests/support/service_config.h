@@ -20,6 +20,7 @@ struct ServiceConfig {
   int http_port = 0;
   std::string remediation_extra{};
   std::string ufm_extra{};
+  std::string sections_extra{};  // whole sections appended at the end ("scheduler:\n  ...")
 };
 std::string ServiceConfigYaml(const ServiceConfig& c);
 
