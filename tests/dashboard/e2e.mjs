@@ -628,6 +628,34 @@ try {
   psql(`UPDATE tickets SET state = 'closed', closed_at = now() WHERE id = ${otherId}`);
   log(`another fabric's ticket #${otherId} is listed with its fabric, filtered out by fabric, and offers no actions here`);
 
+  // --- a host draining in the job scheduler: its jobs and its drain on the ticket page ---
+  step = 'job scheduler';
+  const drainId = psql(`INSERT INTO tickets (fabric, link_key, port_a, port_b, state, rule, reason, host_name,
+      host_jobs)
+    VALUES ('${FABRIC}', 'h_9|s_9', 's_9', 'h_9', 'draining', 'link_down', 'a host link went down',
+      'gpu-node-9', '{"node": "gpu-node-9", "at": 0, "jobs": [{"id": "4242", "user": "alice",
+      "name": "<b>pretrain</b>", "nodes": 64, "state": "RUNNING"}]}')
+    RETURNING id`);
+  check(/^\d+$/.test(drainId), `inserting the draining ticket printed "${drainId}"`);
+  psql(`INSERT INTO node_drains (fabric, ticket_id, host, node, reason, state, sent_at)
+    VALUES ('${FABRIC}', ${drainId}, 'gpu-node-9', 'gpu-node-9', 'ufm-remediator #${drainId}: link_down on s_9',
+      'draining', now())`);
+  await page.goto(`${BASE}/tickets/${drainId}`);
+  await page.getByTestId('scheduler-panel').waitFor();
+  const jobRow = page.getByTestId('host-job');
+  await jobRow.first().waitFor();
+  const jobText = await jobRow.first().innerText();
+  check(/4242/.test(jobText) && /alice/.test(jobText) && /<b>pretrain<\/b>/.test(jobText) && /64/.test(jobText),
+    `the host's job row reads "${squash(jobText)}"`);
+  const drainRow = await page.getByTestId('drain-row').first().innerText();
+  check(/draining/.test(drainRow) && new RegExp(`ufm-remediator #${drainId}`).test(drainRow),
+    `the drain row reads "${squash(drainRow)}"`);
+  check(/draining in the job scheduler/.test(await page.locator('body').innerText()),
+    'the ticket page does not say the host is draining');
+  psql(`UPDATE node_drains SET state = 'released' WHERE ticket_id = ${drainId}`);
+  psql(`UPDATE tickets SET state = 'closed', closed_at = now() WHERE id = ${drainId}`);
+  log(`a draining host's ticket #${drainId} shows its job (as text) and its drain`);
+
   step = 'error display';
   await page.goto(`${BASE}/tickets/999999999`);
   await page.getByTestId('error').waitFor();
