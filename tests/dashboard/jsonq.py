@@ -7,6 +7,9 @@
   jsonq.py describe PORT        /sim/links -> "switch label <-> peer label" of PORT's link
   jsonq.py peer PORT            /sim/links -> the port name at the other end of PORT's link
   jsonq.py ticket PORT          /api/tickets -> "<id> <state>" of the newest ticket on PORT's link
+  jsonq.py hosts                /sim/links -> the hosts' system names, one per line
+  jsonq.py host-of PORT         /sim/links -> the system name of the host on PORT's link
+  jsonq.py other-rail PORT      /sim/links -> the switch-side port of the same host's next link
 """
 import json
 import re
@@ -53,6 +56,18 @@ def pick(doc, want_spine, n):
     return found[n]
 
 
+def host_links(doc):
+    """(switch-side port, host system name) of every leaf-host link, in document order."""
+    out = []
+    for link in links(doc):
+        if not isinstance(link, dict):
+            continue
+        a, b = link.get("a") or {}, link.get("b") or {}
+        if "HCA" in str(b.get("node_description", "")):
+            out.append((str(a.get("port", "")), str(b.get("system_name", ""))))
+    return out
+
+
 def main():
     cmd = sys.argv[1] if len(sys.argv) > 1 else ""
     doc = json.load(sys.stdin)
@@ -77,6 +92,25 @@ def main():
                 print(ends[1 - names.index(port)].get("port"))
                 return
         sys.exit(1)
+    elif cmd == "hosts":
+        seen = []
+        for _, host in host_links(doc):
+            if host not in seen:
+                seen.append(host)
+        print("\n".join(seen))
+    elif cmd in ("host-of", "other-rail"):
+        port = sys.argv[2].lower()
+        pairs = host_links(doc)
+        host = next((h for p, h in pairs if p.lower() == port), None)
+        if host is None:
+            sys.exit(1)
+        if cmd == "host-of":
+            print(host)
+            return
+        other = next((p for p, h in pairs if h == host and p.lower() != port), None)
+        if other is None:
+            sys.exit(1)
+        print(other)
     elif cmd == "ticket":
         port = sys.argv[2].lower()
         tickets = doc.get("tickets", []) if isinstance(doc, dict) else []
