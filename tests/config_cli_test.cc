@@ -52,6 +52,33 @@ TEST(ConfigCliTest, WarnsWhenUfmCredentialsWouldCrossTheNetworkInTheClear) {
   }
 }
 
+TEST(ConfigCliTest, SaysWhetherHostsAreDrainedAndWarnsWhenSlurmsCommandsAreMissing) {
+  CliRun none = ConfigCheck({WriteConfig("ufm: {url: https://u}\ndatabase: {url: x}\n")});
+  EXPECT_EQ(none.exit_code, 0) << none.out << none.err;
+  EXPECT_NE(none.out.find("scheduler: none"), std::string::npos) << none.out;
+  CliRun missing =
+      ConfigCheck({WriteConfig("ufm: {url: https://u}\ndatabase: {url: x}\n"
+                               "scheduler: {backend: slurm, scontrol: /nonexistent/scontrol, "
+                               "sinfo: no-such-sinfo-here}\n")});
+  EXPECT_EQ(missing.exit_code, 0) << missing.out << missing.err;
+  EXPECT_NE(missing.out.find("scheduler: slurm"), std::string::npos) << missing.out;
+  EXPECT_NE(missing.err.find("warning: scheduler: /nonexistent/scontrol is not found here"),
+            std::string::npos)
+      << missing.err;
+  EXPECT_NE(missing.err.find("scheduler: no-such-sinfo-here is not found here"), std::string::npos)
+      << missing.err;
+  // sh stands for a program that is there (squeue: PATH is searched for a bare name).
+  CliRun found = ConfigCheck(
+      {WriteConfig("ufm: {url: https://u}\ndatabase: {url: x}\n"
+                   "scheduler: {backend: slurm, scontrol: /bin/sh, sinfo: sh, squeue: sh}\n")});
+  EXPECT_EQ(found.err.find("scheduler:"), std::string::npos) << found.err;
+  CliRun bad = ConfigCheck({WriteConfig(
+      "ufm: {url: https://u}\ndatabase: {url: x}\nscheduler: {node_pattern: '^(node'}\n")});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("scheduler.node_pattern: not an RE2 pattern"), std::string::npos)
+      << bad.err;
+}
+
 TEST(ConfigCliTest, ShowsTheUfmUtcOffsetAndRejectsABadOne) {
   CliRun r = ConfigCheck(
       {WriteConfig("ufm: {url: http://u, utc_offset: \"-05:30\"}\ndatabase: {url: x}\n")});

@@ -21,6 +21,38 @@ std::string Source(const std::string& value, const char* env_var) {
   return "set";
 }
 
+// Whether a program is there to run: a path that is executable, or a bare name found on PATH.
+bool ProgramFound(const std::string& program) {
+  namespace fs = std::filesystem;
+  auto executable = [](const fs::path& p) {
+    std::error_code ec;
+    auto st = fs::status(p, ec);
+    return !ec && fs::is_regular_file(st) &&
+           (st.permissions() & (fs::perms::owner_exec | fs::perms::group_exec |
+                                fs::perms::others_exec)) != fs::perms::none;
+  };
+  if (program.find('/') != std::string::npos) return executable(program);
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (size_t start = 0; start <= dirs.size();) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    if (end > start && executable(fs::path(dirs.substr(start, end - start)) / program)) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// The scheduler's commands that are not there to run.
+std::vector<std::string> MissingSchedulerPrograms(const Config::Scheduler& s) {
+  std::vector<std::string> missing;
+  if (s.backend != "slurm") return missing;
+  for (const std::string* program : {&s.scontrol, &s.sinfo, &s.squeue}) {
+    if (!ProgramFound(*program)) missing.push_back(*program);
+  }
+  return missing;
+}
+
 }  // namespace
 
 int ConfigCheck(const std::string& path, const std::vector<std::string>& sets) {
@@ -71,6 +103,10 @@ int ConfigCheck(const std::string& path, const std::vector<std::string>& sets) {
   if (!c.event_log.path.empty() && !std::filesystem::exists(c.event_log.path, ec)) {
     warn("event_log.path " + c.event_log.path + " does not exist (yet)");
   }
+  for (const std::string& missing : MissingSchedulerPrograms(c.scheduler)) {
+    warn("scheduler: " + missing +
+         " is not found here: hosts cannot be drained, and their last links are not cut");
+  }
   if (c.http.listen != "127.0.0.1" && c.http.listen != "::1" && c.auth.anonymous_read) {
     warn("auth.anonymous_read is on and the dashboard listens on " + c.http.listen +
          ": anyone who can reach it can read the tickets");
@@ -87,6 +123,11 @@ int ConfigCheck(const std::string& path, const std::vector<std::string>& sets) {
             << "  dashboard: http://" << c.http.listen << ":" << c.http.port << "/"
             << (c.auth.anonymous_read ? " (anonymous reads on)" : "") << "\n"
             << "  remediation: " << (c.remediation.dry_run ? "dry run" : "acts on the fabric")
+            << "\n"
+            << "  scheduler: "
+            << (c.scheduler.backend == "slurm"
+                    ? "slurm (a host is drained before its last link is cut)"
+                    : "none (a host's last link is left to a person)")
             << "\n";
   return 0;
 }
