@@ -144,12 +144,14 @@ class DrainWorkerTest : public ::testing::Test {
   Ticket TicketOf(const Made& m) { return store_->GetTicket(m.ticket).value(); }
   int Events(const Made& m, const std::string& kind) {
     int n = 0;
-    for (const auto& e : store_->Events(m.ticket).value()) n += e.kind == kind;
+    const auto events = store_->Events(m.ticket).value();
+    for (const auto& e : events) n += e.kind == kind;
     return n;
   }
   std::string Timeline(const Made& m) {
     std::string s;
-    for (const auto& e : store_->Events(m.ticket).value()) s += e.kind + ": " + e.message + "\n";
+    const auto events = store_->Events(m.ticket).value();
+    for (const auto& e : events) s += e.kind + ": " + e.message + "\n";
     return s;
   }
   // One pass after the poll interval.
