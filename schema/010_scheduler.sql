@@ -34,8 +34,10 @@ CREATE TABLE node_drains (
   node         text        NOT NULL,   -- as the scheduler names it
   reason       text        NOT NULL,   -- the drain reason the scheduler shows: names the ticket
   cut_action   bigint      REFERENCES port_actions (id),  -- the cut waiting for the drain
+  -- handed_over: another of the service's tickets holds the node, under this drain's reason
   state        text        NOT NULL CHECK (state IN ('pending', 'draining', 'drained', 'resuming',
-                                                     'resumed', 'released', 'failed')),
+                                                     'resumed', 'released', 'handed_over',
+                                                     'failed')),
   note         text        NOT NULL DEFAULT '',
   tries        integer     NOT NULL DEFAULT 0,    -- scheduler failures in a row
   next_try_at  timestamptz,

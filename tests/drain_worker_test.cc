@@ -13,12 +13,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "act/breaker_window.h"
+#include "act/staff_actions.h"
 #include "support/test_env.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {
@@ -29,6 +34,7 @@ class FakeScheduler : public Scheduler {
  public:
   Result<SchedulerNode> Node(const std::string& name) override {
     calls.push_back("node " + name);
+    if (on_node) std::exchange(on_node, nullptr)();  // once: something that happens meanwhile
     if (silent) return Status::Unavailable("slurm_load_node: Unable to contact slurm controller");
     auto it = nodes.find(name);
     if (it == nodes.end()) return Status::NotFound("Slurm does not know node " + name);
@@ -68,6 +74,7 @@ class FakeScheduler : public Scheduler {
   std::map<std::string, std::vector<SchedulerJob>> jobs;
   std::vector<std::string> calls;
   bool silent = false;
+  std::function<void()> on_node;
 };
 
 class DrainWorkerTest : public ::testing::Test {
@@ -132,14 +139,49 @@ class DrainWorkerTest : public ::testing::Test {
     t.Commit();
     return m;
   }
+  // A failed soak's re-cut, as SoakWatch records it: the drained drain handed over, a new drain
+  // and a new waiting cut. The returned Made names the new ones.
+  Made Recut(const Made& m) {
+    SetState(m, drain_state::kHandedOver);
+    NodeDrain old = Drain(m);
+    auto tx = store_->Begin();
+    auto& t = *tx.value();
+    Ticket ticket = *t.TicketById(m.ticket);
+    ticket.state = ticket_state::kDraining;
+    t.UpdateTicket(ticket);
+    PortAction cut;
+    cut.ticket_id = m.ticket;
+    cut.port = ticket.action_port;
+    cut.action = "disable";
+    cut.state = action_state::kWaiting;
+    cut.reason = "verification failed";
+    Made again = m;
+    again.cut = t.InsertAction(cut);
+    NodeDrain d = old;
+    d.id = 0;
+    d.state = drain_state::kPending;
+    d.sent_at.reset();
+    d.cut_action = again.cut;
+    again.drain = t.InsertDrain(d);
+    t.Commit();
+    return again;
+  }
   NodeDrain Drain(const Made& m) {
     auto drains = store_->Drains(m.ticket);
     EXPECT_TRUE(drains.ok() && !drains->empty());
-    return drains.ok() && !drains->empty() ? drains->front() : NodeDrain{};
+    if (!drains.ok()) return NodeDrain{};
+    for (const auto& d : drains.value()) {
+      if (d.id == m.drain) return d;
+    }
+    return NodeDrain{};
   }
   std::string Cut(const Made& m) {
     auto actions = store_->Actions(m.ticket);
-    return actions.ok() && !actions->empty() ? actions->front().state : "";
+    if (!actions.ok()) return "";
+    for (const auto& a : actions.value()) {
+      if (a.id == m.cut) return a.state;
+    }
+    return "";
   }
   Ticket TicketOf(const Made& m) { return store_->GetTicket(m.ticket).value(); }
   int Events(const Made& m, const std::string& kind) {
@@ -167,7 +209,22 @@ class DrainWorkerTest : public ::testing::Test {
     tx.value()->Commit();
   }
 
+  // What staff do from the dashboard, on the same database.
+  StaffActions Staff() {
+    return StaffActions(*store_, inventory_, metrics_, clock_, breaker_,
+                        [](const Ticket&) { return 600.0; });
+  }
+  void SetTicketState(const Made& m, const std::string& state) {
+    auto tx = store_->Begin();
+    auto t = tx.value()->TicketById(m.ticket);
+    t->state = state;
+    tx.value()->UpdateTicket(*t);
+    tx.value()->Commit();
+  }
+
   std::unique_ptr<Store> store_;
+  Inventory inventory_;
+  BreakerWindow breaker_;
   Config::Scheduler config_;
   FakeScheduler scheduler_;
   NodeNames names_;
@@ -296,7 +353,8 @@ TEST_F(DrainWorkerTest, AnUnknownNodeOrAHostWithoutOneFailsTheDrainAndSkipsTheCu
   EXPECT_EQ(Cut(m), "skipped");
   Ticket t = TicketOf(m);
   EXPECT_EQ(t.state, "ticket_only");
-  EXPECT_EQ(t.guard, "last_link");
+  EXPECT_EQ(t.guard, "drain_failed");
+  EXPECT_FALSE(RuleMayUpgrade(t));  // no rule files the cut again without the drain
   EXPECT_NE(Timeline(m).find("its link is not cut without the drain"), std::string::npos);
 
   // A host scheduler.node_pattern does not map is recorded with no node.
@@ -318,10 +376,89 @@ TEST_F(DrainWorkerTest, APersonWhoResumesTheNodeWhileItDrainsCallsTheCutOff) {
   Pass();
   EXPECT_EQ(Drain(m).state, "released");
   EXPECT_EQ(Cut(m), "skipped");
-  EXPECT_EQ(TicketOf(m).state, "ticket_only");
+  Ticket t = TicketOf(m);
+  EXPECT_EQ(t.state, "ticket_only");
+  EXPECT_EQ(t.guard, "drift");
+  EXPECT_FALSE(RuleMayUpgrade(t));  // the next finding on the link does not drain it again
   EXPECT_EQ(Events(m, "drift"), 1);
   Pass();
-  EXPECT_EQ(scheduler_.Count("drain gpu-node-001"), 1);  // not drained again
+  EXPECT_EQ(Events(m, "drift"), 1);  // said once
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-001"), 1);
+}
+
+TEST_F(DrainWorkerTest, ARepairReportedBeforeTheNodeIsDrainedCallsTheCutOff) {
+  scheduler_.jobs["gpu-node-001"] = {{"17", "alice", "pretrain", 8, "RUNNING"}};
+  Made m = Insert("gpu-node-001");
+  Pass();
+  ASSERT_EQ(Drain(m).state, "draining");
+  clock_.Advance(seconds(3600));
+  Pass();
+  ASSERT_EQ(TicketOf(m).state, "escalated");
+  // A technician reports the repair while the jobs still run: the link was never cut, so it is
+  // watched as it is (verifying), and the drain is no longer needed.
+  auto repaired = Staff().ReportRepair(m.ticket, "tech", "reseat", "");
+  ASSERT_TRUE(repaired.ok()) << repaired.status().ToString();
+  EXPECT_EQ(TicketOf(m).state, "verifying");
+  scheduler_.jobs["gpu-node-001"].clear();
+  Pass();
+  EXPECT_EQ(Cut(m), "skipped") << Timeline(m);  // the repaired link is not cut
+  EXPECT_EQ(Drain(m).state, "resuming");
+  EXPECT_EQ(TicketOf(m).state, "verifying");
+  EXPECT_EQ(Events(m, "drained"), 0);
+  Pass();
+  EXPECT_EQ(Drain(m).state, "resumed") << Timeline(m);
+  EXPECT_EQ(scheduler_.Count("resume gpu-node-001"), 1);
+}
+
+TEST_F(DrainWorkerTest, AChangeWhileTheSchedulerIsAskedIsSeenBeforeTheCutIsReleased) {
+  Made m = Insert("gpu-node-001");
+  Pass();
+  ASSERT_EQ(Drain(m).state, "draining");
+  // The ticket is closed between the worker's look at it and its record of the drained node:
+  // the record, under the ticket's lock, sees it and calls the cut off.
+  scheduler_.on_node = [&] { SetTicketState(m, ticket_state::kClosed); };
+  Pass();
+  EXPECT_EQ(Cut(m), "skipped") << Timeline(m);
+  EXPECT_EQ(Drain(m).state, "resuming");
+  EXPECT_EQ(TicketOf(m).state, "closed");
+  EXPECT_NE(Timeline(m).find("the ticket no longer waits for the drain (it is closed)"),
+            std::string::npos)
+      << Timeline(m);
+}
+
+TEST_F(DrainWorkerTest, AcknowledgingADrainingTicketKeepsItsDrainAndItsPlaceUnderTheCap) {
+  config_.max_drained_nodes = 1;
+  scheduler_.jobs["gpu-node-001"] = {{"17", "alice", "pretrain", 8, "RUNNING"}};
+  Made m = Insert("gpu-node-001");
+  Pass();
+  ASSERT_EQ(Drain(m).state, "draining");
+  ASSERT_TRUE(Staff().Acknowledge(m.ticket, "tech", "on it").ok());
+  Ticket t = TicketOf(m);
+  EXPECT_EQ(t.state, "draining");
+  EXPECT_EQ(t.acknowledged_by, "tech");
+  // A second host's drain still counts the first against the cap of one.
+  Made other = Insert("gpu-node-002");
+  Pass();
+  EXPECT_EQ(Drain(other).state, "pending");
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-002"), 0);
+  // The first host's jobs end: its cut is released from the acknowledged ticket.
+  scheduler_.jobs["gpu-node-001"].clear();
+  Pass();
+  EXPECT_EQ(Cut(m), "pending");
+  EXPECT_EQ(TicketOf(m).state, "drained");
+}
+
+TEST_F(DrainWorkerTest, AServiceThatIsNotTheLeaderDrainsNothing) {
+  bool leader = false;
+  worker_->set_may_act([&] { return leader; });
+  Made m = Insert("gpu-node-001");
+  Pass();
+  EXPECT_EQ(Drain(m).state, "pending");
+  EXPECT_TRUE(scheduler_.calls.empty());
+  leader = true;
+  Pass();
+  EXPECT_EQ(Drain(m).state, "draining");
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-001"), 1);
 }
 
 TEST_F(DrainWorkerTest, JobsPastTheDeadlineEscalateTheTicketOnce) {
@@ -355,7 +492,7 @@ TEST_F(DrainWorkerTest, AResumeNeedsOurReasonAndNoOtherTicketHoldingTheNode) {
   SetState(a, drain_state::kResuming);
   Pass();
   EXPECT_EQ(scheduler_.Count("resume gpu-node-001"), 0);
-  EXPECT_EQ(Drain(a).state, "released");
+  EXPECT_EQ(Drain(a).state, "handed_over");
   EXPECT_NE(Drain(a).note.find("stays drained for ticket #" + std::to_string(b.ticket)),
             std::string::npos)
       << Drain(a).note;
@@ -365,6 +502,53 @@ TEST_F(DrainWorkerTest, AResumeNeedsOurReasonAndNoOtherTicketHoldingTheNode) {
   EXPECT_EQ(scheduler_.Count("resume gpu-node-001"), 1);
   EXPECT_EQ(Drain(b).state, "resumed");
   EXPECT_FALSE(scheduler_.nodes["gpu-node-001"].drain);
+}
+
+TEST_F(DrainWorkerTest, AReasonLeftOnANodeTheServiceGaveUpIsNotItsOwn) {
+  Made a = Insert("gpu-node-001");
+  Pass();
+  Pass();
+  ASSERT_EQ(Drain(a).state, "drained");
+  // The first ticket closed without a passed soak: the node was left drained for a person, its
+  // reason still naming the ticket.
+  SetState(a, drain_state::kReleased);
+  Made c = Insert("gpu-node-001", ticket_state::kDraining, std::nullopt, 2);
+  Pass();
+  EXPECT_NE(Timeline(c).find("drained by someone else already"), std::string::npos) << Timeline(c);
+  Pass();
+  ASSERT_EQ(Drain(c).state, "drained");
+  SetState(c, drain_state::kResuming);
+  Pass();
+  EXPECT_EQ(scheduler_.Count("resume gpu-node-001"), 0);  // the person's to give back
+  EXPECT_EQ(Drain(c).state, "released");
+  EXPECT_TRUE(scheduler_.nodes["gpu-node-001"].drain);
+}
+
+TEST_F(DrainWorkerTest, AFailedSoaksRecutLooksAtTheNodeAgainBeforeTheCut) {
+  Made m = Insert("gpu-node-001");
+  Pass();
+  Pass();
+  ASSERT_EQ(Drain(m).state, "drained");
+  // Still drained for the ticket when the soak fails: adopted, then cut at once (no jobs).
+  Made again = Recut(m);
+  Pass();
+  EXPECT_EQ(Drain(again).state, "draining");
+  EXPECT_NE(Timeline(m).find("was drained for this service already"), std::string::npos)
+      << Timeline(m);
+  Pass();
+  EXPECT_EQ(Cut(again), "pending");
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-001"), 1);
+
+  // Resumed by a person since, with a job on it: drained again, and the cut waits for the job.
+  Made third = Recut(again);
+  scheduler_.nodes["gpu-node-001"].drain = false;
+  scheduler_.nodes["gpu-node-001"].reason.clear();
+  scheduler_.jobs["gpu-node-001"] = {{"18", "carol", "eval", 1, "RUNNING"}};
+  Pass();
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-001"), 2);
+  Pass();
+  EXPECT_EQ(Cut(third), "waiting");
+  EXPECT_EQ(Drain(third).state, "draining");
 }
 
 TEST_F(DrainWorkerTest, TheJobsOnANewTicketsHostAreRecorded) {

@@ -283,6 +283,33 @@ TEST(GuardsTest, LastLinkDrainsAHostWhenASchedulerIsConfigured) {
   EXPECT_TRUE(s.Check(*guard).holds);
 }
 
+TEST(GuardsTest, LastLinkHoldsADrainItCannotName) {
+  auto guard = MakeLastLinkGuard();
+  // A host UFM knows no name for cannot be drained: its link is held, never cut without it.
+  World n;
+  n.policy.scheduler = true;
+  n.finding.action = RuleAction::kDrainThenDisable;
+  n.ctx.ports[kHost].node_description = "";
+  GuardOutcome unnamed = n.Check(*guard);
+  ExpectHold(unnamed, DecisionKind::kBlocked,
+             "the host of " + kHost +
+                 " has no name in UFM's inventory, so it cannot be drained in the job scheduler: "
+                 "drain it and take the link out by hand");
+  EXPECT_EQ(unnamed.drain_host, "");
+
+  // A link between two hosts would need two drains: a person judges it.
+  World h;
+  h.policy.scheduler = true;
+  h.finding.action = RuleAction::kDrainThenDisable;
+  const std::string other = "e41d2d0300b00001_1";
+  h.ctx.ports[other] = testing::HostPort(other, "host-b HCA-1");
+  h.ctx.ports[other].peer = kHost;
+  h.finding.ports = {kHost, other};
+  h.finding.link_key = LinkKey(h.finding.ports);
+  ExpectHold(h.Check(*guard), DecisionKind::kBlocked,
+             "both ends of the link are hosts to drain (host-a, host-b): not cut automatically");
+}
+
 TEST(GuardsTest, Cooldown) {
   auto guard = MakeCooldownGuard();
   EXPECT_STREQ(guard->name(), "cooldown");

@@ -6,9 +6,11 @@
 // answer delays the cut and says so, and the host's last link is never cut without the drain;
 // dry run drains nothing.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <csignal>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -57,6 +59,11 @@ class SchedulerDrainTest : public ::testing::Test {
     ASSERT_FALSE(nodes.empty());
     hosts_ = nodes;
     slurm_ = std::make_unique<testing::TestSlurm>(nodes);
+    // The service's scontrol writes down each call, then runs the real one.
+    const std::string scontrol = dir_ + "/scontrol";
+    testing::WriteFile(scontrol, "#!/bin/sh\necho \"$*\" >> '" + dir_ +
+                                     "/scontrol.calls'\nexec scontrol \"$@\"\n");
+    ASSERT_EQ(chmod(scontrol.c_str(), 0755), 0);
     ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));
     service_ = std::make_unique<testing::ServiceProcess>(dir_, "service");
     api_ = service_->api();
@@ -68,12 +75,21 @@ class SchedulerDrainTest : public ::testing::Test {
          .rules_dir = dir_ + "/rules",
          .http_port = service_->port(),
          .remediation_extra = std::string(testing::kHighCaps) + setup.remediation,
-         .sections_extra = "scheduler:\n  backend: slurm\n  slurm_conf: " + slurm_->conf() +
+         .sections_extra = "scheduler:\n  backend: slurm\n  scontrol: " + scontrol +
+                           "\n  slurm_conf: " + slurm_->conf() +
                            "\n  poll_interval_s: 0.3\n  retry_s: 0.5\n  timeout_s: 5\n"}));
     ASSERT_TRUE(service_->Migrate());
     http_.SetHeader("Authorization", "Bearer " + service_->CreateToken("tech", "engineer"));
     service_->Start({.log_level = "debug", .crash_at = setup.crash_at});
     if (setup.crash_at.empty()) AwaitReady();
+  }
+
+  // The service's scontrol calls that carry `what` (e.g. "State=DRAIN").
+  size_t ScontrolCalls(const std::string& what) {
+    std::ifstream in(dir_ + "/scontrol.calls");
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);) n += line.find(what) != std::string::npos;
+    return n;
   }
 
   void AwaitReady() {
@@ -252,6 +268,12 @@ TEST_F(SchedulerDrainTest, ACrashBetweenTheDrainAndTheCutNeitherRepeatsNorLosesA
     t = TicketFor(sw);
     auto kinds = Kinds(t);
     EXPECT_EQ(Count(kinds, "drain"), 1u) << t["events"].dump(2);
+    // Slurm was asked to drain the node once: a drain sent before the crash is adopted after it.
+    EXPECT_EQ(ScontrolCalls("State=DRAIN"), 1u);
+    if (std::string(point) == "drain:drain_sent") {
+      EXPECT_NE(t["events"].dump().find("was drained for this service already"), std::string::npos)
+          << t["events"].dump(2);
+    }
     EXPECT_EQ(Count(kinds, "drained"), 1u) << t["events"].dump(2);
     ASSERT_EQ(t["drains"].size(), 1u);
     EXPECT_EQ(t["drains"][0]["state"], "drained");

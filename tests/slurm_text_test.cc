@@ -6,9 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
 
 #include "scheduler/command.h"
 #include "scheduler/node_names.h"
+#include "support/test_env.h"
 
 namespace ufmr {
 namespace {
@@ -143,6 +147,33 @@ TEST(RunProgramTest, AProgramPastItsDeadlineIsKilled) {
   EXPECT_EQ(r.status().code(), Status::Code::kUnavailable);
   EXPECT_NE(r.status().message().find("did not finish"), std::string::npos);
   EXPECT_LT(took, std::chrono::seconds(10));
+}
+
+// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+bool Ended(const std::string& pid) {
+  std::ifstream stat("/proc/" + pid + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  size_t paren = line.rfind(')');
+  return paren != std::string::npos && paren + 2 < line.size() && line[paren + 2] == 'Z';
+}
+
+TEST(RunProgramTest, ATimeoutKillsWhatTheProgramStartedToo) {
+  const std::string dir = testing::MakeTempDir("run-program");
+  CommandOptions o;
+  o.timeout_s = 0.5;
+  auto r = RunProgram({"sh", "-c", "sleep 30 & echo $! > " + dir + "/child; wait"}, o);
+  ASSERT_FALSE(r.ok());
+  std::ifstream in(dir + "/child");
+  std::string child;
+  ASSERT_TRUE(std::getline(in, child));
+  bool ended = false;
+  for (int i = 0; i < 40 && !ended; ++i) {
+    ended = Ended(child);
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(ended) << "the program's child " << child << " outlived its timeout";
+  testing::RemoveTree(dir);
 }
 
 TEST(RunProgramTest, TooMuchOutputIsAnErrorNotMemory) {

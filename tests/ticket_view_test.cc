@@ -137,6 +137,35 @@ TEST(WhatToDoTest, EscalatedNamesTheAttempts) {
   EXPECT_FALSE(Has(WhatToDo(t), "stays disabled"));
 }
 
+TEST(WhatToDoTest, WhileTheHostDrainsTheCableIsNotTouched) {
+  Ticket t = Held();
+  t.disabled_by_us = false;
+  t.host_name = "gpu-017";
+  t.state = ticket_state::kDraining;
+  std::string w = WhatToDo(t, true);
+  EXPECT_EQ(w.rfind("The service is draining gpu-017 in the job scheduler", 0), 0u) << w;
+  EXPECT_TRUE(Has(w, "Do not touch the cable yet")) << w;
+  EXPECT_FALSE(Has(w, "safe to work on")) << w;
+  // Past the drain deadline: the jobs are what stands in the way, not the cable.
+  t.state = ticket_state::kEscalated;
+  w = WhatToDo(t, true);
+  EXPECT_TRUE(Has(w, "outlasted the drain deadline")) << w;
+  EXPECT_FALSE(Has(w, "repairs did not hold")) << w;
+  // An escalation after failed repairs, with no drain under way, says so as before.
+  t.attempts = 3;
+  EXPECT_EQ(WhatToDo(t, false).rfind("3 repairs did not hold", 0), 0u);
+  t.state = ticket_state::kDrained;
+  w = WhatToDo(t);
+  EXPECT_TRUE(Has(w, "gpu-017 is drained")) << w;
+  EXPECT_TRUE(Has(w, "wait until the ticket says port_disabled")) << w;
+  // The scheduler refused the drain: the host is drained by hand.
+  t.state = ticket_state::kTicketOnly;
+  t.guard = "drain_failed";
+  w = WhatToDo(t);
+  EXPECT_TRUE(Has(w, "could not drain gpu-017")) << w;
+  EXPECT_TRUE(Has(w, "drain the host by hand")) << w;
+}
+
 TEST(WhatToDoTest, RepairReportedWaitsForTheService) {
   Ticket t = Held();
   t.state = ticket_state::kRepairReported;

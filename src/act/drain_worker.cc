@@ -66,6 +66,7 @@ void DrainWorker::RunDue() {
   }
   PassState pass = ReadPassState(open);
   for (auto& d : open) {
+    if (may_act_ && !may_act_()) return;  // not the leader any more: the new one carries on
     if (Due(d)) Step(d, pass);
   }
   p_.metrics.Set("ufmr_nodes_drained", static_cast<double>(pass.held_nodes.size()));
@@ -154,22 +155,23 @@ void DrainWorker::Retry(NodeDrain& d, const Status& why) {
   Record(c);
 }
 
-void DrainWorker::Record(const Change& c) {
+void DrainWorker::Record(const Change& step) {
   auto txr = p_.store.Begin();
   if (!txr.ok()) {
-    spdlog::error("drain {}: cannot record its step ({}); will look again", c.drain.id,
+    spdlog::error("drain {}: cannot record its step ({}); will look again", step.drain.id,
                   txr.status().message());
-    next_look_.erase(c.drain.id);
+    next_look_.erase(step.drain.id);
     return;
   }
   auto& tx = *txr.value();
   try {
+    auto t = tx.TicketById(step.drain.ticket_id);  // locked: a person's action waits, or came first
+    const Change c = Recheck(step, t ? t->state : std::string("gone"));
     tx.UpdateDrain(c.drain);
     if (!c.cut_state.empty() && c.drain.cut_action != 0) {
       tx.SetCutState(c.drain.cut_action, c.cut_state, c.cut_state == "skipped" ? c.event : "");
     }
-    auto t = tx.TicketById(c.drain.ticket_id);
-    if (t && !c.ticket_state.empty() && t->state != ticket_state::kClosed) {
+    if (t && !c.ticket_state.empty()) {
       t->state = c.ticket_state;
       if (c.ticket_state == ticket_state::kTicketOnly) t->guard = c.guard;
       tx.UpdateTicket(*t);
@@ -182,9 +184,37 @@ void DrainWorker::Record(const Change& c) {
     }
     tx.Commit();
   } catch (const std::exception& e) {
-    spdlog::error("drain {}: cannot record its step: {}", c.drain.id, e.what());
-    next_look_.erase(c.drain.id);
+    spdlog::error("drain {}: cannot record its step: {}", step.drain.id, e.what());
+    next_look_.erase(step.drain.id);
   }
+}
+
+bool DrainWorker::WaitsForDrain(const std::string& ticket_state) {
+  return ticket_state == ticket_state::kDraining || ticket_state == ticket_state::kEscalated;
+}
+
+DrainWorker::Change DrainWorker::Recheck(const Change& c, const std::string& ticket_state) {
+  if (c.ticket_state.empty() || WaitsForDrain(ticket_state)) return c;
+  if (c.drain.state == drain_state::kFailed || c.drain.state == drain_state::kReleased) {
+    Change ends = c;  // the drain ends either way; the ticket is left as a person made it
+    ends.ticket_state.clear();
+    return ends;
+  }
+  return CalledOff(c, ticket_state);
+}
+
+DrainWorker::Change DrainWorker::CalledOff(const Change& c, const std::string& ticket_state) {
+  Change off(c.drain);
+  off.drain.state = drain_state::kResuming;
+  off.drain.tries = 0;
+  off.drain.next_try_at.reset();
+  off.cut_state = action_state::kSkipped;
+  off.event_kind = "resuming";
+  off.event = "the ticket no longer waits for the drain (it is " + ticket_state +
+              "): the cut is off, and node " + c.drain.node +
+              " is to be resumed if its drain is still this ticket's";
+  spdlog::info("drain {} of node {}: {}", c.drain.id, c.drain.node, off.event);
+  return off;
 }
 
 void DrainWorker::Trouble(NodeDrain& d, const Status& why) {
@@ -200,7 +230,7 @@ void DrainWorker::Fail(NodeDrain& d, const std::string& why) {
   c.drain.note = why;
   c.cut_state = action_state::kSkipped;
   c.ticket_state = ticket_state::kTicketOnly;
-  c.guard = "last_link";
+  c.guard = "drain_failed";  // not tried again by a rule: a person judges the host
   c.event_kind = "guard";
   c.event = "no port action: host " + d.host + " could not be drained (" + why +
             "), and its link is not cut without the drain";
@@ -243,14 +273,21 @@ bool DrainWorker::OursReason(const std::string& reason, const std::string& node)
   auto txr = p_.store.Begin();
   if (!txr.ok()) return false;
   bool ours = false;
-  for (const auto& d : txr.value()->DrainsOfTicket(ticket)) ours = ours || d.node == node;
+  for (const auto& d : txr.value()->DrainsOfTicket(ticket)) {
+    // Only a drain the service still holds, or handed to another of its tickets on the node: a
+    // reason left on a node the service gave up (left drained for a person) is not its own.
+    ours = ours || (d.node == node &&
+                    (d.state == drain_state::kDraining || d.state == drain_state::kDrained ||
+                     d.state == drain_state::kResuming || d.state == drain_state::kPending ||
+                     d.state == drain_state::kHandedOver));
+  }
   txr.value()->Commit();
   return ours;
 }
 
 void DrainWorker::StepPending(NodeDrain& d, PassState& pass) {
   auto t = p_.store.GetTicket(d.ticket_id);
-  if (t.ok() && t->state != ticket_state::kDraining && t->state != ticket_state::kEscalated) {
+  if (t.ok() && !WaitsForDrain(t->state)) {
     return Release(d, "drain_left",
                    "the ticket no longer waits for the drain (it is " + t->state + "): node " +
                        d.node + " is not drained",
@@ -305,15 +342,7 @@ void DrainWorker::StepPending(NodeDrain& d, PassState& pass) {
 
 void DrainWorker::StepDraining(NodeDrain& d, const PassState& pass) {
   auto t = p_.store.GetTicket(d.ticket_id);
-  if (t.ok() && t->state == ticket_state::kClosed) {
-    Change c(d);
-    c.drain.state = drain_state::kResuming;
-    c.cut_state = action_state::kSkipped;
-    c.event_kind = "resuming";
-    c.event = "the ticket closed before node " + d.node + " was drained: the cut is off, and " +
-              "the node is to be resumed if its drain is still this ticket's";
-    return Record(c);
-  }
+  if (t.ok() && !WaitsForDrain(t->state)) return Record(CalledOff(Change(d), t->state));
   auto node = p_.scheduler.Node(d.node);
   if (!node.ok()) return Trouble(d, node.status());
   const TimePoint now = p_.clock.Now();
@@ -325,7 +354,7 @@ void DrainWorker::StepDraining(NodeDrain& d, const PassState& pass) {
     c.drain.note = "resumed by someone before its jobs ended";
     c.cut_state = action_state::kSkipped;
     c.ticket_state = ticket_state::kTicketOnly;
-    c.guard = "last_link";
+    c.guard = "drift";  // a person's resume: no rule drains it again
     c.event_kind = "drift";
     c.event = "node " + d.node + " was resumed in the job scheduler (" + node->state +
               ") before its jobs ended: the cut is off and the service does not drain it "
@@ -409,9 +438,12 @@ void DrainWorker::StepResuming(NodeDrain& d, const PassState& pass) {
   if (holding != pass.holding.end()) {
     for (int64_t other : holding->second) {
       if (other == d.ticket_id) continue;
-      return Release(d, "drain_left",
-                     "node " + d.node + " stays drained for ticket #" + std::to_string(other),
-                     false);
+      Change c(d);
+      c.drain.state = drain_state::kHandedOver;
+      c.drain.note = "node " + d.node + " stays drained for ticket #" + std::to_string(other);
+      c.event_kind = "drain_left";
+      c.event = c.drain.note;
+      return Record(c);
     }
   }
   if (Status s = p_.scheduler.Resume(d.node); !s.ok()) {

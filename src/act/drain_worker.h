@@ -19,10 +19,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "base/clock.h"
 #include "base/metrics.h"
@@ -47,6 +49,8 @@ class DrainWorker {
 
   // One pass: every open drain whose time has come, then the jobs of new tickets' hosts.
   void RunDue();
+  // Asked before each step: false (leadership lost, ha) ends the pass.
+  void set_may_act(std::function<bool()> may_act) { may_act_ = std::move(may_act); }
 
  private:
   // What the pass knows before its steps: the breaker, the nodes held drained, the cap.
@@ -79,13 +83,22 @@ class DrainWorker {
   void Release(NodeDrain& d, const std::string& kind, const std::string& why, bool skip_cut);
   // Whether the node's reason names a ticket this service drained it for.
   bool OursReason(const std::string& reason, const std::string& node);
-  void Record(const Change& c);
+  // Records the step in one transaction, under the ticket's lock (Recheck).
+  void Record(const Change& step);
+  static bool WaitsForDrain(const std::string& ticket_state);
+  // The step as it may be recorded on a ticket now in `ticket_state`: one that would move a
+  // ticket no longer waiting for the drain (a repair reported, closed meanwhile) calls the cut
+  // off instead, or, when the drain ends anyway, leaves the ticket as it is.
+  static Change Recheck(const Change& c, const std::string& ticket_state);
+  // The waiting cut skipped and the node to be resumed, if still ours.
+  static Change CalledOff(const Change& c, const std::string& ticket_state);
   // The step could not reach the scheduler: try again after retry_s, said once on the ticket.
   void Retry(NodeDrain& d, const Status& why);
   void RecordJobs();
   bool Due(const NodeDrain& d) const;
 
   Parts p_;
+  std::function<bool()> may_act_;
   std::map<int64_t, TimePoint> next_look_;               // per drain: when its node is read again
   std::optional<std::pair<TimePoint, int>> node_count_;  // the scheduler's nodes, and when read
 };

@@ -26,12 +26,7 @@ class TxDecisionContext final : public DecisionContext {
   std::optional<OpenTicketInfo> OpenTicket(const std::string& entity) override {
     open_ = tx_.OpenTicketForLink(entity);
     if (!open_) return std::nullopt;
-    // Only a ticket that never asked for a port action may be upgraded by a rule that acts: a
-    // ticket reopened after a repair (attempts > 0) has a history a person must judge.
-    // Nor one a person took over (drift) or whose action UFM refused: not tried again by a rule.
-    bool acted = open_->state != ticket_state::kTicketOnly || open_->attempts > 0 ||
-                 open_->guard == "drift" || open_->guard == "action_failed";
-    return OpenTicketInfo{open_->id, acted};
+    return OpenTicketInfo{open_->id, !RuleMayUpgrade(*open_)};
   }
   const Silence* Silenced(const SilenceSubject& subject, TimePoint t) override {
     return silences_.Match(subject, t);

@@ -117,9 +117,11 @@ void SoakWatch::Fail(Store::Tx& tx, Ticket& t, const std::string& why,
   std::optional<Decision> recut = DecideRecut(tx, t, why);
   if (recut && recut->acts()) {
     const std::string cut = t.method == "isolate" ? "isolate" : "disable";
-    // A host still drained for the ticket stays so: the cut follows at once. Otherwise a host
-    // the cut would leave without links is drained again first.
-    if (!recut->drain_host.empty() && !HostHeldDrained(tx, t.id)) {
+    // A host the cut would leave without links is drained again first. One still drained for
+    // the ticket is looked at again by the drain worker (a person may have resumed it since):
+    // adopted as this ticket's, the cut follows its jobs, if any.
+    if (!recut->drain_host.empty()) {
+      HandOverDrained(tx, t.id);
       RecordDrainIntent(
           tx, p_.inventory, p_.node_names,
           {t.id, recut->drain_host, t.action_port, cut, t.rule, "verification failed: " + why});
@@ -182,11 +184,13 @@ std::optional<Decision> SoakWatch::DecideRecut(Store::Tx& tx, const Ticket& t,
   return recut;
 }
 
-bool SoakWatch::HostHeldDrained(Store::Tx& tx, int64_t ticket_id) {
-  for (const auto& d : tx.DrainsOfTicket(ticket_id)) {
-    if (d.state == drain_state::kDrained) return true;
+void SoakWatch::HandOverDrained(Store::Tx& tx, int64_t ticket_id) {
+  for (auto& d : tx.DrainsOfTicket(ticket_id)) {
+    if (d.state != drain_state::kDrained) continue;
+    d.state = drain_state::kHandedOver;
+    d.note = "the drain for the cut after the failed soak takes over";
+    tx.UpdateDrain(d);
   }
-  return false;
 }
 
 void SoakWatch::ResumeDrained(Store::Tx& tx, const Ticket& t) {

@@ -73,8 +73,8 @@ class SoakWatch final : public SoakingLinks {
   // The re-cut's decision when this service itself brought the port back for the soak.
   std::optional<Decision> DecideRecut(Store::Tx& tx, const Ticket& t, const std::string& why);
   void Escalate(Store::Tx& tx, const Ticket& t);
-  // Whether the ticket's host is still drained for it (a drain in state drained).
-  bool HostHeldDrained(Store::Tx& tx, int64_t ticket_id);
+  // The ticket's drains still drained hand the node over to the new drain of its re-cut.
+  static void HandOverDrained(Store::Tx& tx, int64_t ticket_id);
   // The soak passed: the ticket's drained hosts are to be resumed.
   void ResumeDrained(Store::Tx& tx, const Ticket& t);
 

@@ -92,6 +92,15 @@ Status StaffActions::RearmBreaker(const std::string& by, const std::string& note
   return Status::Ok();
 }
 
+bool StaffActions::DrainUnderWay(Store::Tx& tx, const Ticket& t) {
+  if (t.state == ticket_state::kDraining || t.state == ticket_state::kDrained) return true;
+  if (t.state != ticket_state::kEscalated) return false;
+  for (const auto& d : tx.DrainsOfTicket(t.id)) {
+    if (d.state == drain_state::kPending || d.state == drain_state::kDraining) return true;
+  }
+  return false;
+}
+
 Result<Ticket> StaffActions::Acknowledge(int64_t id, const std::string& by,
                                          const std::string& note) {
   auto txr = store_.Begin();
@@ -106,7 +115,11 @@ Result<Ticket> StaffActions::Acknowledge(int64_t id, const std::string& by,
     }
     t->acknowledged_by = by;
     if (t->assigned_to.empty()) t->assigned_to = by;  // who takes it, works it
-    if (t->state != ticket_state::kOpen) t->state = ticket_state::kAcknowledged;
+    // A ticket whose host drains keeps its state: the drain worker releases the cut from it,
+    // and the cap counts it as holding the node (acknowledging is taking it, not stopping it).
+    if (t->state != ticket_state::kOpen && !DrainUnderWay(tx, *t)) {
+      t->state = ticket_state::kAcknowledged;
+    }
     tx.AddEvent(t->id, "acknowledged", by,
                 "acknowledged by " + by + (note.empty() ? "" : ": " + note), {{"note", note}});
     tx.UpdateTicket(*t);

@@ -41,6 +41,8 @@ class StaffActions {
   Status RearmBreaker(const std::string& by, const std::string& note);
 
  private:
+  // Whether the ticket's host is being drained for it (its cut waits for the drain).
+  static bool DrainUnderWay(Store::Tx& tx, const Ticket& t);
   // The repair recorded on `t` in `tx`: what was done, then the port back or the soak started.
   void RecordRepair(Store::Tx& tx, Ticket& t, const std::string& by, const std::string& kind,
                     const std::string& note);

@@ -213,7 +213,10 @@ HttpResponse Api::GetTicket(const HttpRequest& req) {
                            {"created_at", FormatIsoTime(FromEpochSeconds(d.created_at))},
                            {"updated_at", FormatIsoTime(FromEpochSeconds(d.updated_at))}});
   }
-  j["what_to_do"] = WhatToDo(t.value());
+  const bool host_draining = std::any_of(drains->begin(), drains->end(), [](const NodeDrain& d) {
+    return d.state == drain_state::kPending || d.state == drain_state::kDraining;
+  });
+  j["what_to_do"] = WhatToDo(t.value(), host_draining);
   j["evidence"] = nlohmann::json::object();
   j["events"] = nlohmann::json::array();
   for (const auto& e : events.value()) {

@@ -37,10 +37,33 @@ std::string Time(const std::optional<double>& t) {
 
 }  // namespace
 
-std::string WhatToDo(const Ticket& t) {
+// While the host drains, or once it is drained: the cut is the service's next step.
+std::string WhileTheHostDrains(const Ticket& t) {
+  const std::string host = t.host_name.empty() ? std::string("the host") : t.host_name;
+  if (t.state == ticket_state::kDrained) {
+    return host + " is drained in the job scheduler and the service is taking " +
+           PortWords(t, t.action_port) +
+           " out of service now: wait until the ticket says port_disabled before touching the "
+           "cable.";
+  }
+  return "The service is draining " + host +
+         " in the job scheduler: its jobs finish first, then the link is cut. Do not touch the "
+         "cable yet; the link still carries traffic." +
+         (t.state == ticket_state::kEscalated
+              ? " The jobs have outlasted the drain deadline: ask their owners to end or move "
+                "them (the host's jobs are listed on the ticket), or report the repair if the "
+                "link is fixed another way."
+              : std::string());
+}
+
+std::string WhatToDo(const Ticket& t, bool host_draining) {
   std::string hint = RepairHint(t);
   std::string then = hint.empty() ? "" : " " + hint;
   const std::string& s = t.state;
+  if (s == ticket_state::kDraining || s == ticket_state::kDrained ||
+      (s == ticket_state::kEscalated && host_draining)) {
+    return WhileTheHostDrains(t);
+  }
   if (t.link_key == "storm") {
     return "Many links failed at once: look for a common cause (a switch, a power feed, UFM "
            "itself) before any cable. Then re-arm the circuit breaker; the links it held back are "
@@ -63,6 +86,13 @@ std::string WhatToDo(const Ticket& t) {
     return "Nothing now: the link is back in service and watched" +
            (t.soak_until ? " until " + Time(t.soak_until) : std::string()) +
            ". If it fails again the service takes it out and reopens the work.";
+  }
+  if (t.guard == "drain_failed") {
+    return "The job scheduler could not drain " +
+           (t.host_name.empty() ? std::string("the host") : t.host_name) +
+           " (see the timeline), so the service left its last link up: drain the host by hand "
+           "before touching the cable." +
+           then + " Then report the repair.";
   }
   if (t.guard == "last_link") {
     return "This is the last working link of its host or switch, so the service left it up: "

@@ -11,7 +11,9 @@
 namespace ufmr {
 
 // Plain words for the technician: is the link safe to touch, what to replace, what to report.
-std::string WhatToDo(const Ticket& t);
+// `host_draining`: the job scheduler drains the ticket's host for it (a drain pending or under
+// way), so the link is still in service and waits for the host's jobs.
+std::string WhatToDo(const Ticket& t, bool host_draining = false);
 
 // The CSV export's header line and one line per ticket (each ends with CRLF).
 std::string TicketCsvHeader();

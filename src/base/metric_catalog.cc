@@ -127,8 +127,8 @@ std::vector<MetricInfo> ActionMetrics() {
         "1 while the circuit breaker is tripped (no actions until a person re-arms it)."),
       M("ufmr_breaker_trips_total", "counter", "", "Times the circuit breaker tripped."),
       M("ufmr_drains_total", "counter", "result",
-        "Hosts' nodes drained and resumed in the job scheduler, by result: sent, drained, "
-        "resumed or failed."),
+        "Hosts' nodes drained and resumed in the job scheduler, by result: sent (a drain "
+        "sent, or one found in place and adopted), drained, resumed or failed."),
       M("ufmr_nodes_drained", "gauge", "",
         "Nodes the service holds drained (or draining) in the job scheduler."),
       M("ufmr_scheduler_requests_total", "counter", "result",
@@ -144,7 +144,9 @@ std::vector<MetricInfo> TicketMetrics() {
         "This fabric's tickets by state, as the database last said (read about every 15 s)."),
       M("ufmr_tickets_opened_total", "counter", "", "Tickets filed."),
       M("ufmr_tickets_closed_total", "counter", "", "Tickets closed after a clean soak."),
-      M("ufmr_tickets_escalated_total", "counter", "", "Tickets escalated after failed repairs."),
+      M("ufmr_tickets_escalated_total", "counter", "",
+        "Tickets escalated after failed repairs, or when a host's jobs outlast the drain "
+        "deadline."),
       M("ufmr_soak_failures_total", "counter", "", "Repaired links that failed their soak."),
       M("ufmr_repairs_reported_total", "counter", "kind",
         "Repairs reported by staff, by the kind of repair they named."),

@@ -54,7 +54,8 @@ DecisionPolicy PolicyFrom(const Config::Remediation& r, const Config::Scheduler&
   p.breaker_findings = r.breaker_findings;
   p.breaker_window_s = r.breaker_window_s;
   p.require_system_guid = true;
-  p.scheduler = s.backend != "none";
+  // max_drained_nodes 0: never drain, so the last link is blocked as without a scheduler.
+  p.scheduler = s.backend != "none" && s.max_drained_nodes > 0;
   p.drain_on_last_link = s.drain_on_last_link;
   return p;
 }
@@ -173,6 +174,7 @@ const InputHealth& Remediator::inputs() const { return s_->inputs; }
 
 void Remediator::set_may_act(std::function<bool()> may_act) {
   may_act_ = may_act;
+  if (s_->drains) s_->drains->set_may_act(may_act);
   s_->executor.set_may_act(std::move(may_act));
 }
 

@@ -7,8 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstring>
 
 extern char** environ;
@@ -73,7 +75,7 @@ bool Drain(int out_fd, int err_fd, const CommandOptions& options, CommandOutput*
       *why = "did not finish within " + std::to_string(options.timeout_s) + " s";
       return false;
     }
-    int n = poll(fds, 2, static_cast<int>(left.count()));
+    int n = poll(fds, 2, static_cast<int>(std::min<int64_t>(left.count(), INT_MAX)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       *why = std::string("poll: ") + std::strerror(errno);
@@ -98,12 +100,27 @@ bool Drain(int out_fd, int err_fd, const CommandOptions& options, CommandOutput*
   return true;
 }
 
-// The child's exit status, waiting for it; -1 when a signal ended it.
+// The child's exit status, waiting for it; -1 when a signal ended it or it cannot be waited for
+// (never read as success).
 int Reap(pid_t pid) {
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  pid_t got = 0;
+  do {
+    got = waitpid(pid, &status, 0);
+  } while (got < 0 && errno == EINTR);
+  if (got != pid) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The child's standard streams (stdin from /dev/null) and its own process group, so a timeout
+// kills whatever it started too. False when either cannot be set up.
+bool SetUpChild(posix_spawn_file_actions_t* actions, posix_spawnattr_t* attr, int out_fd,
+                int err_fd) {
+  return posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0) == 0 &&
+         posix_spawn_file_actions_adddup2(actions, out_fd, 1) == 0 &&
+         posix_spawn_file_actions_adddup2(actions, err_fd, 2) == 0 &&
+         posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP) == 0 &&
+         posix_spawnattr_setpgroup(attr, 0) == 0;
 }
 
 }  // namespace
@@ -116,23 +133,29 @@ Result<CommandOutput> RunProgram(const std::vector<std::string>& argv,
     return Status::Unavailable(std::string("pipe: ") + std::strerror(errno));
   }
   posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out.fd[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err.fd[1], 2);
+  posix_spawnattr_t attr;
+  if (posix_spawn_file_actions_init(&actions) != 0) return Status::Unavailable("out of memory");
+  if (posix_spawnattr_init(&attr) != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    return Status::Unavailable("out of memory");
+  }
   std::vector<std::string> args = argv;
   std::vector<std::string> env = ChildEnvironment(options);
   std::vector<char*> arg_ptrs = Pointers(args), env_ptrs = Pointers(env);
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, arg_ptrs.data(), env_ptrs.data());
+  int rc =
+      SetUpChild(&actions, &attr, out.fd[1], err.fd[1])
+          ? posix_spawnp(&pid, args[0].c_str(), &actions, &attr, arg_ptrs.data(), env_ptrs.data())
+          : ENOMEM;
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   if (rc != 0) return Status::Unavailable("cannot run " + argv[0] + ": " + std::strerror(rc));
   out.CloseWrite();
   err.CloseWrite();
   CommandOutput result;
   std::string why;
   if (!Drain(out.fd[0], err.fd[0], options, &result, &why)) {
-    kill(pid, SIGKILL);
+    kill(-pid, SIGKILL);  // its process group: the program and anything it started
     Reap(pid);
     return Status::Unavailable(argv[0] + " " + why);
   }

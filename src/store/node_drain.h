@@ -15,7 +15,10 @@ inline constexpr const char* kDrained = "drained";    // no jobs left; the ticke
 inline constexpr const char* kResuming = "resuming";  // the repair held: resume, if still ours
 inline constexpr const char* kResumed = "resumed";    // given back to the scheduler
 inline constexpr const char* kReleased = "released";  // left as it is, and why (note)
-inline constexpr const char* kFailed = "failed";      // the scheduler refused the drain
+// Left drained for another of the service's tickets on the node, under this drain's reason (so
+// that ticket may still resume it).
+inline constexpr const char* kHandedOver = "handed_over";
+inline constexpr const char* kFailed = "failed";  // the scheduler refused the drain
 }  // namespace drain_state
 
 struct NodeDrain {

@@ -24,6 +24,11 @@ bool AcceptsAcknowledge(const std::string& s) {
          s == ticket_state::kDraining || s == ticket_state::kDrained;
 }
 
+bool RuleMayUpgrade(const Ticket& t) {
+  return t.state == ticket_state::kTicketOnly && t.attempts == 0 && t.guard != "drift" &&
+         t.guard != "action_failed" && t.guard != "drain_failed";
+}
+
 bool IsKnownRepairKind(const std::string& kind) { return !RepairKindWords(kind).empty(); }
 
 std::string RepairKindWords(const std::string& kind) {

@@ -27,6 +27,12 @@ bool IsKnownTicketState(const std::string& s);
 // States in which staff may report the repair.
 bool AcceptsRepairReport(const std::string& state);
 bool AcceptsAcknowledge(const std::string& state);
+struct Ticket;
+// Whether a rule that acts may upgrade this open ticket (file its cut): only one that never asked
+// for a port action. Not one reopened after a repair (a history a person must judge), one a
+// person took over (drift: a port re-enabled, a node resumed), nor one whose action UFM refused
+// or whose host the job scheduler would not drain.
+bool RuleMayUpgrade(const Ticket& t);
 
 struct Ticket {
   int64_t id = 0;

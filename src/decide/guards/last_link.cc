@@ -5,6 +5,8 @@
 // not known is not judged. With a job scheduler configured, a host short of links is drained
 // first instead (the outcome names it, and the later guards judge the cut); so is the host of a
 // drain_then_disable rule's link, whatever its links.
+#include <optional>
+
 #include "decide/guards/guard_list.h"
 
 namespace ufmr {
@@ -50,6 +52,25 @@ bool ShortOfLinks(const LinkEnd& end, int minimum, const GuardContext& ctx, int*
   return *active < minimum;
 }
 
+// Names the host to drain in *drain; a hold when it cannot be named, or when the link's other
+// end is a host to drain as well (one drain per cut: a person judges such a link).
+std::optional<GuardOutcome> DrainOf(const LinkEnd& end, std::string* drain) {
+  std::string host(HostNameOf(end.info));
+  if (host.empty()) {
+    return GuardOutcome::Hold(DecisionKind::kBlocked,
+                              "the host of " + end.name +
+                                  " has no name in UFM's inventory, so it cannot be drained in "
+                                  "the job scheduler: drain it and take the link out by hand");
+  }
+  if (!drain->empty() && *drain != host) {
+    return GuardOutcome::Hold(DecisionKind::kBlocked, "both ends of the link are hosts to drain (" +
+                                                          *drain + ", " + host +
+                                                          "): not cut automatically");
+  }
+  *drain = std::move(host);
+  return std::nullopt;
+}
+
 class LastLinkGuard final : public Guard {
  public:
   const char* name() const override { return "last_link"; }
@@ -71,7 +92,7 @@ class LastLinkGuard final : public Guard {
       }
       if (!short_of_links && !rule_drains) continue;
       if (policy.scheduler && (rule_drains || policy.drain_on_last_link)) {
-        drain = std::string(HostNameOf(end.info));
+        if (auto held = DrainOf(end, &drain)) return *held;
       } else if (short_of_links) {
         return GuardOutcome::Hold(DecisionKind::kBlocked, Why(end, active, minimum));
       } else {
