@@ -143,6 +143,7 @@ struct Remediator::Stages {
   bool standby = false;     // this pass: not the leader
   bool reconciled = false;  // a reconciliation has succeeded since start
   bool waiting_for_inventory_logged = false;
+  bool open_drains_checked = false;  // without a scheduler: drains left open were looked for
 };
 
 Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inventory& inventory,
@@ -216,12 +217,31 @@ void Remediator::RunLeader() {
   s.rules.engine().Tick(clock_.Now(), s.record.findings());
   RecordPass();
   if (s.drains) s.drains->RunDue();  // a host drained: its cut is carried out below
+  if (!s.drains && !s.open_drains_checked) WarnOfOpenDrains();
   s.executor.RunOpen();
   s.executor.AnnouncePending();
   s.soaks.JudgeDue(s.record.unrecorded());
   MaybeCountTickets();
   metrics_.Set("ufmr_pending_holds", static_cast<double>(s.rules.engine().pending()));
   metrics_.Set("ufmr_inventory_ports", static_cast<double>(inventory_.size()));
+}
+
+void Remediator::WarnOfOpenDrains() {
+  auto txr = store_.Begin();
+  if (!txr.ok()) return;  // looked for at the next pass
+  try {
+    const size_t open = txr.value()->OpenDrains().size();
+    txr.value()->Commit();
+    s_->open_drains_checked = true;
+    if (open == 0) return;
+    spdlog::error(
+        "{} drains of hosts in the job scheduler are still open, and scheduler.backend is none: "
+        "their cuts wait and their nodes are not resumed; configure the scheduler again, or "
+        "close their tickets",
+        open);
+  } catch (const std::exception& e) {
+    spdlog::error("cannot look for open drains: {}", e.what());
+  }
 }
 
 void Remediator::ReconcileIfDue() {

@@ -73,6 +73,8 @@ class Remediator final : public LoopControl {
   void RunLeader();
   // Reconciliation with UFM and the ports this service holds, before any event is read.
   void ReconcileIfDue();
+  // Without a job scheduler: says, once, that drains recorded with one are still open.
+  void WarnOfOpenDrains();
   // The sources that are due, each observation on to Consider.
   void PollInputs();
   // One observation: through the filters, into the rules (findings queue for the record).
