@@ -25,7 +25,7 @@ packages=(
   build-essential cmake pkg-config ca-certificates
   libboost-dev libboost-system-dev nlohmann-json3-dev libspdlog-dev libyaml-cpp-dev
   libcurl4-openssl-dev libpqxx-dev libre2-dev libsodium-dev
-  libgtest-dev libgmock-dev
+  libgtest-dev libgmock-dev libcli11-dev
 )
 # The allocator the service links (TCMalloc, from gperftools): see CMakeLists.txt.
 packages+=(libgoogle-perftools-dev)

@@ -190,7 +190,8 @@ TEST(ReplayCliTest, DecisionsThatCannotBeWrittenAreAnError) {
 TEST(ReplayCliTest, BadUseIsAnErrorWithAMessage) {
   CliRun none = Replay({});
   EXPECT_EQ(none.exit_code, 2);
-  EXPECT_NE(none.err.find("usage: ufm-remediator replay"), std::string::npos);
+  EXPECT_NE(none.err.find("ufm-remediator replay: --rules PATH is required"), std::string::npos)
+      << none.err;
 
   CliRun missing =
       Replay({"--rules", testing::SourceDir() + "/rules", "--event-log", "/nonexistent"});

@@ -1,26 +1,16 @@
-// ufm-remediator: the command-line entry point.
-//   serve --config FILE        run the loop, the dashboard and the API
-//   db migrate --config FILE   apply the SQL migrations in schema/
-//   rules check PATH...        load rules files or folders and print their diagnostics
-//   rules test PATH...         run rule tests (promtool style)
-//   replay --rules PATH ...    the decision path over recorded data, acting on nothing
-//   user add|list|passwd|disable ... --config FILE   who may log in to the dashboard and API
-//   token create|list|revoke ... --config FILE       API tokens for scripts
-//   config check FILE          check a config file (as serve would load it) without connecting
-//   parse --event-log FILE ... what the service reads from one input file, as JSONL
-//   probe --config FILE        a read-only first contact with a UFM: what the service would get
+// ufm-remediator: the command-line entry point. It reads the command line (app/cli.h) against the
+// table of commands (app/commands.cc, where each one's usage and help live) and runs the command:
+// serve, db migrate, rules check|test, replay, parse, probe, config check, user ..., token ....
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <csignal>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
 #include <memory>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,6 +18,8 @@
 #include "api/api.h"
 #include "api/auth_gate.h"
 #include "api/auth_store.h"
+#include "app/cli.h"
+#include "app/commands.h"
 #include "app/config_commands.h"
 #include "app/parse_command.h"
 #include "app/probe_command.h"
@@ -60,27 +52,6 @@ void OnHangup(int) {
 
 constexpr const char* kVersion = UFMR_VERSION;  // project(... VERSION) in CMakeLists.txt
 
-void Usage(std::ostream& out) {
-  out << "usage:\n"
-         "  ufm-remediator serve --config FILE [--set KEY=VALUE ...] [--log-level LEVEL]\n"
-         "  ufm-remediator db migrate --config FILE [--set KEY=VALUE ...]\n"
-         "  ufm-remediator rules check PATH... [--format text|json]\n"
-         "  ufm-remediator rules test PATH... [--format text|json]\n"
-         "  ufm-remediator replay --rules PATH --event-log FILE [--telemetry FILE_OR_DIR ...]\n"
-         "                        [--ports FILE] [--silences FILE] [--utc-offset +HH:MM]\n"
-         "                        [--max-disabled N] [--format jsonl|text] [--jobs N]\n"
-         "                        [--progress] [--scheduler none|slurm]\n"
-         "  ufm-remediator user add NAME --role viewer|technician|engineer|admin --config FILE\n"
-         "  ufm-remediator user list|passwd NAME|disable NAME --config FILE\n"
-         "  ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
-         "  ufm-remediator config check FILE [--set KEY=VALUE ...]\n"
-         "  ufm-remediator token list|revoke ID --config FILE\n"
-         "  ufm-remediator parse (--event-log|--syslog|--rest-events|--telemetry) FILE\n"
-         "                       [--ports FILE] [--utc-offset +HH:MM]\n"
-         "  ufm-remediator probe --config FILE [--format text|json] [--syslog-seconds N]\n"
-         "  ufm-remediator --version\n";
-}
-
 std::string FindSchemaDir(const ufmr::Config& config) {
   namespace fs = std::filesystem;
   if (!config.database.schema_dir.empty()) return config.database.schema_dir;
@@ -98,52 +69,14 @@ std::string FindSchemaDir(const ufmr::Config& config) {
   return "schema";
 }
 
+// The options of a command that reads the service's config file.
 struct Args {
-  std::vector<std::string> positional;
   std::string config;
-  std::string log_level = "info";
-  std::vector<std::string> sets;   // --set KEY=VALUE, over the config file
-  ufmr::app::CommandLine command;  // the options every command may take, by name
+  std::vector<std::string> sets;  // --set KEY=VALUE, over the config file
+  ufmr::app::CommandLine command;
 };
 
-bool ParseArgs(int argc, char** argv, Args* args) {
-  static const std::set<std::string> kValued = {
-      "config", "log-level", "format",     "rules",        "event-log", "telemetry",
-      "ports",  "silences",  "utc-offset", "max-disabled", "role",      "user",
-      "label",  "set",       "jobs",       "scheduler"};
-  static const std::set<std::string> kFlags = {"progress"};
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a.rfind("--", 0) == 0 && kFlags.count(a.substr(2))) {
-      args->command.options[a.substr(2)].push_back("1");
-    } else if (a.rfind("--", 0) == 0 && a != "--help" && a != "--version") {
-      std::string name = a.substr(2), value;
-      size_t eq = name.find('=');
-      if (eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-      } else if (kValued.count(name) && i + 1 < argc) {
-        value = argv[++i];
-      } else {
-        std::cerr << (kValued.count(name) ? "option --" + name + " needs a value"
-                                          : "unknown option " + a)
-                  << "\n";
-        return false;
-      }
-      if (!kValued.count(name)) {
-        std::cerr << "unknown option --" << name << "\n";
-        return false;
-      }
-      if (name == "config") args->config = value;
-      if (name == "log-level") args->log_level = value;
-      if (name == "set") args->sets.push_back(value);
-      args->command.options[name].push_back(value);
-    } else {
-      args->positional.push_back(a);
-    }
-  }
-  return true;
-}
+Args ArgsOf(const ufmr::app::CommandLine& cl) { return {cl.One("config"), cl.All("set"), cl}; }
 
 int Step(const char* name, const ufmr::Status& s) {
   if (s.ok()) {
@@ -297,7 +230,7 @@ int Serve(const Args& args) {
 }
 
 // `user ...` and `token ...`: the config's database, on a schema as new as this build.
-int AuthCommand(const Args& args) {
+int AuthCommand(const std::vector<std::string>& words, const Args& args) {
   auto config = ufmr::LoadConfigFile(args.config, args.sets);
   if (!config.ok()) {
     std::cerr << config.status().message() << "\n";
@@ -320,9 +253,8 @@ int AuthCommand(const Args& args) {
   }
   ufmr::AuthStore auth(*store.value());
   ufmr::app::CommandLine cl = args.command;
-  cl.positional.assign(args.positional.begin() + 1, args.positional.end());
-  return args.positional[0] == "user" ? ufmr::app::UserCommand(cl, auth)
-                                      : ufmr::app::TokenCommand(cl, auth);
+  cl.positional.insert(cl.positional.begin(), words[1]);  // the subcommand first
+  return words[0] == "user" ? ufmr::app::UserCommand(cl, auth) : ufmr::app::TokenCommand(cl, auth);
 }
 
 int Migrate(const Args& args) {
@@ -346,6 +278,28 @@ int Migrate(const Args& args) {
   return 0;
 }
 
+// Runs the command the words name (the command line has checked its options).
+int Run(const std::vector<std::string>& words, const ufmr::app::CommandLine& cl) {
+  const std::string& first = words[0];
+  const std::string second = words.size() > 1 ? words[1] : "";
+  if (first == "serve") return Serve(ArgsOf(cl));
+  if (first == "db") return Migrate(ArgsOf(cl));
+  if (first == "rules")
+    return second == "check" ? ufmr::app::RulesCheck(cl) : ufmr::app::RulesTest(cl);
+  if (first == "replay") return ufmr::app::Replay(cl);
+  if (first == "parse") return ufmr::app::ParseCommand(cl);
+  if (first == "probe") return ufmr::app::ProbeCommand(cl);
+  if (first == "config") {
+    if (cl.positional.empty() != cl.Has("config")) {  // neither given, or both
+      return ufmr::app::UsageError(words, "give the config file, as FILE or --config FILE");
+    }
+    return ufmr::app::ConfigCheck(cl.positional.empty() ? cl.One("config") : cl.positional[0],
+                                  cl.All("set"));
+  }
+  if (first == "user" || first == "token") return AuthCommand(words, ArgsOf(cl));
+  return ufmr::app::UsageError(words, "unknown command");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -356,58 +310,18 @@ int main(int argc, char** argv) {
   // would hold a pass, or a readiness probe, for minutes. A URL's own connect_timeout (or the
   // operator's PGCONNECT_TIMEOUT) still wins.
   setenv("PGCONNECT_TIMEOUT", "5", /*overwrite=*/0);
-  // Commands that read their own options (one clear line on a mistake).
-  if (argc >= 2 && std::strcmp(argv[1], "parse") == 0) {
-    return ufmr::app::ParseCommand(std::vector<std::string>(argv + 2, argv + argc));
+  std::vector<std::string> given(argv + 1, argv + argc);
+  ufmr::app::Invocation inv =
+      ufmr::app::ReadCommandLine(ufmr::app::Commands(), given, kVersion, std::cout, std::cerr);
+  if (inv.exit_code) return *inv.exit_code;
+  const ufmr::app::CommandLine& cl = inv.line;
+  const std::string level = cl.One("log-level", "info");
+  if (spdlog::level::from_str(level) == spdlog::level::off && level != "off") {
+    return ufmr::app::UsageError(inv.words,
+                                 "--log-level must be trace, debug, info, warn, "
+                                 "error, critical or off");
   }
-  if (argc >= 2 && std::strcmp(argv[1], "probe") == 0) {
-    return ufmr::app::ProbeCommand(std::vector<std::string>(argv + 2, argv + argc));
-  }
-  Args args;
-  if (!ParseArgs(argc, argv, &args)) {
-    Usage(std::cerr);
-    return 2;
-  }
-  auto level = spdlog::level::from_str(args.log_level);
-  spdlog::set_level(level);
+  spdlog::set_level(spdlog::level::from_str(level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
-  const auto& p = args.positional;
-  if (p.empty() || p[0] == "--help" || p[0] == "help") {
-    Usage(p.empty() ? std::cerr : std::cout);
-    return p.empty() ? 2 : 0;
-  }
-  if (p[0] == "--version") {
-    std::cout << "ufm-remediator " << kVersion << "\n";
-    return 0;
-  }
-  if (p[0] == "rules" && p.size() >= 2 && (p[1] == "check" || p[1] == "test")) {
-    ufmr::app::CommandLine cl = args.command;
-    cl.positional.assign(p.begin() + 2, p.end());
-    return p[1] == "check" ? ufmr::app::RulesCheck(cl) : ufmr::app::RulesTest(cl);
-  }
-  if (p[0] == "replay") {
-    ufmr::app::CommandLine cl = args.command;
-    cl.positional.assign(p.begin() + 1, p.end());
-    return ufmr::app::Replay(cl);
-  }
-  if (p[0] == "config" && p.size() >= 2 && p[1] == "check") {
-    if (p.size() > 3 || (p.size() == 2 && args.config.empty())) {
-      std::cerr << "usage: ufm-remediator config check FILE\n";
-      return 2;
-    }
-    return ufmr::app::ConfigCheck(p.size() == 3 ? p[2] : args.config, args.sets);
-  }
-  if ((p[0] == "serve" || p[0] == "user" || p[0] == "token" ||
-       (p[0] == "db" && p.size() >= 2 && p[1] == "migrate")) &&
-      args.config.empty()) {
-    std::cerr << "--config FILE is required\n";
-    Usage(std::cerr);
-    return 2;
-  }
-  if (p[0] == "serve") return Serve(args);
-  if (p[0] == "db" && p.size() >= 2 && p[1] == "migrate") return Migrate(args);
-  if (p[0] == "user" || p[0] == "token") return AuthCommand(args);
-  std::cerr << "unknown command '" << p[0] << "'\n";
-  Usage(std::cerr);
-  return 2;
+  return Run(inv.words, cl);
 }

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "app/cli_options.h"
+#include "app/cli.h"
 #include "base/clock.h"
 #include "ingest/event_log.h"
 #include "ingest/event_subjects.h"
@@ -36,36 +36,6 @@ namespace ufmr::app {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-constexpr const char* kUsageLine =
-    "usage: ufm-remediator parse (--event-log FILE | --syslog FILE | --rest-events FILE | "
-    "--telemetry FILE) [--ports FILE] [--utc-offset +HH:MM]\n";
-
-constexpr const char* kHelp = R"(
-Prints what the service reads from one input file: one JSON object per line (JSONL).
-
-inputs (exactly one):
-  --event-log FILE     UFM's event.log (an entry may span several lines)
-  --syslog FILE        forwarded syslog records, one a line
-  --rest-events FILE   a saved GET /app/events answer
-  --telemetry FILE     a UFM Telemetry CSV sample (/csv/metrics)
-options:
-  --ports FILE         a saved GET /resources/ports answer: ports named "<node>:<label>" are
-                       resolved, and switch/host come from the inventory (else from the text)
-  --utc-offset +HH:MM  the UFM server's zone (its timestamps have none); default UTC
-
-each observation:
-  {"time": ISO-8601 UTC or null, "source": "event_log"|"syslog"|"rest"|"telemetry",
-   "event_id": UFM's event type id (329, 110, ...) or null (telemetry),
-   "severity": as the input writes it, or null (telemetry),
-   "ports": [port names "<guid>_<n>"], "switch": the first switch named, or null,
-   "host": the first host named, or null, "labels": [port labels "1/17/1"],
-   "message": the event's text; for telemetry an object of counter name -> value}
-each line it cannot place (telemetry: after the rows):
-  {"error": "what was wrong", "line": N}   (1-based; an event log entry's first line)
-At the end, on stderr: "parsed N observations, M errors". Exit 0 (errors included), 1 when a
-file cannot be read (or --ports is not a ports answer), 2 on a usage error.
-)";
 
 const std::vector<std::string> kInputs = {"event-log", "syslog", "rest-events", "telemetry"};
 
@@ -381,56 +351,44 @@ void ParseTelemetryFile(const std::string& body, const Inventory* inventory, Pri
   for (const auto& note : snapshot->errors) p->Error(note, NoteLine(note));
 }
 
-int UsageError(const std::string& message) {
-  std::cerr << "parse: " << message << " (see ufm-remediator parse --help)\n";
-  return 2;
-}
+int Usage(const std::string& message) { return UsageError({"parse"}, message); }
 
 }  // namespace
 
-int ParseCommand(const std::vector<std::string>& args) {
-  CliOptions cl;
-  std::string error = ParseCliOptions(
-      args, {"event-log", "syslog", "rest-events", "telemetry", "ports", "utc-offset"}, &cl);
-  if (cl.help && error.empty()) {
-    std::cout << kUsageLine << kHelp;
-    return 0;
-  }
-  if (!error.empty()) return UsageError(error);
-  if (!cl.positional.empty()) return UsageError("unexpected argument '" + cl.positional[0] + "'");
+int ParseCommand(const CommandLine& cl) {
   std::vector<std::string> inputs;
-  for (const auto& [name, value] : cl.given) {
-    if (std::find(kInputs.begin(), kInputs.end(), name) != kInputs.end()) inputs.push_back(name);
+  for (const auto& name : kInputs) {
+    if (cl.Has(name)) inputs.push_back(name);
   }
   if (inputs.size() != 1) {
-    return UsageError(inputs.empty()
-                          ? "give one input: --event-log, --syslog, --rest-events "
-                            "or --telemetry"
-                          : "give exactly one input option, not " + std::to_string(inputs.size()));
+    return Usage(inputs.empty()
+                     ? "give one input: --event-log, --syslog, --rest-events "
+                       "or --telemetry"
+                     : "give exactly one input option, not " + std::to_string(inputs.size()));
   }
   int utc_offset_s = 0;
-  if (!ParseUtcOffset(cl.Get("utc-offset", "0"), &utc_offset_s)) {
-    return UsageError("--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)");
+  if (!ParseUtcOffset(cl.One("utc-offset", "0"), &utc_offset_s)) {
+    return Usage("--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)");
   }
   std::unique_ptr<Inventory> inventory;
   if (cl.Has("ports")) {
-    std::string text;
-    if (!ReadWholeFile(cl.Get("ports"), &text, &error)) {
+    std::string text, error;
+    if (!ReadWholeFile(cl.One("ports"), &text, &error)) {
       std::cerr << "parse: " << error << "\n";
       return 1;
     }
     int skipped = 0;
     auto ports = ParsePorts(text, &skipped);
     if (!ports.ok()) {
-      std::cerr << "parse: --ports " << cl.Get("ports") << ": " << ports.status().message() << "\n";
+      std::cerr << "parse: --ports " << cl.One("ports") << ": " << ports.status().message() << "\n";
       return 1;
     }
     inventory = std::make_unique<Inventory>();
     inventory->Replace(std::move(ports.value()));
   }
   const std::string& input = inputs[0];
-  std::string body;
-  if (!ReadWholeFile(cl.Get(input), &body, &error)) {
+  std::string body, error;
+  if (!ReadWholeFile(cl.One(input), &body, &error)) {
     std::cerr << "parse: " << error << "\n";
     return 1;
   }

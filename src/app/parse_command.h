@@ -5,13 +5,12 @@
 // (JSONL) and one {"error": ..., "line": N} object per line it cannot place. Single-threaded.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "app/cli.h"
 
 namespace ufmr::app {
 
-// `args` are the words after "parse". Exit status: 0 (lines it could not place included),
-// 1 a file could not be read, 2 a usage error.
-int ParseCommand(const std::vector<std::string>& args);
+// Exit status: 0 (lines it could not place included), 1 a file could not be read, 2 a usage
+// error (not exactly one input, a bad --utc-offset).
+int ParseCommand(const CommandLine& cl);
 
 }  // namespace ufmr::app

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/cli_options.h"
+#include "app/cli.h"
 #include "app/probe.h"
 #include "config/config.h"
 #include "ufm/ufm_client.h"
@@ -15,31 +15,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr const char* kUsageLine =
-    "usage: ufm-remediator probe --config FILE [--format text|json] [--syslog-seconds N] "
-    "[--set KEY=VALUE ...]\n";
-
-constexpr const char* kHelp = R"(
-A read-only first contact with the UFM the config names: reads ports, links, recent events,
-unhealthy ports, jobs, a telemetry sample and, when configured, the event log and a few seconds
-of syslog, and reports what the service would understand of them. It never writes to UFM (no
-port action, isolation or external event; a session login is the only POST, with auth session).
-
-options:
-  --config FILE         the service's config file (as `serve` loads it)
-  --format text|json    text for a person (default), or one JSON object (docs/PROBE.md)
-  --syslog-seconds N    how long to listen for syslog when it is configured (default 5)
-  --set KEY=VALUE       override a config key, as `serve` takes it (repeatable)
-
-Exit 0 when everything the service needs is there, 1 when something is missing (ports or
-events unreadable, telemetry configured but unreadable, event log unreadable, syslog cannot
-listen, credentials that may not act), 2 on a usage error.
-)";
-
-int UsageError(const std::string& message) {
-  std::cerr << "probe: " << message << " (see ufm-remediator probe --help)\n";
-  return 2;
-}
+int Usage(const std::string& message) { return UsageError({"probe"}, message); }
 
 std::string Text(const Json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
@@ -99,35 +75,23 @@ void RenderText(std::ostream& out, const Json& r) {
 
 }  // namespace
 
-int ProbeCommand(const std::vector<std::string>& args) {
-  CliOptions cl;
-  std::string error = ParseCliOptions(args, {"config", "format", "syslog-seconds", "set"}, &cl);
-  if (cl.help && error.empty()) {
-    std::cout << kUsageLine << kHelp;
-    return 0;
-  }
-  if (!error.empty()) return UsageError(error);
-  if (!cl.positional.empty()) return UsageError("unexpected argument '" + cl.positional[0] + "'");
-  if (!cl.Has("config")) return UsageError("--config FILE is required");
-  const std::string format = cl.Get("format", "text");
-  if (format != "text" && format != "json") return UsageError("--format must be text or json");
+int ProbeCommand(const CommandLine& cl) {
+  if (!cl.Has("config")) return Usage("--config FILE is required");
+  const std::string format = cl.One("format", "text");
+  if (format != "text" && format != "json") return Usage("--format must be text or json");
   ProbeOptions options;
   try {
     size_t used = 0;
-    options.syslog_seconds = std::stod(cl.Get("syslog-seconds", "5"), &used);
-    if (used != cl.Get("syslog-seconds", "5").size() || options.syslog_seconds < 0 ||
+    options.syslog_seconds = std::stod(cl.One("syslog-seconds", "5"), &used);
+    if (used != cl.One("syslog-seconds", "5").size() || options.syslog_seconds < 0 ||
         options.syslog_seconds > 600) {
       throw std::invalid_argument("range");
     }
   } catch (const std::exception&) {
-    return UsageError("--syslog-seconds must be a number of seconds from 0 to 600");
-  }
-  std::vector<std::string> sets;
-  for (const auto& [name, value] : cl.given) {
-    if (name == "set") sets.push_back(value);
+    return Usage("--syslog-seconds must be a number of seconds from 0 to 600");
   }
   LogWarningsToStderr();
-  auto config = LoadConfigFile(cl.Get("config"), sets);
+  auto config = LoadConfigFile(cl.One("config"), cl.All("set"));
   if (!config.ok()) {
     std::cerr << "probe: " << config.status().message() << "\n";
     return 1;

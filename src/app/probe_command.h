@@ -3,13 +3,12 @@
 // for tools (--format json; fields in docs/PROBE.md). Never writes to UFM. Single-threaded.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "app/cli.h"
 
 namespace ufmr::app {
 
-// `args` are the words after "probe". Exit status: 0 when everything the service needs is
+// Exit status: 0 when everything the service needs is
 // there, 1 when something is missing (or the config cannot be loaded), 2 on a usage error.
-int ProbeCommand(const std::vector<std::string>& args);
+int ProbeCommand(const CommandLine& cl);
 
 }  // namespace ufmr::app

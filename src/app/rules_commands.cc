@@ -15,12 +15,10 @@ namespace ufmr::app {
 
 namespace {
 
-bool JsonFormat(const CommandLine& cl, int* exit_code) {
+bool JsonFormat(const CommandLine& cl, const char* command, int* exit_code) {
   std::string f = cl.One("format", "text");
-  if (f != "text" && f != "json") {
-    std::cerr << "--format must be text or json\n";
-    *exit_code = 2;
-  }
+  if (f != "text" && f != "json")
+    *exit_code = UsageError({"rules", command}, "--format must be text or json");
   return f == "json";
 }
 
@@ -28,7 +26,7 @@ bool JsonFormat(const CommandLine& cl, int* exit_code) {
 
 int RulesCheck(const CommandLine& cl) {
   int bad = 0;
-  bool json = JsonFormat(cl, &bad);
+  bool json = JsonFormat(cl, "check", &bad);
   if (bad) return bad;
   std::vector<std::string> paths = cl.positional;
   if (paths.empty()) paths.push_back("rules");
@@ -53,12 +51,9 @@ int RulesCheck(const CommandLine& cl) {
 
 int RulesTest(const CommandLine& cl) {
   int bad = 0;
-  bool json = JsonFormat(cl, &bad);
+  bool json = JsonFormat(cl, "test", &bad);
   if (bad) return bad;
-  if (cl.positional.empty()) {
-    std::cerr << "usage: ufm-remediator rules test PATH...\n";
-    return 2;
-  }
+  if (cl.positional.empty()) return UsageError({"rules", "test"}, "PATH is required");
   auto report = RunRuleTests(cl.positional);
   if (json) {
     auto j = RenderDiagnosticsJson(report.diagnostics);
@@ -106,21 +101,20 @@ void ShowProgress(const ReadProgress& p, bool tty) {
 bool ReplayOptionsOf(const CommandLine& cl, const std::vector<std::string>& rules_paths,
                      ReplayOptions* out) {
   ReplayOptions& options = *out;
+  auto refuse = [](const std::string& message) {
+    UsageError({"replay"}, message);
+    return false;
+  };
   options.event_log = cl.One("event-log");
-  if (cl.options.count("telemetry")) options.telemetry = cl.options.at("telemetry");
+  options.telemetry = cl.All("telemetry");
   options.ports_file = cl.One("ports");
   options.silences_file = cl.One("silences");
-  if (rules_paths.empty() || (options.event_log.empty() && options.telemetry.empty())) {
-    std::cerr << "usage: ufm-remediator replay --rules PATH --event-log FILE "
-                 "[--telemetry FILE_OR_DIR ...] [--ports FILE]\n"
-                 "         [--silences FILE] [--utc-offset +HH:MM] [--max-disabled N] "
-                 "[--format jsonl|text] [--jobs N] [--progress]\n"
-                 "         [--scheduler none|slurm]\n";
-    return false;
+  if (rules_paths.empty()) return refuse("--rules PATH is required");
+  if (options.event_log.empty() && options.telemetry.empty()) {
+    return refuse("give --event-log FILE, --telemetry FILE_OR_DIR, or both");
   }
   if (!ParseJobs(cl.One("jobs", "1"), &options.jobs)) {
-    std::cerr << "--jobs must be a number from 1 to " << kMaxJobs << "\n";
-    return false;
+    return refuse("--jobs must be a number from 1 to " + std::to_string(kMaxJobs));
   }
   if (cl.options.count("progress") || isatty(STDERR_FILENO)) {
     options.progress = [tty = isatty(STDERR_FILENO) != 0](const ReadProgress& p) {
@@ -128,22 +122,19 @@ bool ReplayOptionsOf(const CommandLine& cl, const std::vector<std::string>& rule
     };
   }
   if (!ParseUtcOffset(cl.One("utc-offset", "0"), &options.utc_offset_s)) {
-    std::cerr << "--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)\n";
-    return false;
+    return refuse("--utc-offset must look like +02:00 or -05:30 (at most 14:00 from UTC)");
   }
   // As with a job scheduler configured: a host short of links is drained, not left alone.
   const std::string scheduler = cl.One("scheduler", "none");
   if (scheduler != "none" && scheduler != "slurm") {
-    std::cerr << "--scheduler must be none or slurm\n";
-    return false;
+    return refuse("--scheduler must be none or slurm");
   }
   options.policy.scheduler = scheduler == "slurm";
   if (cl.options.count("max-disabled")) {
     try {
       options.policy.max_disabled_ports = std::stoi(cl.One("max-disabled"));
     } catch (const std::exception&) {
-      std::cerr << "--max-disabled must be a number\n";
-      return false;
+      return refuse("--max-disabled must be a number");
     }
   }
   return true;
@@ -154,11 +145,9 @@ bool ReplayOptionsOf(const CommandLine& cl, const std::vector<std::string>& rule
 int Replay(const CommandLine& cl) {
   std::string format = cl.One("format", "jsonl");
   if (format != "jsonl" && format != "text") {
-    std::cerr << "--format must be jsonl or text\n";
-    return 2;
+    return UsageError({"replay"}, "--format must be jsonl or text");
   }
-  auto rules_paths =
-      cl.options.count("rules") ? cl.options.at("rules") : std::vector<std::string>{};
+  const std::vector<std::string> rules_paths = cl.All("rules");
   ReplayOptions options;
   if (!ReplayOptionsOf(cl, rules_paths, &options)) return 2;
   auto rules = LoadRules(rules_paths);

@@ -2,21 +2,9 @@
 // `replay`. Each takes its arguments after the command words and returns the process exit code.
 #pragma once
 
-#include <map>
-#include <string>
-#include <vector>
+#include "app/cli.h"
 
 namespace ufmr::app {
-
-// Options given as --name VALUE (repeatable ones keep every value), and the plain arguments.
-struct CommandLine {
-  std::vector<std::string> positional;
-  std::map<std::string, std::vector<std::string>> options;
-  std::string One(const std::string& name, const std::string& fallback = "") const {
-    auto it = options.find(name);
-    return it == options.end() || it->second.empty() ? fallback : it->second.back();
-  }
-};
 
 // rules check PATH... [--format text|json]: exit 0 when valid, 1 with the diagnostics when not.
 int RulesCheck(const CommandLine& cl);

@@ -14,16 +14,6 @@
 namespace ufmr::app {
 namespace {
 
-constexpr const char* kUserUsage =
-    "usage: ufm-remediator user add NAME --role viewer|technician|engineer|admin --config FILE\n"
-    "       ufm-remediator user list --config FILE\n"
-    "       ufm-remediator user passwd NAME --config FILE\n"
-    "       ufm-remediator user disable NAME --config FILE\n";
-constexpr const char* kTokenUsage =
-    "usage: ufm-remediator token create --user NAME [--label TEXT] --config FILE\n"
-    "       ufm-remediator token list --config FILE\n"
-    "       ufm-remediator token revoke ID --config FILE\n";
-
 int Fail(const Status& s) {
   std::cerr << s.message() << "\n";
   return 1;
@@ -66,8 +56,7 @@ Result<std::string> ReadNewPassword() {
 
 int UserAdd(const CommandLine& cl, AuthStore& store) {
   if (cl.positional.size() != 2 || cl.One("role").empty()) {
-    std::cerr << kUserUsage;
-    return 2;
+    return UsageError({"user", "add"}, "give NAME and --role ROLE");
   }
   const std::string& name = cl.positional[1];
   auto role = ParseRole(cl.One("role"));
@@ -100,10 +89,7 @@ int UserList(AuthStore& store) {
 }
 
 int UserPasswd(const CommandLine& cl, AuthStore& store) {
-  if (cl.positional.size() != 2) {
-    std::cerr << kUserUsage;
-    return 2;
-  }
+  if (cl.positional.size() != 2) return UsageError({"user", cl.positional[0]}, "give NAME");
   const std::string& name = cl.positional[1];
   auto user = store.GetUser(name);
   if (!user.ok()) return Fail(user.status());
@@ -115,10 +101,7 @@ int UserPasswd(const CommandLine& cl, AuthStore& store) {
 }
 
 int UserDisable(const CommandLine& cl, AuthStore& store) {
-  if (cl.positional.size() != 2) {
-    std::cerr << kUserUsage;
-    return 2;
-  }
+  if (cl.positional.size() != 2) return UsageError({"user", cl.positional[0]}, "give NAME");
   if (Status s = store.DisableUser(cl.positional[1]); !s.ok()) return Fail(s);
   std::cerr << "disabled " << cl.positional[1] << ": sessions ended, tokens revoked\n";
   return 0;
@@ -126,8 +109,7 @@ int UserDisable(const CommandLine& cl, AuthStore& store) {
 
 int TokenCreate(const CommandLine& cl, AuthStore& store) {
   if (cl.positional.size() != 1 || cl.One("user").empty()) {
-    std::cerr << kTokenUsage;
-    return 2;
+    return UsageError({"token", "create"}, "give --user NAME");
   }
   auto t = store.CreateToken(cl.One("user"), cl.One("label"));
   if (!t.ok()) return Fail(t.status());
@@ -155,10 +137,7 @@ int TokenList(AuthStore& store) {
 }
 
 int TokenRevoke(const CommandLine& cl, AuthStore& store) {
-  if (cl.positional.size() != 2) {
-    std::cerr << kTokenUsage;
-    return 2;
-  }
+  if (cl.positional.size() != 2) return UsageError({"token", "revoke"}, "give ID");
   int64_t id = 0;
   try {
     size_t used = 0;
@@ -181,8 +160,7 @@ int UserCommand(const CommandLine& cl, AuthStore& store) {
   if (sub == "list" && cl.positional.size() == 1) return UserList(store);
   if (sub == "passwd") return UserPasswd(cl, store);
   if (sub == "disable") return UserDisable(cl, store);
-  std::cerr << kUserUsage;
-  return 2;
+  return UsageError({"user"}, "give one of its commands: add, list, passwd, disable");
 }
 
 int TokenCommand(const CommandLine& cl, AuthStore& store) {
@@ -190,8 +168,7 @@ int TokenCommand(const CommandLine& cl, AuthStore& store) {
   if (sub == "create") return TokenCreate(cl, store);
   if (sub == "list" && cl.positional.size() == 1) return TokenList(store);
   if (sub == "revoke") return TokenRevoke(cl, store);
-  std::cerr << kTokenUsage;
-  return 2;
+  return UsageError({"token"}, "give one of its commands: create, list, revoke");
 }
 
 }  // namespace ufmr::app

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "api/auth_store.h"
-#include "app/rules_commands.h"
+#include "app/cli.h"
 
 namespace ufmr::app {
 
