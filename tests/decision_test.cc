@@ -783,6 +783,25 @@ TEST(DecisionTest, RenderTemplateReadsTheSharedThreshold) {
             "3 in 5m over 100.0");
 }
 
+// The events seldom name the cable; UFM's inventory often does (ports or links). A hint says
+// "cable MT..." rather than "cable (unknown)" when either end's cable is known.
+TEST(DecisionTest, RenderTemplateTakesTheCableSerialFromTheInventory) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  Finding f = LinkFinding();
+  f.cable_serial.clear();
+  Decision d;
+  d.port = kSw;
+  d.peer = kHost;
+  EXPECT_EQ(RenderTemplate("cable {cable_serial}", d, f, ctx), "cable (unknown)");
+  ctx.ports[kHost].cable_serial = "MT2330FT00042";  // known on the peer's end only
+  EXPECT_EQ(RenderTemplate("cable {cable_serial}", d, f, ctx), "cable MT2330FT00042");
+  ctx.ports[kSw].cable_serial = "MT2330FT00041";
+  EXPECT_EQ(RenderTemplate("cable {cable_serial}", d, f, ctx), "cable MT2330FT00041");
+  f.cable_serial = "MT2330FT09118";  // the event's own word wins
+  EXPECT_EQ(RenderTemplate("cable {cable_serial}", d, f, ctx), "cable MT2330FT09118");
+}
+
 TEST(DecisionTest, RenderTemplateLeavesUnknownValuesOut) {
   FakeContext ctx;  // knows no port
   Finding f = LinkFinding();

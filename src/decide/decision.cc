@@ -192,8 +192,12 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
     if (name == "peer_node") return out->append(NodeName(peer));
     if (name == "switch") return out->append(node_of(true, d.switch_name));
     if (name == "node") return out->append(node_of(false, d.node));
-    if (name == "cable_serial") {
-      return out->append(f.cable_serial.empty() ? "(unknown)" : f.cable_serial);
+    if (name == "cable_serial") {  // the events' word first, else what the inventory knows
+      if (!f.cable_serial.empty()) return out->append(f.cable_serial);
+      for (const PortInfo* end : {port, peer}) {
+        if (end && !end->cable_serial.empty()) return out->append(end->cable_serial);
+      }
+      return out->append("(unknown)");
     }
     if (name == "severity") return out->append(d.severity);
     static const nlohmann::json kNone;
