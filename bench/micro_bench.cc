@@ -9,7 +9,10 @@
 //                        10,000 with --quick) parsed and folded into the counter tracking
 //                        (TelemetryIntake, observations only for counters the shipped rules name,
 //                        as the service runs per poll); time per snapshot; items = ports;
-//                        counter state_mb = the counter state's size in MB (as telemetry_bench).
+//                        counter state_mb = the counter state's size in MB (as telemetry_bench);
+//                        lead_up_mb = what LeadUp holds of the rises of error counters.
+//   BM_LeadUpStorm       every port's error counter rising, 40 rounds (100,000 ports, 20,000
+//                        with --quick): rises/s, and lead_up_mb, LeadUp's size (bounded).
 //   BM_RuleEvaluation    UFM event observations through the RuleEngine with the shipped rules and
 //                        a 64-leaf x 32-host inventory (as bench/rules_bench.cc), in two mixes:
 //                        10 % link events (the rest no rule names) and a link-event storm (100 %);
@@ -55,6 +58,7 @@
 #include "rules/rule_engine.h"
 #include "rules/rule_loader.h"
 #include "store/store.h"
+#include "telemetry/lead_up.h"
 #include "telemetry/telemetry.h"
 #include "ufm/inventory.h"
 #include "ufm/ufm_event.h"
@@ -249,6 +253,8 @@ void BM_TelemetryIngest(benchmark::State& state) {
   auto rules = ShippedRules(state);
   if (!rules) return;
   ufmr::TelemetryIntake intake(ufmr::Config::Telemetry{}, nullptr);
+  ufmr::LeadUp lead_up;  // as the service: rises of error counters are noted for tickets' charts
+  intake.FollowRises(&lead_up);
   intake.SetInterest(rules->counters);
   // Snapshot 0 is the baseline (a port's first sample makes no deltas).
   int64_t s = 0;
@@ -282,6 +288,33 @@ void BM_TelemetryIngest(benchmark::State& state) {
   state.counters["observations"] = static_cast<double>(observations) /
                                    static_cast<double>(std::max<int64_t>(1, state.iterations()));
   state.counters["state_mb"] = static_cast<double>(intake.primary().state_bytes()) / 1e6;
+  state.counters["lead_up_mb"] = static_cast<double>(lead_up.bytes()) / 1e6;
+}
+
+// The lead-up in a storm: range(0) ports (100,000: every port of the fabric) each see an error
+// counter rise every round, 40 rounds; LeadUp keeps the 10,000 that rose last. Items = rises;
+// counter lead_up_mb = what it holds at the end (its bound, whatever the number of ports).
+void BM_LeadUpStorm(benchmark::State& state) {
+  const int64_t ports = state.range(0);
+  std::vector<std::string> names;
+  for (int64_t p = 0; p < ports; ++p) {
+    names.push_back(ufmr::bench::Hex16(0x0c42a10300000000ULL + static_cast<uint64_t>(p)) + "_1");
+  }
+  size_t bytes = 0;
+  for (auto _ : state) {
+    ufmr::LeadUp lead_up;
+    for (int round = 0; round < 40; ++round) {
+      const auto prev = ufmr::FromEpochSeconds(1.7e9 + round * 60.0);
+      const auto at = ufmr::FromEpochSeconds(1.7e9 + round * 60.0 + 60);
+      for (const auto& name : names) {
+        const auto before = static_cast<uint64_t>(round) * 100;
+        lead_up.Rose(name, "SymbolErrorCounterExtended", prev, before, at, before + 100);
+      }
+    }
+    bytes = lead_up.bytes();
+  }
+  state.SetItemsProcessed(state.iterations() * ports * 40);
+  state.counters["lead_up_mb"] = static_cast<double>(bytes) / 1e6;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -513,6 +546,10 @@ void RegisterAll() {
   benchmark::RegisterBenchmark("BM_TelemetryIngest", BM_TelemetryIngest)
       ->ArgName("ports")
       ->Arg(quick ? 10'000 : 100'000)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_LeadUpStorm", BM_LeadUpStorm)
+      ->ArgName("ports")
+      ->Arg(quick ? 20'000 : 100'000)
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_RuleEvaluation", BM_RuleEvaluation)
       ->ArgNames({"events", "link_pct"})

@@ -24,6 +24,10 @@ TARGETS = {
     # target bench/telemetry_bench.cc prints; scaled likewise to the ports measured.
     "BM_TelemetryIngest": {"kind": "ms_per_snapshot", "limit_ms_per_100k": 150.0,
                            "state_mb_per_100k": 64.0},
+    # The lead-up of tickets' charts (LeadUp) when every port's error counter rises: it keeps the
+    # 10,000 ports that rose last, 32 points each; <= 16 MB whatever the fabric's size. The rate
+    # is shown for what it costs (a real storm has far fewer rising ports per poll).
+    "BM_LeadUpStorm": {"kind": "info", "unit": "rises/s", "lead_up_mb_max": 16.0},
     # The UFM event log: >= 1,000,000 lines/s, the target of the telemetry and event-log issue
     # (bench/event_log_bench.cc's "assemble + parse" row). Catching up on a backlog after a
     # restart (100 MB of log is about 500,000 lines of ~200 bytes) then takes half a second.
@@ -55,6 +59,7 @@ FIGURES = {
     "BM_EventLogParse": "event-log parsing",
     "BM_EventJsonParse": "event JSON parsing",
     "BM_TelemetryIngest": "telemetry ingest",
+    "BM_LeadUpStorm": "lead-up, every port rising",
     "BM_RuleEvaluation": "rule evaluation",
     "BM_RulesReload": "rules reload",
     "BM_TicketStoreWrite": "ticket store writes",
@@ -108,6 +113,8 @@ def rows(run):
     target = target_for(run)
     if target and "state_mb_per_100k" in target:
         out.append(state_row(run, target))
+    if target and "lead_up_mb_max" in target:
+        out.append(lead_up_row(run, target))
     return out
 
 
@@ -151,6 +158,18 @@ def state_row(run, target):
     if mb is None:
         return figure, "no state_mb in the output", want, "MISS"
     return figure, f"{float(mb):,.1f} MB", want, "ok" if float(mb) <= limit else "MISS"
+
+
+def lead_up_row(run, target):
+    """What LeadUp holds after a storm of rises on every port, against its bound."""
+    ports = first_arg(run) or 100_000
+    figure = f"lead-up of tickets' charts ({ports:,} ports rising)"
+    want = f"<= {target['lead_up_mb_max']:,.1f} MB"
+    mb = run.get("lead_up_mb")
+    if run.get("error_occurred") or mb is None:
+        return figure, run.get("error_message") or "no lead_up_mb in the output", want, "MISS"
+    verdict = "ok" if float(mb) <= target["lead_up_mb_max"] else "MISS"
+    return figure, f"{float(mb):,.1f} MB", want, verdict
 
 
 def limit_ms(target, run):

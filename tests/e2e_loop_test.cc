@@ -284,7 +284,7 @@ TEST_F(LoopTest, StillBadAfterRepairIsDisabledAgainAndReopened) {
   EXPECT_EQ(Get(api_ + "/api/tickets?state=all")["tickets"].size(), 1u);
 }
 
-TEST_F(LoopTest, SymbolErrorsTripTheCounterRule) {
+TEST_F(LoopTest, SymbolErrorsTripTheCounterRuleAndTheChartShowsTheRise) {
   std::string sw, host;
   int64_t id = 0;
   ASSERT_NO_FATAL_FAILURE(
@@ -293,6 +293,26 @@ TEST_F(LoopTest, SymbolErrorsTripTheCounterRule) {
   EXPECT_EQ(t["rule"], "symbol_errors");
   EXPECT_NE(t["events"].dump().find("SymbolErrorCounterExtended"), std::string::npos);
   EXPECT_EQ(ActionsFor(sw, "disable").size(), 1u);
+
+  // The ticket's chart starts before the ticket: the rise that led to it (LeadUp), the value
+  // before it included. Without the lead-up, only the sample that tripped the rule is older than
+  // the ticket; with it, the one before the rise is too, with a lower value.
+  const std::string opened = t["created_at"].get<std::string>();
+  json series;
+  auto rise_before_ticket = [&] {
+    series = Get(api_ + "/api/tickets/" + std::to_string(id) + "/counters")["series"];
+    for (const auto& s : series) {
+      if (s["counter"] != "SymbolErrorCounterExtended") continue;
+      std::vector<double> before;  // values sampled before the ticket opened
+      for (const auto& p : s["points"]) {
+        // ISO-8601 UTC times of one form compare as strings.
+        if (p["at"].get<std::string>() < opened) before.push_back(p["value"].get<double>());
+      }
+      if (before.size() >= 2 && before.front() < before.back()) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(WaitUntil(rise_before_ticket, seconds(10))) << opened << " " << series.dump();
 
   // Reported repaired while the errors go on: the soak sees them and the port goes down again.
   ASSERT_EQ(Post(api_ + "/api/tickets/" + std::to_string(id) + "/repaired",

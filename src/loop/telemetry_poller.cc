@@ -8,14 +8,16 @@ TelemetryPoller::TelemetryPoller(const Parts& parts)
     : p_(parts),
       intake_(parts.config.telemetry, parts.ufm, parts.inventory),
       history_(parts.config.dashboard.counter_history_s,
-               parts.config.dashboard.counter_sample_interval_s) {}
+               parts.config.dashboard.counter_sample_interval_s) {
+  intake_.FollowRises(&lead_up_);
+}
 
 void TelemetryPoller::Poll(const std::set<std::string>& counters, const Emit& emit) {
   // Only counters some rule names become observations; the rest are tracked, not forwarded.
   intake_.SetInterest(counters);
   auto report = intake_.Poll(p_.clock.Now(), emit);
   Report(report);
-  history_.MaybeRecord(p_.store, intake_.primary(), counters, p_.clock.Now());
+  history_.MaybeRecord(p_.store, intake_.primary(), counters, p_.clock.Now(), &lead_up_);
 }
 
 void TelemetryPoller::Report(const TelemetryIntake::Report& report) {

@@ -1,7 +1,8 @@
 // TelemetryPoller: the counter source. Every telemetry.interval_s it polls UFM Telemetry
 // (TelemetryIntake: snapshots into deltas, BER and Observations for the counters some rule names),
 // reports the input's health, and keeps the error counters of ticketed ports over time for the
-// dashboard (CounterHistory). Pipeline thread only; not thread-safe.
+// dashboard (CounterHistory), with the rise before each ticket (LeadUp). Pipeline thread only; not
+// thread-safe.
 #pragma once
 
 #include <functional>
@@ -45,6 +46,7 @@ class TelemetryPoller {
   void Report(const TelemetryIntake::Report& report);
 
   Parts p_;
+  LeadUp lead_up_;  // before intake_, which notes rises in it
   TelemetryIntake intake_;
   CounterHistory history_;
 };

@@ -1,5 +1,6 @@
 #include "telemetry/telemetry.h"
 
+#include "telemetry/error_counters.h"
 #include "ufm/inventory.h"
 #include "ufm/ufm_client.h"
 
@@ -65,6 +66,7 @@ void TelemetryIntake::SetInterest(std::optional<std::set<std::string>> counters)
     return;
   }
   std::set<std::string> tracked = *interest_;
+  if (lead_up_) tracked.insert(ErrorCounters().begin(), ErrorCounters().end());
   if (interest_->count(std::string(kSymbolBerCounter))) {
     tracked.insert("SymbolErrorCounterExtended");
     tracked.insert("SymbolErrorCounter");
@@ -109,6 +111,11 @@ size_t TelemetryIntake::IngestNamed(const TelemetrySnapshot& snapshot, bool seco
   tracker.Update(snapshot, now, [&](const CounterDelta& d) {
     const std::string& name = snapshot.counters[d.column];
     const bool wanted = Wants(name);
+    if (lead_up_ && !secondary && (wanted || ErrorCounters().count(name))) {
+      const auto interval = std::chrono::duration_cast<TimePoint::duration>(Seconds(d.interval_s));
+      lead_up_->Rose(PortName(snapshot.ports[d.row]), name, d.time - interval,
+                     d.delta <= d.value ? d.value - d.delta : 0, d.time, d.value);
+    }
     const bool ber = wants_ber && IsSymbolErrorCounter(name);
     if (!wanted && !ber) return;
     Observation o;

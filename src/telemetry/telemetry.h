@@ -21,6 +21,7 @@
 #include "base/clock.h"
 #include "config/config.h"
 #include "ingest/observation.h"
+#include "telemetry/lead_up.h"
 #include "telemetry/telemetry_ber.h"
 #include "telemetry/telemetry_csv.h"
 #include "telemetry/telemetry_hosts.h"
@@ -56,6 +57,10 @@ class TelemetryIntake {
   // counters the counter rules name (RuleSet::counters); nullopt: every counter that moved (the
   // default).
   void SetInterest(std::optional<std::set<std::string>> counters);
+  // Notes every rise of an error counter (ErrorCounters) or of a counter of interest of the
+  // primary's ports in `lead_up`, which must outlive the intake; nullptr (the default): none.
+  // Call before the first SetInterest.
+  void FollowRises(LeadUp* lead_up) { lead_up_ = lead_up; }
 
   struct Report {
     bool primary_ok = false;        // the primary endpoint gave a snapshot (maybe partial)
@@ -102,6 +107,7 @@ class TelemetryIntake {
   const Inventory* inventory_ = nullptr;
   HostPortIndex hosts_;
   std::optional<std::set<std::string>> interest_;
+  LeadUp* lead_up_ = nullptr;
   CounterTracker primary_;
   CounterTracker secondary_;
 };
