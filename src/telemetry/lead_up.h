@@ -3,8 +3,9 @@
 // at most max_ports ports (those that rose most recently; the others are forgotten), it holds the
 // last points_per_port changes of their counters, each with the value before and after. Fed by the
 // telemetry intake as counters move; drained by CounterHistory when a ticket's port is first
-// recorded. Bounded: about 40 bytes a point plus about 200 a port (bytes() says; the figures at
-// 100,000 ports are in docs/PERFORMANCE.md). Owned by one thread (the pipeline's); not thread-safe.
+// recorded. Bounded: 24 bytes a point plus about 200 a port, at most about 9.5 MB with the
+// defaults however many ports rise (bytes() says; docs/PERFORMANCE.md). Owned by one thread (the
+// pipeline's); not thread-safe.
 #pragma once
 
 #include <cstddef>
