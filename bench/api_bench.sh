@@ -171,9 +171,9 @@ EOF
 
 # --- Authentication: a viewer's API token when the build can make one, else anonymous reads (or,
 # on a build from before the auth section, no authentication at all).
-help=$("$bin/ufm-remediator" --help 2>&1 || true)
 with_token=0
-grep -q 'user add' <<<"$help" && grep -q 'token create' <<<"$help" && with_token=1
+"$bin/ufm-remediator" user add --help >/dev/null 2>&1 &&
+  "$bin/ufm-remediator" token create --help >/dev/null 2>&1 && with_token=1
 auth_mode="Bearer token (viewer)"
 if [[ $with_token -eq 1 ]]; then
   write_config

@@ -78,6 +78,24 @@ TEST(CounterTrackerTest, DeltaCarriesRowColumnAndRate) {
   EXPECT_EQ(stats.reported, 1u);
 }
 
+// The value and time before the move (the lead-up of a ticket's chart draws both), after a reset
+// too: there the value before is the old, higher one, not the new value less the delta.
+TEST(CounterTrackerTest, DeltaCarriesTheValueAndTimeBefore) {
+  CounterTracker tracker;
+  tracker.Update(Snap(kT0us, {{"a", 100}}), kNow, [](const CounterDelta&) {});
+  std::vector<CounterDelta> got;
+  auto keep = [&](const CounterDelta& d) { got.push_back(d); };
+  tracker.Update(Snap(kT0us + 4'000'000, {{"a", 130}}), kNow, keep);
+  tracker.Update(Snap(kT0us + 9'000'000, {{"a", 7}}), kNow, keep);  // reset
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].previous, 100u);
+  EXPECT_EQ(got[0].previous_time, TimePoint(microseconds(kT0us)));
+  EXPECT_EQ(got[0].time, TimePoint(microseconds(kT0us + 4'000'000)));
+  EXPECT_EQ(got[1].previous, 130u);
+  EXPECT_EQ(got[1].delta, 7u);
+  EXPECT_EQ(got[1].previous_time, TimePoint(microseconds(kT0us + 4'000'000)));
+}
+
 TEST(CounterTrackerTest, SubSecondIntervalFromMicroseconds) {
   CounterTracker tracker;
   tracker.UpdateObservations(Snap(kT0us, {{"c", 0}}), kNow);

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <iostream>
 #include <list>
+#include <set>
 
 namespace ufmr::app {
 namespace {
@@ -38,6 +39,45 @@ std::vector<std::string> Children(const std::vector<CommandSpec>& commands,
     }
   }
   return names;
+}
+
+// Options of every command that reads the config, given before the command's words, as the
+// command line has always allowed (`ufm-remediator --config FILE serve`): taken out of `args`,
+// with their values.
+std::vector<std::string> LeadingOptions(std::vector<std::string>* args) {
+  static const std::set<std::string> kBefore = {"--config", "--set", "--log-level"};
+  size_t i = 0;
+  while (i < args->size() && kBefore.count((*args)[i].substr(0, (*args)[i].find('=')))) {
+    const bool inline_value = (*args)[i].find('=') != std::string::npos;
+    i += inline_value || i + 1 == args->size() ? 1 : 2;
+  }
+  std::vector<std::string> leading(args->begin(), args->begin() + static_cast<std::ptrdiff_t>(i));
+  args->erase(args->begin(), args->begin() + static_cast<std::ptrdiff_t>(i));
+  return leading;
+}
+
+const CommandSpec* Find(const std::vector<CommandSpec>& commands,
+                        const std::vector<std::string>& words) {
+  for (const auto& c : commands) {
+    if (c.words == words) return &c;
+  }
+  return nullptr;
+}
+
+// "--event-log --help", "--role --config x": an option that takes a value followed by another
+// option (CLI11 would take that option as the value). Empty when there is none.
+std::string MissingValue(const CommandSpec& spec, const std::vector<std::string>& args,
+                         size_t from) {
+  for (size_t i = from; i < args.size(); ++i) {
+    if (args[i] == "--") break;
+    for (const OptionSpec& o : spec.options) {
+      if (o.value.empty() || args[i] != "--" + o.name) continue;
+      const bool next_is_option =
+          i + 1 < args.size() && args[i + 1].size() > 2 && args[i + 1].rfind("--", 0) == 0;
+      if (next_is_option) return "--" + o.name + " needs a value";
+    }
+  }
+  return "";
 }
 
 bool AsksForHelp(const std::string& arg) {
@@ -133,6 +173,12 @@ class Reader {
       }
       std::vector<std::string> values =
           spec->value.empty() ? std::vector<std::string>(opt->count(), "1") : opt->results();
+      for (const auto& v : values) {
+        // "--event-log --help": CLI11 takes the next word whatever it is.
+        if (!spec->value.empty() && v.size() > 2 && v.rfind("--", 0) == 0 && error->empty()) {
+          *error = "--" + spec->name + " needs a value";
+        }
+      }
       if (!spec->repeatable) values.erase(values.begin(), values.end() - 1);
       line.options[spec->name] = std::move(values);
     }
@@ -178,11 +224,23 @@ Invocation ReadCommandLine(const std::vector<CommandSpec>& commands,
   }
   Invocation inv;
   std::string error;
+  const std::vector<std::string> leading = LeadingOptions(&args);
   inv.words = Chosen(commands, args, &error);
+  // After the command's words, where its options go.
+  args.insert(args.begin() + static_cast<std::ptrdiff_t>(std::min(inv.words.size(), args.size())),
+              leading.begin(), leading.end());
   if (!error.empty()) {
     PrintError(err, inv.words, error);
     inv.exit_code = 2;
     return inv;
+  }
+  if (const CommandSpec* spec = Find(commands, inv.words)) {
+    error = MissingValue(*spec, args, inv.words.size());
+    if (!error.empty()) {
+      PrintError(err, inv.words, error);
+      inv.exit_code = 2;
+      return inv;
+    }
   }
   CLI::App root("", kProgram);
   root.set_version_flag("--version", std::string(kProgram) + " " + version);

@@ -17,8 +17,9 @@ namespace {
 
 bool JsonFormat(const CommandLine& cl, const char* command, int* exit_code) {
   std::string f = cl.One("format", "text");
-  if (f != "text" && f != "json")
+  if (f != "text" && f != "json") {
     *exit_code = UsageError({"rules", command}, "--format must be text or json");
+  }
   return f == "json";
 }
 

@@ -35,6 +35,8 @@ class TelemetryPoller {
   };
   using Emit = std::function<void(const Observation&)>;
   explicit TelemetryPoller(const Parts& parts);
+  TelemetryPoller(const TelemetryPoller&) = delete;  // intake_ points at lead_up_
+  TelemetryPoller& operator=(const TelemetryPoller&) = delete;
 
   // One poll: an Observation for each change of a counter in `counters` (those the rules name)
   // to `emit`; every counter is tracked, and the history samples those worth keeping.

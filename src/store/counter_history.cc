@@ -16,16 +16,13 @@ bool CounterHistory::Keeps(const std::string& counter, const std::set<std::strin
   return used_by_rules.count(counter) > 0 || ErrorCounters().count(counter) > 0;
 }
 
-int CounterHistory::RecordLeadUp(Store::Tx& tx, const LeadUp& lead_up, const std::string& port,
-                                 const std::set<std::string>& used_by_rules, TimePoint now) {
+void CounterHistory::AddLeadUp(const LeadUp& lead_up, const std::string& port,
+                               const std::set<std::string>& used_by_rules, TimePoint now,
+                               std::map<TimePoint, nlohmann::json>* samples) const {
   const auto back = std::chrono::duration_cast<TimePoint::duration>(Seconds(lead_up_s_));
-  std::map<TimePoint, nlohmann::json> samples;  // the points of one time make one sample
   for (const LeadUp::Point& p : lead_up.Points(port, now - back)) {
-    if (Keeps(p.counter, used_by_rules)) samples[p.at][p.counter] = p.value;
+    if (Keeps(p.counter, used_by_rules)) (*samples)[p.at][p.counter] = p.value;
   }
-  for (const auto& [at, counters] : samples)
-    tx.AddCounterSample(port, ToEpochSeconds(at), counters);
-  return static_cast<int>(samples.size());
 }
 
 int CounterHistory::MaybeRecord(Store& store, const CounterTracker& tracker,
@@ -41,21 +38,22 @@ int CounterHistory::MaybeRecord(Store& store, const CounterTracker& tracker,
     std::set<std::string> ports;
     for (const std::string& port : tx.OpenTicketPorts()) {
       ports.insert(port);
-      if (lead_up && !recorded_.count(port)) {
-        recorded += RecordLeadUp(tx, *lead_up, port, used_by_rules, now);
-      }
+      // By time: a lead-up point at the last sample's time joins that sample (one row a time).
+      std::map<TimePoint, nlohmann::json> samples;
+      if (lead_up && !recorded_.count(port))
+        AddLeadUp(*lead_up, port, used_by_rules, now, &samples);
       PortKey key;
-      if (!ParsePortName(port, &key)) continue;
       TimePoint at;
       std::map<std::string, uint64_t> values;
-      if (!tracker.LastSample(key, &at, &values)) continue;
-      nlohmann::json counters = nlohmann::json::object();
-      for (const auto& [name, v] : values) {
-        if (Keeps(name, used_by_rules)) counters[name] = v;
+      if (ParsePortName(port, &key) && tracker.LastSample(key, &at, &values)) {
+        for (const auto& [name, v] : values) {
+          if (Keeps(name, used_by_rules)) samples[at][name] = v;
+        }
       }
-      if (counters.empty()) continue;
-      tx.AddCounterSample(port, ToEpochSeconds(at), counters);
-      ++recorded;
+      for (const auto& [when, counters] : samples) {
+        tx.AddCounterSample(port, ToEpochSeconds(when), counters);
+        ++recorded;
+      }
     }
     if (now >= next_prune_) {
       next_prune_ = now + std::chrono::hours(1);

@@ -7,6 +7,8 @@
 // shows what led to it. Belongs to the loop's thread.
 #pragma once
 
+#include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
@@ -33,9 +35,10 @@ class CounterHistory {
   void RecordSoon() { next_record_ = TimePoint{}; }
 
  private:
-  // The lead-up of `port` (points since now - lead_up_s_), as samples; the number recorded.
-  int RecordLeadUp(Store::Tx& tx, const LeadUp& lead_up, const std::string& port,
-                   const std::set<std::string>& used_by_rules, TimePoint now);
+  // Adds the lead-up of `port` (its points since now - lead_up_s_) to `samples`, by time.
+  void AddLeadUp(const LeadUp& lead_up, const std::string& port,
+                 const std::set<std::string>& used_by_rules, TimePoint now,
+                 std::map<TimePoint, nlohmann::json>* samples) const;
 
   double keep_s_;
   double every_s_;

@@ -112,9 +112,8 @@ size_t TelemetryIntake::IngestNamed(const TelemetrySnapshot& snapshot, bool seco
     const std::string& name = snapshot.counters[d.column];
     const bool wanted = Wants(name);
     if (lead_up_ && !secondary && (wanted || ErrorCounters().count(name))) {
-      const auto interval = std::chrono::duration_cast<TimePoint::duration>(Seconds(d.interval_s));
-      lead_up_->Rose(PortName(snapshot.ports[d.row]), name, d.time - interval,
-                     d.delta <= d.value ? d.value - d.delta : 0, d.time, d.value);
+      lead_up_->Rose(PortName(snapshot.ports[d.row]), name, d.previous_time, d.previous, d.time,
+                     d.value);
     }
     const bool ber = wants_ber && IsSymbolErrorCounter(name);
     if (!wanted && !ber) return;

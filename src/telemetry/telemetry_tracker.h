@@ -25,12 +25,14 @@ namespace ufmr {
 
 // One counter that moved on one port.
 struct CounterDelta {
-  size_t row = 0;      // in the snapshot
-  size_t column = 0;   // the snapshot's counter column
-  uint64_t value = 0;  // now
-  uint64_t delta = 0;  // since the previous sample (the new value after a reset)
+  size_t row = 0;         // in the snapshot
+  size_t column = 0;      // the snapshot's counter column
+  uint64_t value = 0;     // now
+  uint64_t delta = 0;     // since the previous sample (the new value after a reset)
+  uint64_t previous = 0;  // the value at the previous sample
   double interval_s = 0;
-  TimePoint time;  // of the new sample
+  TimePoint time;           // of the new sample
+  TimePoint previous_time;  // of the previous sample
   double rate_per_s() const { return static_cast<double>(delta) / interval_s; }
 };
 
@@ -154,9 +156,12 @@ CounterTracker::Stats CounterTracker::Update(const TelemetrySnapshot& snapshot, 
             d.column = c;
             d.value = v;
             d.delta = delta;
+            d.previous = old;
             d.interval_s = interval_s;
             d.time = TimePoint(
                 std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(t_us)));
+            d.previous_time = TimePoint(std::chrono::duration_cast<TimePoint::duration>(
+                std::chrono::microseconds(prev_us)));
             sink(d);
           }
         }

@@ -277,11 +277,10 @@ try {
   // The charts mark the moment the ticket opened and, once its cut is confirmed, the cut.
   const marked = async (kind) => page.locator(`[data-testid=chart-mark][data-mark=${kind}]`).count();
   await waitFor('the ticket\'s opening marked on its charts', async () => (await marked('opened')) > 0, STEP_MS);
-  const cutConfirmed = (detail.actions || []).some((a) =>
-    a.state === 'confirmed' && (a.action === 'disable' || a.action === 'isolate'));
-  if (cutConfirmed) await waitFor('the cut marked on the charts', async () => (await marked('cut')) > 0, STEP_MS);
+  // The ticket is port_disabled (above): its cut is confirmed.
+  await waitFor('the cut marked on the charts', async () => (await marked('cut')) > 0, STEP_MS);
   log(`ticket page: both ends with labels, GUIDs and cable serials; evidence; ${series.length} counter series charted, ` +
-    `marked where the ticket opened${cutConfirmed ? ' and the port was cut' : ''}`);
+    'marked where the ticket opened and where the port was cut');
 
   // --- the node description's markup is text ---
   step = 'node description is text';
