@@ -41,10 +41,10 @@ std::vector<std::string> Plus(std::vector<std::string> words,
 }
 
 const std::vector<std::string> kCommands = {
-    "serve",        "db",     "db migrate",   "rules",      "rules check",
-    "rules test",   "replay", "parse",        "probe",      "config",
-    "config check", "user",   "user add",     "user list",  "user passwd",
-    "user disable", "token",  "token create", "token list", "token revoke"};
+    "serve",      "db",           "db migrate",  "rules",        "rules check",  "rules test",
+    "replay",     "parse",        "probe",       "config",       "config check", "user",
+    "user add",   "user list",    "user passwd", "user disable", "token",        "token create",
+    "token list", "token revoke", "notify",      "notify test"};
 
 // A usage error: exit 2, one line on stderr in the program's form, nothing on stdout.
 void ExpectUsageError(const std::vector<std::string>& args, const std::string& command,
@@ -128,6 +128,31 @@ TEST(HelpCliTest, MissingValuesAndRequirementsAreOneLine) {
   ExpectUsageError({"replay", "--rules", "r"}, "replay", "give --event-log FILE");
   ExpectUsageError({"config", "check"}, "config check", "give the config file");
   ExpectUsageError({"serve", "--config", "x", "--log-level", "loud"}, "serve", "--log-level");
+}
+
+// "--event-log --help" is a missing value, not a file named "--help"; the next option is not
+// taken as a value either.
+TEST(HelpCliTest, AnOptionIsNotTakenAsAnotherOptionsValue) {
+  ExpectUsageError({"parse", "--event-log", "--help"}, "parse", "--event-log needs a value");
+  ExpectUsageError({"parse", "--event-log", "--ports", "p.json"}, "parse",
+                   "--event-log needs a value");
+  ExpectUsageError({"user", "add", "a", "--role", "--config", "x"}, "user add",
+                   "--role needs a value");
+}
+
+// As the command line always allowed: the config's options before the command, --log-level on
+// the offline commands too.
+TEST(HelpCliTest, ConfigOptionsMayComeBeforeTheCommand) {
+  const std::string good = testing::SourceDir() + "/services/config.example.yaml";
+  CommandResult before = Cli({"--config", good, "--log-level", "warn", "config", "check"});
+  EXPECT_EQ(before.exit_code, 0) << before.err;
+  EXPECT_NE(before.out.find("config.example.yaml: ok"), std::string::npos) << before.out;
+  CommandResult inline_value = Cli({"--config=" + good, "config", "check"});
+  EXPECT_EQ(inline_value.exit_code, 0) << inline_value.err;
+  CommandResult rules =
+      Cli({"rules", "check", testing::SourceDir() + "/rules", "--log-level", "error"});
+  EXPECT_EQ(rules.exit_code, 0) << rules.err;
+  ExpectUsageError({"--config", good}, "", "give a command");
 }
 
 TEST(HelpCliTest, ASingleValuedOptionGivenTwiceTakesTheLast) {

@@ -3,12 +3,16 @@
 namespace ufmr::app {
 namespace {
 
+OptionSpec LogLevel() {
+  return {"log-level", "LEVEL", "trace, debug, info (default), warn, error, critical or off"};
+}
+
 // The options of every command that reads the service's config file.
 std::vector<OptionSpec> ConfigOptions(std::vector<OptionSpec> more = {}) {
   std::vector<OptionSpec> options = {
       {"config", "FILE", "the service's config file", true},
       {"set", "KEY=VALUE", "override a config key, e.g. --set http.port=8081", false, true},
-      {"log-level", "LEVEL", "trace, debug, info (default), warn, error, critical or off"},
+      LogLevel(),
   };
   options.insert(options.end(), more.begin(), more.end());
   return options;
@@ -111,11 +115,11 @@ std::vector<CommandSpec> OfflineCommands() {
       {{"rules", "check"},
        "Load rules files or folders and print their diagnostics (exit 1 on errors)",
        {{"PATH", "rules files or folders (default: rules)", false, true}},
-       {Format("text|json", "text (default) or one JSON object")}},
+       {Format("text|json", "text (default) or one JSON object"), LogLevel()}},
       {{"rules", "test"},
        "Run rule tests (promtool style): exit 0 when every test passes",
        {{"PATH", "rule test files or folders", true, true}},
-       {Format("text|json", "text (default) or one JSON object")}},
+       {Format("text|json", "text (default) or one JSON object"), LogLevel()}},
       {{"replay"},
        "Backtest rules over recorded data: what the service would have decided",
        {},
@@ -129,7 +133,8 @@ std::vector<CommandSpec> OfflineCommands() {
         Format("jsonl|text", "one JSON object per decision (default), or text"),
         {"jobs", "N", "parse the event log on N threads (1 to 64; the rules stay on one)"},
         {"progress", "", "show lines read, rate and log time on stderr (also when a terminal)"},
-        {"scheduler", "none|slurm", "as with a job scheduler: a host short of links is drained"}},
+        {"scheduler", "none|slurm", "as with a job scheduler: a host short of links is drained"},
+        LogLevel()},
        kReplayFooter},
       {{"parse"},
        "What the service reads from one input file, as JSONL",
@@ -149,6 +154,19 @@ std::vector<CommandSpec> OfflineCommands() {
         {"syslog-seconds", "N", "how long to listen for syslog when it is configured (default 5)"},
         {"set", "KEY=VALUE", "override a config key, as serve takes it", false, true}},
        kProbeFooter},
+  };
+}
+
+// Who is told of what the service does.
+std::vector<CommandSpec> NotifyCommands() {
+  return {
+      {{"notify"}, "Messages to people: webhooks and chat"},
+      {{"notify", "test"},
+       "Send a test message to each receiver of the config (or the one named)",
+       {},
+       ConfigOptions({{"receiver", "NAME", "send to this receiver only"}}),
+       "Says per receiver whether it took the message. Touches neither UFM nor the database.\n"
+       "Exit 0 every receiver took it, 1 one did not (or no receivers), 2 a usage error."},
   };
 }
 
@@ -195,7 +213,7 @@ std::vector<CommandSpec> AccessCommands() {
 const std::vector<CommandSpec>& Commands() {
   static const std::vector<CommandSpec> commands = [] {
     std::vector<CommandSpec> all = ServiceCommands();
-    for (auto part : {OfflineCommands(), AccessCommands()}) {
+    for (auto part : {OfflineCommands(), NotifyCommands(), AccessCommands()}) {
       all.insert(all.end(), part.begin(), part.end());
     }
     return all;

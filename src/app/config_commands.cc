@@ -21,6 +21,15 @@ std::string Source(const std::string& value, const char* env_var) {
   return "set";
 }
 
+// The receivers by name and type (never their URLs: a Slack URL is a secret).
+std::string Receivers(const Config::Notify& n) {
+  if (n.receivers.empty()) return "no receivers";
+  std::string out;
+  for (const auto& r : n.receivers) out += (out.empty() ? "" : ", ") + r.name + " (" + r.type + ")";
+  return out + (n.dashboard_url.empty() ? "; messages carry no links (notify.dashboard_url)"
+                                        : "; links to " + n.dashboard_url);
+}
+
 // Whether a program is there to run: a path that is executable, or a bare name found on PATH.
 bool ProgramFound(const std::string& program) {
   namespace fs = std::filesystem;
@@ -128,7 +137,8 @@ int ConfigCheck(const std::string& path, const std::vector<std::string>& sets) {
             << (c.scheduler.backend == "slurm"
                     ? "slurm (a host is drained before its last link is cut)"
                     : "none (a host's last link is left to a person)")
-            << "\n";
+            << "\n"
+            << "  notify:    " << Receivers(c.notify) << "\n";
   return 0;
 }
 

@@ -21,6 +21,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/config_commands.h"
+#include "app/notify_command.h"
 #include "app/parse_command.h"
 #include "app/probe_command.h"
 #include "app/rules_commands.h"
@@ -297,6 +298,7 @@ int Run(const std::vector<std::string>& words, const ufmr::app::CommandLine& cl)
                                   cl.All("set"));
   }
   if (first == "user" || first == "token") return AuthCommand(words, ArgsOf(cl));
+  if (first == "notify") return ufmr::app::NotifyTest(cl);
   return ufmr::app::UsageError(words, "unknown command");
 }
 

@@ -69,6 +69,7 @@ const std::vector<SectionKeys>& KeyTable() {
        {"backend", "scontrol", "sinfo", "squeue", "extra_args", "slurm_conf", "timeout_s",
         "node_pattern", "node_name", "drain_on_last_link", "drain_deadline_s", "max_drained_nodes",
         "max_drained_percent", "poll_interval_s", "retry_s", "record_jobs"}},
+      {"notify", {"dashboard_url", "receivers"}},
   };
   return table;
 }
@@ -200,6 +201,52 @@ struct Reader {
     if (auto all = TelemetryColumns::Make(*out); !all.ok()) Fail(n, path, all.status().message());
   }
 
+  // notify.receivers: a list of receivers, each a mapping of kReceiverKeys; names unique. Empty
+  // (or an empty string, as a --set or a documented default gives) is none.
+  void Receivers(const YAML::Node& parent, const char* key, const std::string& path,
+                 std::vector<Config::Notify::Receiver>* out) {
+    read.insert(path);
+    YAML::Node n = parent[key];
+    if (!n || n.IsNull() || (n.IsScalar() && n.Scalar().empty())) return;
+    if (!n.IsSequence()) return Fail(n, path, "expected a list of receivers (name, type, url)");
+    std::set<std::string> names;
+    for (size_t i = 0; i < n.size() && error.empty(); ++i) {
+      const std::string at = path + "[" + std::to_string(i) + "]";
+      Config::Notify::Receiver r;
+      if (!ReceiverItem(n[i], at, &r)) return;
+      if (!names.insert(r.name).second) return Fail(n[i], at + ".name", "'" + r.name + "' twice");
+      out->push_back(std::move(r));
+    }
+  }
+
+  bool ReceiverItem(const YAML::Node& item, const std::string& at, Config::Notify::Receiver* r) {
+    static const std::set<std::string> kReceiverKeys = {
+        "name", "type", "url", "url_file", "url_env", "timeout_s", "insecure_tls", "ca_bundle"};
+    if (!item.IsMap()) {
+      Fail(item, at, "expected a mapping (name, type, url)");
+      return false;
+    }
+    for (const auto& kv : item) {
+      if (!kReceiverKeys.count(kv.first.Scalar())) {
+        Fail(kv.first, at + "." + kv.first.Scalar(), "unknown key");
+      }
+    }
+    using R = Config::Notify::Receiver;
+    static const std::pair<const char*, std::string R::*> kStrings[] = {
+        {"name", &R::name},         {"type", &R::type},       {"url", &R::url},
+        {"url_file", &R::url_file}, {"url_env", &R::url_env}, {"ca_bundle", &R::ca_bundle}};
+    for (const auto& [k, field] : kStrings) Str(item, k, at + "." + k, &(r->*field));
+    Secs(item, "timeout_s", at + ".timeout_s", &r->timeout_s, 0.1);
+    Bool(item, "insecure_tls", at + ".insecure_tls", &r->insecure_tls);
+    if (r->name.empty()) Fail(item, at + ".name", "is required");
+    if (r->type != "webhook" && r->type != "slack") {
+      Fail(item["type"] ? item["type"] : item, at + ".type", "must be webhook or slack");
+    }
+    const int urls = !r->url.empty() + !r->url_file.empty() + !r->url_env.empty();
+    if (urls != 1) Fail(item, at + ".url", "give exactly one of url, url_file and url_env");
+    return error.empty();
+  }
+
   // The named section if it is a mapping; otherwise an error and an undefined node.
   YAML::Node Section(const YAML::Node& root, const char* key) {
     YAML::Node n = root[key];
@@ -297,6 +344,9 @@ class SectionReader {
   void Secs(const char* key, double* out, double min) { r_->Secs(node_, key, Path(key), out, min); }
   void Columns(const char* key, std::map<std::string, std::string>* out) {
     r_->Columns(node_, key, Path(key), out);
+  }
+  void Receivers(const char* key, std::vector<Config::Notify::Receiver>* out) {
+    r_->Receivers(node_, key, Path(key), out);
   }
   void Fail(const char* key, const std::string& msg) { r_->Fail(node_[key], Path(key), msg); }
 
@@ -479,6 +529,16 @@ void ReadScheduler(SectionReader& s, Config::Scheduler* x) {
   s.Bool("record_jobs", &x->record_jobs);
 }
 
+// Who is told: the dashboard's address for links, and the receivers.
+void ReadNotify(SectionReader& s, Config::Notify* x) {
+  s.Str("dashboard_url", &x->dashboard_url);
+  if (!x->dashboard_url.empty() && x->dashboard_url.rfind("http://", 0) != 0 &&
+      x->dashboard_url.rfind("https://", 0) != 0) {
+    s.Fail("dashboard_url", "must start with http:// or https://");
+  }
+  s.Receivers("receivers", &x->receivers);
+}
+
 // Every section, in KeyTable()'s order (the first error found is the one reported).
 void ReadSections(Reader* r, const YAML::Node& root, Config* c) {
   r->Str(root, "fabric", "fabric", &c->fabric);
@@ -497,6 +557,7 @@ void ReadSections(Reader* r, const YAML::Node& root, Config* c) {
   ReadSection(r, root, "dashboard", &c->dashboard, ReadDashboard);
   ReadSection(r, root, "remediation", &c->remediation, ReadRemediation);
   ReadSection(r, root, "scheduler", &c->scheduler, ReadScheduler);
+  ReadSection(r, root, "notify", &c->notify, ReadNotify);
 }
 
 // Secrets (and per-host values) from the environment win over the file: a unit's
@@ -530,6 +591,34 @@ Status ReadSecretVariables(const std::string& name, Config::Ufm* u) {
   return Status::Ok();
 }
 
+// A receiver's URL from the file or variable it names (a Slack URL is a secret). The error names
+// the key, never the value.
+Status ReadReceiverUrls(const std::string& name, Config::Notify* n) {
+  for (size_t i = 0; i < n->receivers.size(); ++i) {
+    auto& r = n->receivers[i];
+    const std::string at = name + ": notify.receivers[" + std::to_string(i) + "]";
+    if (!r.url_env.empty()) {
+      const char* v = std::getenv(r.url_env.c_str());
+      if (!v)
+        return Status::InvalidArgument(at + ".url_env: variable " + r.url_env + " is not set");
+      r.url = v;
+    }
+    if (!r.url_file.empty()) {
+      std::ifstream in(r.url_file);
+      std::string line;
+      if (!in || !std::getline(in, line)) {
+        return Status::InvalidArgument(at + ".url_file: cannot read " + r.url_file);
+      }
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+      r.url = line;
+    }
+    if (r.url.rfind("http://", 0) != 0 && r.url.rfind("https://", 0) != 0) {
+      return Status::InvalidArgument(at + ": the URL must start with http:// or https://");
+    }
+  }
+  return Status::Ok();
+}
+
 Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::string& name,
                                        const std::vector<std::string>& sets) {
   YAML::Node root;
@@ -551,6 +640,7 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   if (r.error.empty() && c.database.url.empty()) r.Fail(root, "database.url", "is required");
   if (!r.error.empty()) return Status::InvalidArgument(r.error);
   if (Status s = ReadSecretVariables(name, &c.ufm); !s.ok()) return s;
+  if (Status s = ReadReceiverUrls(name, &c.notify); !s.ok()) return s;
   ApplyEnvironmentOverrides(r, &c);  // over ufm.password_env / token_env too
   if (c.ufm.auth == "token" && c.ufm.token.empty()) {
     return Status::InvalidArgument(name + ": ufm.auth is token but no ufm.token or ufm.token_env");

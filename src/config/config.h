@@ -179,6 +179,25 @@ struct Config {
     bool operator==(const Scheduler&) const = default;
   } scheduler;
 
+  // Who is told of what the service does (docs/NOTIFY.md): receivers of messages.
+  struct Notify {
+    std::string dashboard_url;  // messages link to ticket pages under it; empty: no links
+    struct Receiver {
+      std::string name;
+      std::string type;  // webhook (JSON, schema/notification.schema.json) | slack
+      // Where to POST. A Slack URL is a secret: url_file or url_env keep it out of the file.
+      std::string url;
+      std::string url_file;
+      std::string url_env;
+      double timeout_s = 10;
+      bool insecure_tls = false;
+      std::string ca_bundle;
+      bool operator==(const Receiver&) const = default;
+    };
+    std::vector<Receiver> receivers;
+    bool operator==(const Notify&) const = default;
+  } notify;
+
   // Field by field, for tests (e.g. a documented default written out loads as the default).
   bool operator==(const Config&) const = default;
 };
