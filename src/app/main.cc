@@ -285,8 +285,9 @@ int Run(const std::vector<std::string>& words, const ufmr::app::CommandLine& cl)
   const std::string second = words.size() > 1 ? words[1] : "";
   if (first == "serve") return Serve(ArgsOf(cl));
   if (first == "db") return Migrate(ArgsOf(cl));
-  if (first == "rules")
+  if (first == "rules") {
     return second == "check" ? ufmr::app::RulesCheck(cl) : ufmr::app::RulesTest(cl);
+  }
   if (first == "replay") return ufmr::app::Replay(cl);
   if (first == "parse") return ufmr::app::ParseCommand(cl);
   if (first == "probe") return ufmr::app::ProbeCommand(cl);

@@ -40,8 +40,9 @@ int CounterHistory::MaybeRecord(Store& store, const CounterTracker& tracker,
       ports.insert(port);
       // By time: a lead-up point at the last sample's time joins that sample (one row a time).
       std::map<TimePoint, nlohmann::json> samples;
-      if (lead_up && !recorded_.count(port))
+      if (lead_up && !recorded_.count(port)) {
         AddLeadUp(*lead_up, port, used_by_rules, now, &samples);
+      }
       PortKey key;
       TimePoint at;
       std::map<std::string, uint64_t> values;
