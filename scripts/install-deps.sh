@@ -44,6 +44,8 @@ packages+=(slurmctld slurmd slurm-client munge)
 packages+=(systemd)
 # The shape check (scripts/code-shape, the code_shape test): function extents from ctags.
 packages+=(universal-ctags)
+# The notification tests (label notify): a throwaway SMTP server on loopback (tests/notify/smtp_sink.py).
+packages+=(python3-aiosmtpd)
 # Browser test of the dashboard: Debian's Chromium driven by playwright-core from npm.
 if [[ $browser -eq 1 ]]; then
   packages+=(chromium fonts-dejavu-core)

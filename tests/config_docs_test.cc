@@ -292,7 +292,8 @@ TEST(ConfigDocsTest, KeysOutsideTheTableAreRejectedInEverySection) {
 TEST(ConfigDocsTest, TheDocsExampleSetsEveryKeyAndLoads) {
   const std::string yaml = ReadDocs().example_yaml;
   ASSERT_FALSE(yaml.empty());
-  ScopedEnv password("UFM_PASSWORD", "example-password");  // its ufm.password_env
+  ScopedEnv password("UFM_PASSWORD", "example-password");         // its ufm.password_env
+  ScopedEnv smtp("UFMR_SMTP_PASSWORD", "example-smtp-password");  // its email receiver's
   auto loaded = LoadConfigText(yaml, "docs/CONFIG.md#example");
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   EXPECT_EQ(loaded->fabric, "prod-a");

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "http/http_server.h"
+#include "support/http_receiver.h"
 #include "support/test_env.h"
 
 namespace ufmr {
@@ -24,42 +25,7 @@ namespace {
 using nlohmann::json;
 using testing::CommandResult;
 
-// An HTTP receiver on loopback: records each request, answers `status` (after `delay`).
-class Receiver {
- public:
-  explicit Receiver(int status = 200, std::chrono::milliseconds delay = {})
-      : status_(status),
-        delay_(delay),
-        server_(
-            "127.0.0.1", 0, [this](const HttpRequest& r) { return Take(r); }, 2) {
-    EXPECT_TRUE(server_.Start().ok());
-  }
-  ~Receiver() { server_.Stop(); }
-
-  std::string Url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(server_.port()) + path;
-  }
-  std::vector<HttpRequest> Requests() {
-    std::lock_guard<std::mutex> lock(mu_);
-    return requests_;
-  }
-
- private:
-  HttpResponse Take(const HttpRequest& r) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      requests_.push_back(r);
-    }
-    if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
-    return HttpResponse::Text(status_, status_ == 200 ? "ok" : "no_service");
-  }
-
-  int status_;
-  std::chrono::milliseconds delay_;
-  std::mutex mu_;
-  std::vector<HttpRequest> requests_;
-  HttpServer server_;
-};
+using Receiver = testing::HttpReceiver;
 
 class NotifyTest : public ::testing::Test {
  protected:
@@ -185,7 +151,7 @@ TEST_F(NotifyTest, ReceiversInTheConfigAreCheckedAndErrorsNameTheKey) {
     std::string receivers, says;
   };
   const std::vector<Case> cases = {
-      {"    - {name: a, type: email, url: \"http://x/\"}\n", "notify.receivers[0].type: must be"},
+      {"    - {name: a, type: sms, url: \"http://x/\"}\n", "notify.receivers[0].type: must be"},
       {"    - {name: a, type: webhook}\n", "notify.receivers[0].url: give exactly one of url"},
       {"    - {name: a, type: webhook, url: \"http://x/\", url_env: X}\n",
        "notify.receivers[0].url: give exactly one"},

@@ -16,6 +16,7 @@
 #include "api/ticket_view.h"
 #include "base/json_writer.h"
 #include "base/utf8.h"
+#include "notify/outbox.h"
 
 namespace ufmr {
 
@@ -109,6 +110,7 @@ void Api::RegisterStaffActions(HttpRouter& router) {
 void Api::RegisterInputRoutes(HttpRouter& router) {
   router.Add("GET", "/api/inputs", Read(&Api::Inputs));
   router.Add("GET", "/api/alerts", Read(&Api::Alerts));
+  router.Add("GET", "/api/notify/failing", Read(&Api::NotifyFailing));
   router.Add("POST", "/api/alerts/{id}/clear",
              Mutate(Role::kEngineer, "alert.clear", &Api::ClearAlert));
 }
@@ -334,6 +336,12 @@ HttpResponse Api::Alerts(const HttpRequest&) {
                     {"created_at", FormatIsoTime(FromEpochSeconds(a.created_at))}});
   }
   return HttpResponse::Json(200, {{"alerts", list}});
+}
+
+HttpResponse Api::NotifyFailing(const HttpRequest&) {
+  auto failing = NotifyOutbox(store_).Failing(100);
+  if (!failing.ok()) return HttpResponse::FromStatus(failing.status());
+  return HttpResponse::Json(200, {{"deliveries", failing.value()}});
 }
 
 HttpResponse Api::ClearAlert(const HttpRequest& r, const Principal& who) {

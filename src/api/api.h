@@ -59,6 +59,9 @@ class Api {
   HttpResponse TicketCounters(const HttpRequest& req);
   HttpResponse Inputs(const HttpRequest& req);
   HttpResponse Alerts(const HttpRequest& req);
+  // Messages to receivers that are failing (notify/outbox.h): pending after a failed try, or
+  // refused or given up in the last day.
+  HttpResponse NotifyFailing(const HttpRequest& req);
   HttpResponse ClearAlert(const HttpRequest& req, const Principal& who);
   HttpResponse Breaker(const HttpRequest& req);
   HttpResponse RearmBreaker(const HttpRequest& req, const Principal& who);

@@ -160,7 +160,7 @@ std::vector<CommandSpec> OfflineCommands() {
 // Who is told of what the service does.
 std::vector<CommandSpec> NotifyCommands() {
   return {
-      {{"notify"}, "Messages to people: webhooks and chat"},
+      {{"notify"}, "Messages to people: webhooks, chat and email"},
       {{"notify", "test"},
        "Send a test message to each receiver of the config (or the one named)",
        {},

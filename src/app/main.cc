@@ -33,6 +33,7 @@
 #include "ingest/syslog_receiver.h"
 #include "loop/remediator.h"
 #include "loop/ufm_claim.h"
+#include "notify/notifier.h"
 #include "rules/rule_loader.h"
 #include "store/leader_lock.h"
 #include "store/store.h"
@@ -166,6 +167,20 @@ void WarnIfNoUsers(ufmr::AuthStore& auth_store, const std::string& config_path) 
   }
 }
 
+// The notifier runs on the leader (the loop's view of it) and watches the loop's inputs. Without
+// receivers it still routes (to nobody), so events do not pile up.
+ufmr::Notifier::Parts NotifierParts(const ufmr::Config& c, ufmr::Store& store,
+                                    ufmr::Metrics& metrics, ufmr::Remediator& remediator,
+                                    const ufmr::Clock& clock) {
+  ufmr::Notifier::Parts p{c, store, metrics, {}, {}, {}};
+  p.inputs = [&remediator, &clock] { return remediator.inputs().ToJson(clock.Now()); };
+  p.may_act = [&remediator] { return remediator.leading(); };
+  if (!c.notify.receivers.empty()) {
+    spdlog::info("notify: {} receivers", c.notify.receivers.size());
+  }
+  return p;
+}
+
 // Runs the loop until SIGINT or SIGTERM; SIGHUP reloads the rules meanwhile.
 void RunLoop(ufmr::Remediator& remediator, const ufmr::Config& c) {
   g_remediator.store(&remediator);
@@ -224,8 +239,11 @@ int Serve(const Args& args) {
   server.set_metrics(&metrics);
   if (Step("start web", server.Start())) return 1;
   spdlog::info("dashboard: http://{}:{}/", c.http.listen, server.port());
+  ufmr::Notifier notifier(NotifierParts(c, *store, metrics, remediator, clock));
+  notifier.Start();
   RunLoop(remediator, c);
   spdlog::info("stopping");
+  notifier.Stop();
   server.Stop();
   return 0;
 }

@@ -39,8 +39,9 @@ int NotifyTest(const CommandLine& cl) {
     Message m = TestMessage(config->fabric, r.name, notify.dashboard_url, clock.Now());
     DeliveryResult d = Deliver(r, m);
     if (d.ok) {
-      std::cout << r.name << " (" << r.type << "): delivered, HTTP " << d.http_status
-                << ", idempotency key " << m.idempotency_key << "\n";
+      std::cout << r.name << " (" << r.type << "): delivered, "
+                << (r.type == "email" ? "SMTP " : "HTTP ") << d.http_status << ", idempotency key "
+                << m.idempotency_key << "\n";
     } else {
       ++failed;
       std::cout << r.name << " (" << r.type << "): NOT delivered: " << d.error

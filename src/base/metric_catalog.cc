@@ -153,6 +153,28 @@ std::vector<MetricInfo> TicketMetrics() {
   };
 }
 
+// Notifications (docs/NOTIFY.md).
+std::vector<MetricInfo> NotifyMetrics() {
+  return {
+      M("ufmr_notify_events_total", "counter", "kind",
+        "Things people are told of, by kind (ticket_opened, soak_failed, breaker_tripped, "
+        "input_failing, ...), as routed; silenced ones too."),
+      M("ufmr_notify_silenced_total", "counter", "",
+        "Notifications a silence covered: told to nobody."),
+      M("ufmr_notify_messages_total", "counter", "",
+        "Messages written for receivers (a group's news, or a reminder of what is unresolved)."),
+      M("ufmr_notify_deliveries_total", "counter", "receiver,result",
+        "Tries to send a message, by receiver and result: delivered, failed (tried again), "
+        "refused (the receiver will not take it) or expired (given up)."),
+      M("ufmr_notify_deliveries_failing", "gauge", "receiver",
+        "Messages to the receiver still pending after a failed try (shown on the dashboard)."),
+      M("ufmr_notify_deliveries_pending", "gauge", "receiver",
+        "Messages to the receiver not yet delivered (failing or not)."),
+      M("ufmr_notify_deliveries_undelivered", "gauge", "receiver",
+        "Messages the receiver refused or that expired (kept, never delivered)."),
+  };
+}
+
 // The database.
 std::vector<MetricInfo> DatabaseMetrics() {
   return {
@@ -173,7 +195,7 @@ std::vector<MetricInfo> DatabaseMetrics() {
 std::vector<MetricInfo> Build() {
   std::vector<MetricInfo> all;
   for (auto area : {ServiceMetrics, InputMetrics, UfmMetrics, DecisionMetrics, ActionMetrics,
-                    TicketMetrics, DatabaseMetrics}) {
+                    TicketMetrics, NotifyMetrics, DatabaseMetrics}) {
     for (MetricInfo& m : area()) all.push_back(std::move(m));
   }
   return all;

@@ -12,7 +12,9 @@
 
 #include "base/clock.h"
 #include "base/duration.h"
+#include "config/config_reader.h"
 #include "config/db_url.h"
+#include "config/notify_config.h"
 #include "config/telemetry_columns.h"
 
 namespace ufmr {
@@ -27,10 +29,12 @@ std::vector<EnvironmentOverride> EnvironmentOverrides(Config* c) {
 
 namespace {
 
+using config_internal::Reader;
+
 // Every key the loader reads, section by section; "" holds the top level's plain keys (each
-// section's name is a top-level key too). The unknown-key check (Reader::Keys) and
+// section's name is a top-level key too). The unknown-key check (CheckKeys) and
 // KnownConfigKeys() both read this table, and a listed key the loader does not read is reported
-// when a file sets it (Reader::Unread), so the three cannot drift apart.
+// when a file sets it (CheckUnread), so the three cannot drift apart.
 struct SectionKeys {
   const char* section;
   std::vector<const char*> keys;
@@ -69,7 +73,7 @@ const std::vector<SectionKeys>& KeyTable() {
        {"backend", "scontrol", "sinfo", "squeue", "extra_args", "slurm_conf", "timeout_s",
         "node_pattern", "node_name", "drain_on_last_link", "drain_deadline_s", "max_drained_nodes",
         "max_drained_percent", "poll_interval_s", "retry_s", "record_jobs"}},
-      {"notify", {"dashboard_url", "receivers"}},
+      {"notify", {"dashboard_url", "receivers", "route", "retry_max_s", "give_up_after_s"}},
   };
   return table;
 }
@@ -78,214 +82,68 @@ std::string KeyPath(const std::string& section, const std::string& key) {
   return section.empty() ? key : section + "." + key;
 }
 
-struct Reader {
-  std::string name;
-  std::string error;
-  std::set<std::string> read;        // the dotted paths the loader looked up
-  std::set<std::string> from_flags;  // the dotted paths a --set gave
-
-  void Fail(const YAML::Node& n, const std::string& key, const std::string& msg) {
-    if (!error.empty()) return;
-    if (from_flags.count(key)) {
-      error = "--set " + key + ": " + msg;
-      return;
-    }
-    error = name;
-    if (n.IsDefined() && n.Mark().line >= 0) {
-      error += ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
-    }
-    error += ": " + key + ": " + msg;
+// A telemetry column map: our column name -> the endpoint's (TelemetryColumns). Empty (or an
+// empty string, as a --set or a documented default gives) is no map.
+void ReadColumns(Reader* r, const YAML::Node& parent, const char* key, const std::string& path,
+                 std::map<std::string, std::string>* out) {
+  r->read.insert(path);
+  YAML::Node n = parent[key];
+  if (!n || n.IsNull() || (n.IsScalar() && n.Scalar().empty())) return;
+  if (!n.IsMap()) {
+    return r->Fail(n, path,
+                   "expected a mapping of counter names to the endpoint's column names, e.g. "
+                   "SymbolErrorCounterExtended: Infiniband_SymbolErrors_u_Errors");
   }
-
-  void Str(const YAML::Node& parent, const char* key, const std::string& path, std::string* out) {
-    read.insert(path);
-    YAML::Node n = parent[key];
-    if (!n) return;
-    if (!n.IsScalar()) return Fail(n, path, "expected a string");
-    *out = n.Scalar();
-  }
-
-  void Bool(const YAML::Node& parent, const char* key, const std::string& path, bool* out) {
-    read.insert(path);
-    YAML::Node n = parent[key];
-    if (!n) return;
-    try {
-      *out = n.as<bool>();
-    } catch (const YAML::Exception&) {
-      Fail(n, path, "expected true or false");
+  for (const auto& kv : n) {
+    const std::string ours = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    const std::string item = path + "." + ours;
+    if (!kv.second.IsScalar() && !kv.second.IsNull()) {
+      return r->Fail(kv.second, item, "expected the endpoint's column name (a string)");
     }
+    const std::string canonical(CanonicalTelemetryColumn(ours));
+    if (canonical.empty()) {
+      return r->Fail(kv.first, item,
+                     "unknown counter name '" + ours +
+                         "' (docs/TELEMETRY.md lists the names a column map may use)");
+    }
+    const std::string theirs = kv.second.IsNull() ? "" : kv.second.Scalar();
+    if (theirs.find_first_not_of(" \t") == std::string::npos) {
+      return r->Fail(kv.second, item,
+                     "empty column name: give the endpoint's name for " + canonical);
+    }
+    if (out->count(canonical)) return r->Fail(kv.first, item, canonical + " is mapped twice");
+    (*out)[canonical] = theirs;
   }
+  if (auto all = TelemetryColumns::Make(*out); !all.ok()) r->Fail(n, path, all.status().message());
+}
 
-  void Int(const YAML::Node& parent, const char* key, const std::string& path, int* out, int min,
-           int max) {
-    read.insert(path);
-    YAML::Node n = parent[key];
-    if (!n) return;
-    try {
-      int v = n.as<int>();
-      if (v < min || v > max) {
-        return Fail(n, path,
-                    "must be between " + std::to_string(min) + " and " + std::to_string(max));
-      }
-      *out = v;
-    } catch (const YAML::Exception&) {
-      Fail(n, path, "expected an integer");
+// Fails on a key of `map` that KeyTable() does not list for `section` ("": the top level).
+void CheckKeys(Reader* r, const YAML::Node& map, const std::string& section) {
+  if (!map.IsMap()) return r->Fail(map, section.empty() ? "(top)" : section, "expected a mapping");
+  std::set<std::string> ok;
+  for (const SectionKeys& s : KeyTable()) {
+    if (section.empty() && *s.section) ok.insert(s.section);
+    if (s.section == section) ok.insert(s.keys.begin(), s.keys.end());
+  }
+  for (const auto& kv : map) {
+    if (!ok.count(kv.first.Scalar())) {
+      r->Fail(kv.first, KeyPath(section, kv.first.Scalar()), "unknown key");
     }
   }
+}
 
-  void Num(const YAML::Node& parent, const char* key, const std::string& path, double* out,
-           double min, double max) {
-    read.insert(path);
-    YAML::Node n = parent[key];
-    if (!n) return;
-    double v = 0;
-    try {
-      if (!n.IsScalar()) throw YAML::Exception(n.Mark(), "not a scalar");
-      v = n.as<double>();
-    } catch (const YAML::Exception&) {
-      return Fail(n, path, "expected a number");
-    }
-    if (!(v >= min && v <= max)) {
-      std::ostringstream m;
-      m << "must be between " << min << " and " << max;
-      return Fail(n, path, m.str());
-    }
-    *out = v;
-  }
-
-  // Accepts a number of seconds or a duration string ("30s", "10m").
-  void Secs(const YAML::Node& parent, const char* key, const std::string& path, double* out,
-            double min) {
-    read.insert(path);
-    YAML::Node n = parent[key];
-    if (!n) return;
-    if (!n.IsScalar()) return Fail(n, path, "expected a duration");
-    auto d = ParseDuration(n.Scalar());
-    if (!d.ok()) return Fail(n, path, d.status().message());
-    if (d.value() < min) return Fail(n, path, "must be at least " + FormatDuration(min));
-    *out = d.value();
-  }
-
-  // A telemetry column map: our column name -> the endpoint's (TelemetryColumns). Empty (or an
-  // empty string, as a --set or a documented default gives) is no map.
-  void Columns(const YAML::Node& parent, const char* key, const std::string& path,
-               std::map<std::string, std::string>* out) {
-    read.insert(path);
-    YAML::Node n = parent[key];
-    if (!n || n.IsNull() || (n.IsScalar() && n.Scalar().empty())) return;
-    if (!n.IsMap()) {
-      return Fail(n, path,
-                  "expected a mapping of counter names to the endpoint's column names, e.g. "
-                  "SymbolErrorCounterExtended: Infiniband_SymbolErrors_u_Errors");
-    }
-    for (const auto& kv : n) {
-      const std::string ours = kv.first.IsScalar() ? kv.first.Scalar() : "";
-      const std::string item = path + "." + ours;
-      if (!kv.second.IsScalar() && !kv.second.IsNull()) {
-        return Fail(kv.second, item, "expected the endpoint's column name (a string)");
-      }
-      const std::string canonical(CanonicalTelemetryColumn(ours));
-      if (canonical.empty()) {
-        return Fail(kv.first, item,
-                    "unknown counter name '" + ours +
-                        "' (docs/TELEMETRY.md lists the names a column map may use)");
-      }
-      const std::string theirs = kv.second.IsNull() ? "" : kv.second.Scalar();
-      if (theirs.find_first_not_of(" \t") == std::string::npos) {
-        return Fail(kv.second, item,
-                    "empty column name: give the endpoint's name for " + canonical);
-      }
-      if (out->count(canonical)) return Fail(kv.first, item, canonical + " is mapped twice");
-      (*out)[canonical] = theirs;
-    }
-    if (auto all = TelemetryColumns::Make(*out); !all.ok()) Fail(n, path, all.status().message());
-  }
-
-  // notify.receivers: a list of receivers, each a mapping of kReceiverKeys; names unique. Empty
-  // (or an empty string, as a --set or a documented default gives) is none.
-  void Receivers(const YAML::Node& parent, const char* key, const std::string& path,
-                 std::vector<Config::Notify::Receiver>* out) {
-    read.insert(path);
-    YAML::Node n = parent[key];
-    if (!n || n.IsNull() || (n.IsScalar() && n.Scalar().empty())) return;
-    if (!n.IsSequence()) return Fail(n, path, "expected a list of receivers (name, type, url)");
-    std::set<std::string> names;
-    for (size_t i = 0; i < n.size() && error.empty(); ++i) {
-      const std::string at = path + "[" + std::to_string(i) + "]";
-      Config::Notify::Receiver r;
-      if (!ReceiverItem(n[i], at, &r)) return;
-      if (!names.insert(r.name).second) return Fail(n[i], at + ".name", "'" + r.name + "' twice");
-      out->push_back(std::move(r));
+// A key the file sets, that KeyTable() lists, but the loader never looked up: a loader bug
+// (the key would be silently ignored), reported rather than ignored.
+void CheckUnread(Reader* r, const YAML::Node& root) {
+  for (const SectionKeys& s : KeyTable()) {
+    const YAML::Node map = *s.section ? root[s.section] : root;
+    if (!map || !map.IsMap()) continue;
+    for (const char* k : s.keys) {
+      std::string path = KeyPath(s.section, k);
+      if (map[k] && !r->read.count(path)) r->Fail(map[k], path, "is known but never read (a bug)");
     }
   }
-
-  bool ReceiverItem(const YAML::Node& item, const std::string& at, Config::Notify::Receiver* r) {
-    static const std::set<std::string> kReceiverKeys = {
-        "name", "type", "url", "url_file", "url_env", "timeout_s", "insecure_tls", "ca_bundle"};
-    if (!item.IsMap()) {
-      Fail(item, at, "expected a mapping (name, type, url)");
-      return false;
-    }
-    for (const auto& kv : item) {
-      if (!kReceiverKeys.count(kv.first.Scalar())) {
-        Fail(kv.first, at + "." + kv.first.Scalar(), "unknown key");
-      }
-    }
-    using R = Config::Notify::Receiver;
-    static const std::pair<const char*, std::string R::*> kStrings[] = {
-        {"name", &R::name},         {"type", &R::type},       {"url", &R::url},
-        {"url_file", &R::url_file}, {"url_env", &R::url_env}, {"ca_bundle", &R::ca_bundle}};
-    for (const auto& [k, field] : kStrings) Str(item, k, at + "." + k, &(r->*field));
-    Secs(item, "timeout_s", at + ".timeout_s", &r->timeout_s, 0.1);
-    Bool(item, "insecure_tls", at + ".insecure_tls", &r->insecure_tls);
-    if (r->name.empty()) Fail(item, at + ".name", "is required");
-    if (r->type != "webhook" && r->type != "slack") {
-      Fail(item["type"] ? item["type"] : item, at + ".type", "must be webhook or slack");
-    }
-    const int urls = !r->url.empty() + !r->url_file.empty() + !r->url_env.empty();
-    if (urls != 1) Fail(item, at + ".url", "give exactly one of url, url_file and url_env");
-    return error.empty();
-  }
-
-  // The named section if it is a mapping; otherwise an error and an undefined node.
-  YAML::Node Section(const YAML::Node& root, const char* key) {
-    YAML::Node n = root[key];
-    if (!n) return n;
-    if (!n.IsMap()) {
-      Fail(n, key, "expected a mapping of settings");
-      return YAML::Node(YAML::NodeType::Undefined);
-    }
-    return n;
-  }
-
-  // Fails on a key of `map` that KeyTable() does not list for `section` ("": the top level).
-  void Keys(const YAML::Node& map, const std::string& section) {
-    if (!map.IsMap()) return Fail(map, section.empty() ? "(top)" : section, "expected a mapping");
-    std::set<std::string> ok;
-    for (const SectionKeys& s : KeyTable()) {
-      if (section.empty() && *s.section) ok.insert(s.section);
-      if (s.section == section) ok.insert(s.keys.begin(), s.keys.end());
-    }
-    for (const auto& kv : map) {
-      if (!ok.count(kv.first.Scalar())) {
-        Fail(kv.first, KeyPath(section, kv.first.Scalar()), "unknown key");
-      }
-    }
-  }
-
-  // A key the file sets, that KeyTable() lists, but the loader never looked up: a loader bug
-  // (the key would be silently ignored), reported rather than ignored.
-  void Unread(const YAML::Node& root) {
-    for (const SectionKeys& s : KeyTable()) {
-      const YAML::Node map = *s.section ? root[s.section] : root;
-      if (!map || !map.IsMap()) continue;
-      for (const char* k : s.keys) {
-        std::string path = KeyPath(s.section, k);
-        if (map[k] && !read.count(path)) Fail(map[k], path, "is known but never read (a bug)");
-      }
-    }
-  }
-};
+}
 
 // Applies `--set KEY=VALUE` flags to the parsed file: each KEY must be a known key (all of them
 // are scalars); VALUE is taken as the scalar text a file would hold.
@@ -343,10 +201,7 @@ class SectionReader {
   }
   void Secs(const char* key, double* out, double min) { r_->Secs(node_, key, Path(key), out, min); }
   void Columns(const char* key, std::map<std::string, std::string>* out) {
-    r_->Columns(node_, key, Path(key), out);
-  }
-  void Receivers(const char* key, std::vector<Config::Notify::Receiver>* out) {
-    r_->Receivers(node_, key, Path(key), out);
+    ReadColumns(r_, node_, key, Path(key), out);
   }
   void Fail(const char* key, const std::string& msg) { r_->Fail(node_[key], Path(key), msg); }
 
@@ -364,7 +219,7 @@ template <typename Settings>
 void ReadSection(Reader* r, const YAML::Node& root, const char* name, Settings* settings,
                  void (*read)(SectionReader&, Settings*)) {
   if (auto n = r->Section(root, name)) {
-    r->Keys(n, name);
+    CheckKeys(r, n, name);
     SectionReader s(r, n, name);
     read(s, settings);
   }
@@ -529,16 +384,6 @@ void ReadScheduler(SectionReader& s, Config::Scheduler* x) {
   s.Bool("record_jobs", &x->record_jobs);
 }
 
-// Who is told: the dashboard's address for links, and the receivers.
-void ReadNotify(SectionReader& s, Config::Notify* x) {
-  s.Str("dashboard_url", &x->dashboard_url);
-  if (!x->dashboard_url.empty() && x->dashboard_url.rfind("http://", 0) != 0 &&
-      x->dashboard_url.rfind("https://", 0) != 0) {
-    s.Fail("dashboard_url", "must start with http:// or https://");
-  }
-  s.Receivers("receivers", &x->receivers);
-}
-
 // Every section, in KeyTable()'s order (the first error found is the one reported).
 void ReadSections(Reader* r, const YAML::Node& root, Config* c) {
   r->Str(root, "fabric", "fabric", &c->fabric);
@@ -557,7 +402,10 @@ void ReadSections(Reader* r, const YAML::Node& root, Config* c) {
   ReadSection(r, root, "dashboard", &c->dashboard, ReadDashboard);
   ReadSection(r, root, "remediation", &c->remediation, ReadRemediation);
   ReadSection(r, root, "scheduler", &c->scheduler, ReadScheduler);
-  ReadSection(r, root, "notify", &c->notify, ReadNotify);
+  if (auto n = r->Section(root, "notify")) {  // notify_config.cc
+    CheckKeys(r, n, "notify");
+    ReadNotifyConfig(r, n, &c->notify);
+  }
 }
 
 // Secrets (and per-host values) from the environment win over the file: a unit's
@@ -591,34 +439,6 @@ Status ReadSecretVariables(const std::string& name, Config::Ufm* u) {
   return Status::Ok();
 }
 
-// A receiver's URL from the file or variable it names (a Slack URL is a secret). The error names
-// the key, never the value.
-Status ReadReceiverUrls(const std::string& name, Config::Notify* n) {
-  for (size_t i = 0; i < n->receivers.size(); ++i) {
-    auto& r = n->receivers[i];
-    const std::string at = name + ": notify.receivers[" + std::to_string(i) + "]";
-    if (!r.url_env.empty()) {
-      const char* v = std::getenv(r.url_env.c_str());
-      if (!v)
-        return Status::InvalidArgument(at + ".url_env: variable " + r.url_env + " is not set");
-      r.url = v;
-    }
-    if (!r.url_file.empty()) {
-      std::ifstream in(r.url_file);
-      std::string line;
-      if (!in || !std::getline(in, line)) {
-        return Status::InvalidArgument(at + ".url_file: cannot read " + r.url_file);
-      }
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-      r.url = line;
-    }
-    if (r.url.rfind("http://", 0) != 0 && r.url.rfind("https://", 0) != 0) {
-      return Status::InvalidArgument(at + ": the URL must start with http:// or https://");
-    }
-  }
-  return Status::Ok();
-}
-
 Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::string& name,
                                        const std::vector<std::string>& sets) {
   YAML::Node root;
@@ -632,15 +452,15 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
   Reader r{name, "", {}, {}};
   if (!root.IsMap()) return Status::InvalidArgument(name + ": the config must be a YAML mapping");
   if (Status s = ApplySets(root, sets, &r); !s.ok()) return s;
-  r.Keys(root, "");
+  CheckKeys(&r, root, "");
   ReadSections(&r, root, &c);
-  if (r.error.empty()) r.Unread(root);
+  if (r.error.empty()) CheckUnread(&r, root);
   ApplyEnvironmentOverrides(r, &c);
   if (r.error.empty() && c.ufm.url.empty()) r.Fail(root, "ufm.url", "is required");
   if (r.error.empty() && c.database.url.empty()) r.Fail(root, "database.url", "is required");
   if (!r.error.empty()) return Status::InvalidArgument(r.error);
   if (Status s = ReadSecretVariables(name, &c.ufm); !s.ok()) return s;
-  if (Status s = ReadReceiverUrls(name, &c.notify); !s.ok()) return s;
+  if (Status s = ReadNotifySecrets(name, &c.notify); !s.ok()) return s;
   ApplyEnvironmentOverrides(r, &c);  // over ufm.password_env / token_env too
   if (c.ufm.auth == "token" && c.ufm.token.empty()) {
     return Status::InvalidArgument(name + ": ufm.auth is token but no ufm.token or ufm.token_env");

@@ -179,22 +179,51 @@ struct Config {
     bool operator==(const Scheduler&) const = default;
   } scheduler;
 
-  // Who is told of what the service does (docs/NOTIFY.md): receivers of messages.
+  // Who is told of what the service does (docs/NOTIFY.md): receivers of messages, and the route
+  // tree that says which receiver hears of what, grouped how (as Alertmanager's route does).
   struct Notify {
     std::string dashboard_url;  // messages link to ticket pages under it; empty: no links
     struct Receiver {
       std::string name;
-      std::string type;  // webhook (JSON, schema/notification.schema.json) | slack
-      // Where to POST. A Slack URL is a secret: url_file or url_env keep it out of the file.
+      std::string type;  // webhook (JSON, schema/notification.schema.json) | slack | email
+      // webhook, slack: where to POST (a Slack URL is a secret: url_file or url_env keep it out
+      // of the file). email: the SMTP server, smtp://host:587 (STARTTLS) or smtps://host:465.
       std::string url;
       std::string url_file;
       std::string url_env;
       double timeout_s = 10;
       bool insecure_tls = false;
       std::string ca_bundle;
+      // email only.
+      std::string from;
+      std::vector<std::string> to;
+      bool starttls = true;  // smtp://: refuse to send unless the server takes STARTTLS
+      std::string username;  // SMTP authentication, when set
+      std::string password;  // read from password_file or password_env, never from the file
+      std::string password_file;
+      std::string password_env;
       bool operator==(const Receiver&) const = default;
     };
     std::vector<Receiver> receivers;
+    // A node of the route tree. An event goes down the tree: a child whose match and match_re
+    // all hold takes it (and the walk stops there unless it says continue); a node no child took
+    // it at sends it to its own receiver. Children inherit receiver, group_by and the timings.
+    struct Route {
+      std::string receiver;
+      std::map<std::string, std::string> match;     // label: value (exactly)
+      std::map<std::string, std::string> match_re;  // label: RE2 pattern (all of the value)
+      std::vector<std::string> group_by;            // labels; empty: one group for the route
+      double group_wait_s = 30;       // a new group's first message waits this long for more
+      double group_interval_s = 300;  // a group's next message, for events that joined since
+      double repeat_interval_s = 4 * 3600.0;  // a reminder of what is still unresolved
+      bool continue_matching = false;         // `continue`: siblings after it may take it too
+      std::vector<Route> routes;
+      bool operator==(const Route&) const = default;
+    };
+    // Without a route in the file: every receiver hears of everything (a child route each).
+    Route route;
+    double retry_max_s = 300;              // the longest wait between two tries of a message
+    double give_up_after_s = 3 * 86400.0;  // a message not taken by then is expired
     bool operator==(const Notify&) const = default;
   } notify;
 

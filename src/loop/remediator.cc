@@ -182,6 +182,7 @@ void Remediator::set_may_act(std::function<bool()> may_act) {
 void Remediator::RunOnce() {
   s_->standby = may_act_ && !may_act_();
   acting_.store(!s_->standby);
+  passed_.store(true);
   metrics_.Set("ufmr_leader", s_->standby ? 0 : 1);
   if (s_->standby) return RunStandby();
   RunLeader();

@@ -48,6 +48,9 @@ class Remediator final : public LoopControl {
   // the dashboard). Unset: always (one instance).
   void set_may_act(std::function<bool()> may_act);
   bool acting() const override { return acting_.load(); }
+  // Whether a pass has found this instance the leader (false before the first pass): for work
+  // on other threads that only the leader does (notifications).
+  bool leading() const { return passed_.load() && acting_.load(); }
   // One pass of every stage that is due.
   void RunOnce();
   // Passes until `stop` is set; sleeps between passes unless woken.
@@ -92,6 +95,7 @@ class Remediator final : public LoopControl {
   std::unique_ptr<Stages> s_;
   std::function<bool()> may_act_;
   std::atomic<bool> acting_{true};
+  std::atomic<bool> passed_{false};  // a pass has decided leader or standby
   std::atomic<bool> reload_requested_{false};
 
   std::mutex wake_mu_;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "notify/email.h"
 #include "ufm/http_client.h"
 
 namespace ufmr {
@@ -29,6 +30,7 @@ std::string Snippet(const std::string& body) {
 }  // namespace
 
 DeliveryResult Deliver(const Config::Notify::Receiver& receiver, const Message& message) {
+  if (receiver.type == "email") return SendEmail(receiver, message);
   HttpClientOptions options;
   const auto timeout = std::chrono::milliseconds(static_cast<int64_t>(receiver.timeout_s * 1000));
   options.timeout = timeout;

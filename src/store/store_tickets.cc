@@ -85,6 +85,12 @@ void Store::Tx::AddEvent(int64_t ticket_id, const std::string& kind, const std::
       "INSERT INTO ticket_events (ticket_id, kind, actor, message, details) VALUES ($1, $2, $3, "
       "$4, $5::jsonb)",
       ticket_id, kind, actor, message, JsonText(details));
+  // For the notifier (notify/), in this transaction: told of exactly when it happened.
+  if (IsNotifiedEventKind(kind)) {
+    impl_->Exec(
+        "INSERT INTO notify_events (fabric, kind, ticket_id, message) VALUES ($1, $2, $3, $4)",
+        store_->fabric_, kind, ticket_id, message);
+  }
 }
 
 int Store::Tx::CountHeldDisabled() {

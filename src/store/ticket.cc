@@ -41,4 +41,11 @@ std::string RepairKindWords(const std::string& kind) {
   return "";
 }
 
+bool IsNotifiedEventKind(const std::string& kind) {
+  for (const char* k : {"opened", "soak_failed", "escalated", "drift", "soak_passed", "rearmed"}) {
+    if (kind == k) return true;
+  }
+  return false;
+}
+
 }  // namespace ufmr

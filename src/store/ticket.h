@@ -95,6 +95,11 @@ bool IsKnownRepairKind(const std::string& kind);
 // "cable replaced", ...: for people.
 std::string RepairKindWords(const std::string& kind);
 
+// Whether people are told of a timeline event of this kind (notify/): a ticket opened (a storm
+// ticket's is the breaker tripping), a failed soak, an escalation, drift, the soak passed (closed
+// as repaired), the breaker re-armed. Store::Tx::AddEvent records these for the notifier too.
+bool IsNotifiedEventKind(const std::string& kind);
+
 struct TicketEvent {
   int64_t id = 0;
   int64_t ticket_id = 0;

@@ -199,6 +199,12 @@ try {
   await waitFor('the row to say the port is out of service', async () =>
     (await row.getByTestId('state-badge').innerText()).trim() === stateText(before), 15_000);
   check(await page.evaluate(() => window.__e2eMarker) === 'same page', 'the page reloaded while the ticket changed');
+  // The ticket's notification cannot reach its receiver: a banner says so.
+  await page.getByTestId('notify-failing-e2e-hook').waitFor({ timeout: 30_000 });
+  const notifyText = await page.getByTestId('notify-failing-e2e-hook').innerText();
+  check(/notifications to e2e-hook/.test(notifyText) && /failing, tried again/.test(notifyText) &&
+    /Last error: /.test(notifyText), `the failing-notifications banner shows "${notifyText}"`);
+  log(`failing notifications shown: ${notifyText.replace(/\s+/g, ' ')}`);
   const ends = (before.ports || []).slice(0, 2);
   check(ends.length === 2, `ticket ${ID} has ${ends.length} port ends in the API, expected 2`);
   for (const [i, p] of ends.entries()) {

@@ -142,6 +142,12 @@ remediation:
   # The fat tree's hosts have one link each: the test disables it, which the last-link guard
   # would otherwise refuse.
   min_active_links_host: 0
+notify:
+  # A receiver that is never there (nothing listens on port 9): its messages fail, and the page
+  # says so.
+  receivers:
+    - {name: e2e-hook, type: webhook, url: "http://127.0.0.1:9/hook", timeout_s: 1}
+  route: {receiver: e2e-hook, group_wait: 1s, group_interval: 1s}
 EOF
 
 log "migrating the database"

@@ -1,0 +1,38 @@
+#include "http_receiver.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace ufmr::testing {
+
+HttpReceiver::HttpReceiver(int status, std::chrono::milliseconds delay)
+    : status_(status),
+      delay_(delay),
+      server_(
+          "127.0.0.1", 0, [this](const HttpRequest& r) { return Take(r); }, 2) {
+  EXPECT_TRUE(server_.Start().ok());
+}
+
+HttpReceiver::~HttpReceiver() { server_.Stop(); }
+
+std::string HttpReceiver::Url(const std::string& path) const {
+  return "http://127.0.0.1:" + std::to_string(server_.port()) + path;
+}
+
+std::vector<HttpRequest> HttpReceiver::Requests() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return requests_;
+}
+
+HttpResponse HttpReceiver::Take(const HttpRequest& r) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    requests_.push_back(r);
+  }
+  if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
+  const int status = status_.load();
+  return HttpResponse::Text(status, status == 200 ? "ok" : "no_service");
+}
+
+}  // namespace ufmr::testing

@@ -1,0 +1,37 @@
+// HttpReceiver: a receiver of notifications for the tests, a real HTTP server on loopback that
+// records every request and answers with the status it is set to (after a delay, if set): a
+// receiver that works, fails, hangs or comes back.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "http/http_server.h"
+
+namespace ufmr::testing {
+
+class HttpReceiver {
+ public:
+  explicit HttpReceiver(int status = 200, std::chrono::milliseconds delay = {});
+  ~HttpReceiver();
+  HttpReceiver(const HttpReceiver&) = delete;
+  HttpReceiver& operator=(const HttpReceiver&) = delete;
+
+  std::string Url(const std::string& path) const;
+  std::vector<HttpRequest> Requests();  // a copy, in arrival order
+  void set_status(int status) { status_.store(status); }
+
+ private:
+  HttpResponse Take(const HttpRequest& r);
+
+  std::atomic<int> status_;
+  std::chrono::milliseconds delay_;
+  std::mutex mu_;
+  std::vector<HttpRequest> requests_;
+  HttpServer server_;
+};
+
+}  // namespace ufmr::testing
