@@ -167,5 +167,21 @@ TEST(HelpCliTest, ASingleValuedOptionGivenTwiceTakesTheLast) {
   EXPECT_NE(sets.out.find("8082"), std::string::npos) << sets.out;
 }
 
+TEST(HelpCliTest, AFlagSetToFalseIsNotSet) {
+  const std::string rules = testing::SourceDir() + "/rules";
+  auto progress = [&](std::vector<std::string> flags) {
+    std::vector<std::string> args = {"replay", "--rules", rules, "--event-log", "/dev/null"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    CommandResult r = Cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.err.find("lines/s") != std::string::npos;  // the progress line
+  };
+  EXPECT_TRUE(progress({"--progress"}));
+  EXPECT_TRUE(progress({"--progress=true"}));
+  EXPECT_FALSE(progress({"--progress=false"}));
+  EXPECT_FALSE(progress({"--progress", "--progress=no"}));
+  EXPECT_FALSE(progress({}));
+}
+
 }  // namespace
 }  // namespace ufmr

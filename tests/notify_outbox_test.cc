@@ -173,12 +173,15 @@ TEST_F(NotifierTest, BurstOfTicketsIsOneMessageAfterGroupWaitAndIsSentOnce) {
   const json& first = body["notifications"][0];
   EXPECT_EQ(first["kind"], "ticket_opened");
   EXPECT_EQ(first["severity"], "major");
+  EXPECT_EQ(first["at"].get<std::string>().size(), 24u) << first["at"];  // as the schema says
+  EXPECT_EQ(body["version"], 1);
+  EXPECT_EQ(body["source"], "ufm-remediator");
   const std::string title = first["title"];
   EXPECT_NE(title.find("switch leaf-01 port 1/1 (rack r03), to host gpu-1"), std::string::npos)
       << title;
   EXPECT_NE(title.find("port cut"), std::string::npos) << title;
   const std::string text = first["text"];
-  EXPECT_NE(text.find("The link went down 3 times"), std::string::npos) << text;
+  EXPECT_NE(text.find("link went down 3 times in 10m.\n"), std::string::npos) << text;
   EXPECT_NE(text.find("To do: reseat or replace the cable"), std::string::npos) << text;
   EXPECT_EQ(first["labels"]["rule"], "link_down");
   EXPECT_EQ(first["labels"]["switch"], "leaf-01");

@@ -132,6 +132,14 @@ std::string Described(const OptionSpec& o) {
   return help;
 }
 
+// A flag given as --flag=false (or 0, off, no) is not set; the last one given counts.
+bool FlagSet(const std::vector<std::string>& results) {
+  if (results.empty()) return true;
+  std::string v = results.back();
+  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return v != "false" && v != "0" && v != "off" && v != "no" && v != "-1";
+}
+
 // The chosen command's options and arguments as CLI11 sees them, read back after the parse.
 class Reader {
  public:
@@ -165,6 +173,7 @@ class Reader {
       for (const auto& v : opt->results()) line.positional.push_back(v);
     }
     for (const auto& [spec, opt] : options_) {
+      if (spec->value.empty() && opt->count() > 0 && !FlagSet(opt->results())) continue;
       if (opt->count() == 0) {
         if (spec->required && error->empty()) {
           *error = "--" + spec->name + " " + spec->value + " is required";

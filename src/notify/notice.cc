@@ -74,13 +74,22 @@ std::string DoneWords(const Ticket& t, const nlohmann::json& decision) {
          (why.empty() ? "." : " (" + why + ").");
 }
 
-std::string ToDoWords(const Ticket& t, const nlohmann::json& decision) {
+// The rule's hint (or a general one), then what closes the ticket.
+std::string ToDoWords(const Ticket& t, const nlohmann::json& decision, bool cut) {
   std::string hint = Str(decision, "repair_hint");
+  while (!hint.empty() && (hint.back() == '.' || hint.back() == ' ')) hint.pop_back();
   if (hint.empty()) hint = "look at the link's cable and transceivers";
   return "To do: " + hint + "; then report the repair on the ticket page (ticket #" +
-         std::to_string(t.id) +
-         "), and the service brings the port back once the link proves "
-         "clean.";
+         std::to_string(t.id) + ")" +
+         (cut ? ", and the service brings the port back once the link proves clean." : ".");
+}
+
+// The text as a sentence: a full stop at its end unless it has one.
+std::string Sentence(std::string text) {
+  if (!text.empty() && text.back() != '.' && text.back() != '!' && text.back() != '?') {
+    text += '.';
+  }
+  return text;
 }
 
 std::string SeverityOf(const NoticeSource& s, const std::string& kind) {
@@ -97,33 +106,34 @@ void TicketWords(const NoticeSource& s, const std::string& kind, Notification* n
   const std::string id = "ticket #" + std::to_string(t.id);
   if (kind == "breaker_tripped") {
     n->title = "Circuit breaker tripped on fabric " + s.fabric + ": no port will be cut";
-    n->text = s.message +
-              ". No port is cut until a person re-arms the breaker on the dashboard, "
-              "after looking at what tripped it (" +
+    n->text = Sentence(s.message) +
+              " No port is cut until a person re-arms the breaker on the dashboard, after looking "
+              "at what tripped it (" +
               id + ").";
   } else if (kind == "breaker_rearmed") {
     n->title = "Circuit breaker re-armed on fabric " + s.fabric;
-    n->text = s.message + ". The service cuts ports again as its rules say.";
+    n->text = Sentence(s.message) + " The service cuts ports again as its rules say.";
   } else if (kind == "ticket_opened") {
     const std::string kind_word = Str(s.decision, "decision");
     const bool acts = kind_word == "disable" || kind_word == "isolate";
     n->title = "Link fault on " + where + ": " + (acts ? "port cut" : "not cut") + " (" + id +
                ", " + t.rule + ")";
-    n->text = (t.explanation.empty() ? t.reason : t.explanation) + "\n" + DoneWords(t, s.decision) +
-              "\n" + ToDoWords(t, s.decision);
+    n->text = Sentence(t.reason.empty() ? t.explanation : t.reason) + "\n" +
+              DoneWords(t, s.decision) + "\n" + ToDoWords(t, s.decision, acts);
   } else if (kind == "soak_failed") {
     n->title = "Repair did not hold on " + where + " (" + id + ")";
-    n->text = s.message + ".\nThe port is out of service again; look at the link again and " +
-              "report the next repair on the ticket page.";
+    n->text = Sentence(s.message) +
+              "\nThe port is out of service again; look at the link again and report the next "
+              "repair on the ticket page.";
   } else if (kind == "escalated") {
     n->title = "Escalated: " + where + " (" + id + ")";
-    n->text = s.message + ".\nA person must decide what to do next.";
+    n->text = Sentence(s.message) + "\nA person must decide what to do next.";
   } else if (kind == "drift") {
     n->title = "Port brought back by hand on " + where + " (" + id + ")";
     n->text = s.message;
   } else {  // repaired
     n->title = "Repaired: " + where + " (" + id + " closed)";
-    n->text = s.message + ".\nNothing left to do.";
+    n->text = Sentence(s.message) + "\nNothing left to do.";
   }
 }
 
