@@ -206,5 +206,20 @@ TEST(NotifyRouteTest, EmailTextHasOneHeaderPerLineAndTheKeyAsMessageId) {
             std::string::npos);
 }
 
+TEST(NotifyRouteTest, ALongSlackMessageSaysWhatItLeavesOut) {
+  Message m;
+  for (int i = 0; i < 400; ++i) {
+    Notification n;
+    n.title = "Link fault " + std::to_string(i);
+    n.text = std::string(200, 'x');
+    m.notifications.push_back(n);
+  }
+  const std::string text = SlackBody(m)["text"];
+  EXPECT_LT(text.size(), 40000u);
+  EXPECT_NE(text.find("*Link fault 0*"), std::string::npos);
+  EXPECT_EQ(text.find("*Link fault 399*"), std::string::npos);
+  EXPECT_NE(text.find(" more notifications: see the dashboard_"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ufmr

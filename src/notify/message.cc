@@ -6,6 +6,9 @@ namespace ufmr {
 
 namespace {
 
+// Slack shows at most 40,000 characters of a message's text; what is beyond is cut.
+constexpr size_t kSlackTextLimit = 30000;
+
 // Slack's mrkdwn treats &, < and > as markup: escaped as its documentation asks.
 std::string SlackEscape(const std::string& text) {
   std::string out;
@@ -58,7 +61,14 @@ nlohmann::json WebhookBody(const Message& m) {
 
 nlohmann::json SlackBody(const Message& m) {
   std::string text;
+  size_t shown = 0;
   for (const Notification& n : m.notifications) {
+    if (text.size() > kSlackTextLimit) {  // Slack truncates long messages: say what is left out
+      text += "\n\n_... and " + std::to_string(m.notifications.size() - shown) +
+              " more notifications: see the dashboard_";
+      break;
+    }
+    ++shown;
     if (!text.empty()) text += "\n\n";
     text += "*" + SlackEscape(n.title) + "*\n" + SlackEscape(n.text);
     if (!n.url.empty()) {

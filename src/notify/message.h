@@ -36,7 +36,8 @@ struct Message {
 // The generic webhook's body (version 1): see schema/notification.schema.json.
 nlohmann::json WebhookBody(const Message& m);
 // A Slack-compatible incoming webhook's body: {"text": ...} in Slack's markup (mrkdwn), one
-// paragraph per notification, links as <url|Ticket #N>.
+// paragraph per notification, links as <url|Ticket #N>; past about 30,000 characters (Slack cuts
+// a message at 40,000) the rest is counted, not shown.
 nlohmann::json SlackBody(const Message& m);
 
 // A test message for `notify test`: says where it comes from and links to the dashboard.
