@@ -79,3 +79,5 @@ CREATE TABLE notify_group_events (
   PRIMARY KEY (group_id, event_id)
 );
 CREATE INDEX notify_group_events_unsent ON notify_group_events (group_id) WHERE delivery_id IS NULL;
+CREATE INDEX notify_group_events_by_event ON notify_group_events (event_id);
+CREATE INDEX notify_group_events_by_delivery ON notify_group_events (delivery_id);

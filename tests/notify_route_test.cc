@@ -68,7 +68,7 @@ TEST(NotifyRouteTest, ChildrenInheritAndTheFirstThatTakesItEndsTheWalkUnlessCont
   EXPECT_EQ(Receivers(t, {{"kind", "input_failing"}}),
             (std::vector<std::string>{"pager 0.2|rule="}));
   auto m = t.Match({{"severity", "critical"}, {"switch", "leaf-1"}});
-  ASSERT_EQ(m.size(), 1u);  // the pager only: the root's receiver takes what no child did
+  ASSERT_EQ(m.size(), 1u);  // the pager only: a child took it, so the root's receiver does not
   EXPECT_EQ(m[0].group_labels.at("switch"), "leaf-1");
 }
 
@@ -115,6 +115,13 @@ TEST(NotifyRouteTest, MistakesNameTheirKey) {
       {"    - {name: m, type: email, url: 'http://h', from: a, to: b}\n",
        "must start with smtp:// or smtps://"},
       {"  retry_max_s: 0\n", "notify.retry_max_s: must be at least"},
+      {"  route: {receiver: all, match: {severity: critical}}\n",
+       "notify.route: the root route takes everything"},
+      {"    - {name: m, type: email, url: 'smtp://h', from: a@b, to: 'c@d>, e@f'}\n",
+       "notify.receivers[2].to: 'c@d>, e@f' is not a plain address"},
+      {"    - {name: m, type: email, url: 'smtp://h', from: a@b, to: c@d, starttls: false, "
+       "username: u}\n",
+       "notify.receivers[2].starttls: false with a username would send the password in the clear"},
   };
   for (const Case& k : cases) {
     auto c = Load(k.yaml);
@@ -200,10 +207,27 @@ TEST(NotifyRouteTest, EmailTextHasOneHeaderPerLineAndTheKeyAsMessageId) {
   EXPECT_NE(text.find("line one\r\nline two\r\n"), std::string::npos);
   EXPECT_EQ(text.find("\n\n"), std::string::npos) << "every line ends in CRLF";
   EXPECT_EQ(text.find("\nBcc:"), std::string::npos) << "nor a line of the body";
-  n.title = "Câble défectueux";
+  // Non-ASCII: encoded words of at most 75 characters, on folded lines, no character split.
+  n.title = "Câble défectueux entre le commutateur ib-leaf-01 et l'hôte gpu-017 (baie r03)";
   m.notifications = {n};
-  EXPECT_NE(EmailText(r, m, FromEpochSeconds(1.7e9)).find("Subject: =?UTF-8?B?"),
-            std::string::npos);
+  const std::string mail = EmailText(r, m, FromEpochSeconds(1.7e9));
+  const size_t from = mail.find("Subject: ");
+  const std::string subject = mail.substr(from, mail.find("\r\nDate:") - from);
+  EXPECT_EQ(subject.rfind("Subject: =?UTF-8?B?", 0), 0u) << subject;
+  std::vector<std::string> words;  // one per folded line
+  std::string rest = subject.substr(9);
+  for (size_t fold; (fold = rest.find("\r\n ")) != std::string::npos;
+       rest = rest.substr(fold + 3)) {
+    words.push_back(rest.substr(0, fold));
+  }
+  words.push_back(rest);
+  EXPECT_GE(words.size(), 2u) << subject;
+  for (const std::string& w : words) {
+    EXPECT_EQ(w.rfind("=?UTF-8?B?", 0), 0u) << w;
+    EXPECT_EQ(w.substr(w.size() - 2), "?=") << w;
+    EXPECT_LE(w.size(), 75u) << w;
+  }
+  EXPECT_NE(subject.find("?=\r\n =?UTF-8?B?"), std::string::npos) << "folded" << subject;
 }
 
 TEST(NotifyRouteTest, ALongSlackMessageSaysWhatItLeavesOut) {

@@ -73,7 +73,7 @@ class NotifyServiceTest : public ::testing::Test {
            "    - {name: mail, type: email, url: \"smtp://127.0.0.1:" +
            testing::ReadFile(dir_ + "/smtp-port") +
            "\", starttls: false, from: svc@example.com, to: [dc@example.com]}\n"
-           "  route:\n    group_wait: 3s\n    group_interval: 3s\n    routes:\n"
+           "  route:\n    group_wait: 10s\n    group_interval: 3s\n    routes:\n"
            "      - {receiver: hook, continue: true}\n      - {receiver: mail}\n";
   }
 
@@ -113,7 +113,10 @@ class NotifyServiceTest : public ::testing::Test {
   std::vector<json> Mails() {
     std::vector<json> out;
     std::ifstream in(dir_ + "/mail/mails.jsonl");
-    for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
+    for (std::string line; std::getline(in, line);) {
+      json mail = json::parse(line, nullptr, false);  // a line half written is read next time
+      if (!mail.is_discarded()) out.push_back(std::move(mail));
+    }
     return out;
   }
 
@@ -173,7 +176,9 @@ TEST_F(NotifyServiceTest, ReceiverDownAcrossARestartGetsTheMessageOnceWhenBack) 
   ASSERT_EQ(got.size(), before + 1) << "delivered once after the restart";
   EXPECT_EQ(got.back().Header("idempotency-key"), key);
   for (const auto& r : got) EXPECT_EQ(r.Header("idempotency-key"), key);
-  EXPECT_TRUE(Get(service_->api() + "/api/notify/failing")["deliveries"].empty());
+  const json after = Get(service_->api() + "/api/notify/failing");
+  ASSERT_TRUE(after.contains("deliveries")) << after.dump();
+  EXPECT_TRUE(after["deliveries"].empty()) << after.dump();
   EXPECT_EQ(Mails().size(), 1u) << "the mailbox was up all along";
 }
 

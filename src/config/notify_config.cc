@@ -50,6 +50,11 @@ void ReadReceiverKeys(Reader* r, const YAML::Node& item, const std::string& at, 
   r->Strings(item, "to", at + ".to", &x->to);
 }
 
+// An address as SMTP's envelope takes it: "name@host", no spaces, brackets or line breaks.
+bool PlainAddress(const std::string& a) {
+  return !a.empty() && a.find_first_of(" \t\r\n<>,;") == std::string::npos;
+}
+
 // What a receiver of its type must have, and may not have.
 void CheckReceiver(Reader* r, const YAML::Node& item, const std::string& at, const Receiver& x) {
   if (x.name.empty()) r->Fail(item, at + ".name", "is required");
@@ -65,6 +70,10 @@ void CheckReceiver(Reader* r, const YAML::Node& item, const std::string& at, con
   if (!email) return;
   if (x.from.empty()) r->Fail(item, at + ".from", "is required for email (the sender's address)");
   if (x.to.empty()) r->Fail(item, at + ".to", "is required for email (one address or a list)");
+  if (!PlainAddress(x.from)) r->Fail(item["from"], at + ".from", "not a plain address");
+  for (const std::string& a : x.to) {
+    if (!PlainAddress(a)) r->Fail(item["to"], at + ".to", "'" + a + "' is not a plain address");
+  }
   if (!x.password_file.empty() && !x.password_env.empty()) {
     r->Fail(item, at + ".password_file", "give one of password_file and password_env");
   }
@@ -240,6 +249,10 @@ void ReadNotifyConfig(Reader* r, const YAML::Node& n, Config::Notify* x) {
   }
   x->route = Route();
   ReadRoute(r, route, "notify.route", names, 0, &x->route);
+  if (route.IsMap() && (route["match"] || route["match_re"])) {
+    r->Fail(route, "notify.route",
+            "the root route takes everything: put match and match_re on its routes");
+  }
 }
 
 Status ReadNotifySecrets(const std::string& name, Config::Notify* n) {
@@ -259,6 +272,11 @@ Status ReadNotifySecrets(const std::string& name, Config::Notify* n) {
       return Status::InvalidArgument(at +
                                      ": an email receiver's URL must start with smtp:// or "
                                      "smtps://");
+    }
+    if (email && StartsWith(x.url, "smtp://") && !x.starttls && !x.username.empty()) {
+      return Status::InvalidArgument(at +
+                                     ".starttls: false with a username would send the password "
+                                     "in the clear; use STARTTLS or smtps://");
     }
     if (!email && !StartsWith(x.url, "http://") && !StartsWith(x.url, "https://")) {
       return Status::InvalidArgument(at + ": the URL must start with http:// or https://");

@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <ctime>
@@ -47,10 +48,23 @@ std::string Base64(const std::string& in) {
   return out;
 }
 
-// A subject with non-ASCII characters as an RFC 2047 encoded word.
+// A subject with non-ASCII characters as RFC 2047 encoded words, each of at most 45 bytes of
+// text (75 characters encoded) and never splitting a character, on folded lines.
 std::string SubjectHeader(const std::string& subject) {
   const std::string s = HeaderSafe(subject);
-  return IsAscii(s) ? s : "=?UTF-8?B?" + Base64(s) + "?=";
+  if (IsAscii(s)) return s;
+  std::string out;
+  size_t at = 0;
+  while (at < s.size()) {
+    size_t end = std::min(s.size(), at + 45);
+    while (end < s.size() && end > at + 1 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) {
+      --end;  // not in the middle of a UTF-8 sequence
+    }
+    out += (out.empty() ? "" : "\n ") + std::string("=?UTF-8?B?") + Base64(s.substr(at, end - at)) +
+           "?=";
+    at = end;
+  }
+  return out;
 }
 
 std::string Subject(const Message& m) {
@@ -115,8 +129,11 @@ size_t ReadUpload(char* buf, size_t size, size_t nmemb, void* user) {
 DeliveryResult Failure(CURLcode code, long reply, const char* detail) {
   DeliveryResult r;
   r.http_status = reply;
-  const bool refused =
-      code == CURLE_LOGIN_DENIED || code == CURLE_USE_SSL_FAILED || (reply >= 500 && reply < 600);
+  // A 4xx reply is temporary, even to AUTH (454); a 5xx, refused credentials (535) or a server
+  // without STARTTLS will not change by trying again.
+  const bool temporary = reply >= 400 && reply < 500;
+  const bool refused = !temporary && (code == CURLE_LOGIN_DENIED || code == CURLE_USE_SSL_FAILED ||
+                                      (reply >= 500 && reply < 600));
   r.retryable = !refused;
   r.error = std::string("SMTP: ") + (detail && *detail ? detail : curl_easy_strerror(code));
   if (reply > 0) r.error += " (reply " + std::to_string(reply) + ")";

@@ -35,6 +35,12 @@ double Backoff(int attempts, double max_s) {
   return std::min(max_s, 5.0 * std::pow(2.0, std::min(attempts, 20) - 1));
 }
 
+// A string member of an input's health, "" when absent or null (no error yet).
+std::string Text(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 // A delivery's outcome not recorded is sent again (at least once): worth a warning, no more.
 void Record(const Status& s) {
   if (!s.ok()) spdlog::warn("notify: cannot record a delivery's outcome: {}", s.message());
@@ -44,7 +50,7 @@ void Record(const Status& s) {
 
 Notifier::Notifier(Parts parts)
     : p_(std::move(parts)), outbox_(p_.store), routes_(p_.config.notify.route) {
-  for (const auto& r : p_.config.notify.receivers) receivers_[r.name] = &r;
+  for (const auto& r : p_.config.notify.receivers) receivers_[r.name] = r;
   if (!p_.send) p_.send = Deliver;
 }
 
@@ -81,14 +87,25 @@ void Notifier::RunOnce() {
     told_loaded_ = false;  // read again on taking over
     return;
   }
-  WatchInputs();
-  RouteNew();
-  if (auto written = outbox_.FlushDue(); written.ok() && written.value() > 0) {
-    p_.metrics.Add("ufmr_notify_messages_total", written.value());
+  // Each stage on its own: one that throws must not keep the others from their work.
+  Stage("inputs", [this] { WatchInputs(); });
+  Stage("routing", [this] { RouteNew(); });
+  Stage("grouping", [this] {
+    if (auto written = outbox_.FlushDue(); written.ok() && written.value() > 0) {
+      p_.metrics.Add("ufmr_notify_messages_total", written.value());
+    }
+  });
+  Stage("sending", [this] { SendDue(); });
+  Stage("counting", [this] { CountDeliveries(); });
+  Stage("pruning", [this] { PruneDaily(); });
+}
+
+void Notifier::Stage(const char* name, const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    spdlog::error("notify: {}: {}", name, e.what());
   }
-  SendDue();
-  CountDeliveries();
-  PruneDaily();
 }
 
 void Notifier::PruneDaily() {
@@ -112,15 +129,15 @@ void Notifier::WatchInputs() {
   }
   const double now = SteadySeconds();
   for (const auto& in : p_.inputs()) {
-    const std::string name = in.value("name", "");
-    const std::string state = in.value("state", "");
+    const std::string name = Text(in, "name");
+    const std::string state = Text(in, "state");
     if (state == "stale" || state == "failing") {
       const std::string kind = "input_" + state;
       auto& since = bad_since_[name];
       if (since.first != kind) since = {kind, now};
       auto told = told_.find(name);
       if ((told == told_.end() || told->second != kind) && now - since.second >= p_.input_hold_s &&
-          outbox_.AddInputEvent(kind, name, in.value("last_error", "")).ok()) {
+          outbox_.AddInputEvent(kind, name, Text(in, "last_error")).ok()) {
         told_[name] = kind;
       }
     } else if (state == "ok") {
@@ -183,7 +200,7 @@ bool Notifier::SendOne(const NotifyOutbox::Delivery& d) {
     count("expired");
     return true;
   }
-  const DeliveryResult r = p_.send(*it->second, d.message);
+  const DeliveryResult r = p_.send(it->second, d.message);
   if (r.ok) {
     Record(outbox_.Delivered(d.id, r.http_status));
     count("delivered");

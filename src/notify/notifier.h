@@ -56,6 +56,7 @@ class Notifier {
   void RunOnce();
 
  private:
+  void Stage(const char* name, const std::function<void()>& fn);  // logs what it throws
   void WatchInputs();
   void RouteNew();
   void SendDue();
@@ -69,7 +70,7 @@ class Notifier {
   Parts p_;
   NotifyOutbox outbox_;
   RouteTree routes_;
-  std::map<std::string, const Config::Notify::Receiver*> receivers_;
+  std::map<std::string, Config::Notify::Receiver> receivers_;  // a copy, by name
   // Inputs: the bad state each is in and since when (not yet told); those told of (open).
   std::map<std::string, std::pair<std::string, double>> bad_since_;
   std::map<std::string, std::string> told_;

@@ -224,7 +224,9 @@ Result<int> NotifyOutbox::FlushDue() {
             "now() - make_interval(secs => group_wait_s)) OR (flushed_at IS NOT NULL AND "
             "flushed_at <= now() - make_interval(secs => group_interval_s)))) OR "
             "(pending_since IS NULL AND flushed_at <= now() - make_interval(secs => "
-            "repeat_interval_s))) ORDER BY id FOR UPDATE SKIP LOCKED",
+            "repeat_interval_s) AND NOT EXISTS (SELECT 1 FROM notify_deliveries d WHERE "
+            "d.group_id = notify_groups.id AND d.state = 'pending'))) ORDER BY id FOR UPDATE "
+            "SKIP LOCKED",
             fabric);
         for (const auto& row : due) {
           const int64_t group = row[0].as<int64_t>();

@@ -60,9 +60,8 @@ struct RouteTree::Node {
     const size_t before = out->size();
     for (const Node& child : children) {
       if (!child.Takes(labels)) continue;
-      const size_t had = out->size();
       child.Walk(labels, out);
-      if (out->size() > had && !child.route->continue_matching) break;
+      if (!child.route->continue_matching) break;
     }
     if (out->size() == before && !route->receiver.empty()) out->push_back(Here(labels));
   }
