@@ -370,7 +370,9 @@ TEST_F(NotifierTest, InputFailingAndHealthyAgainIsToldOnceEach) {
   OneReceiver(hook.Url("/hook"));
   std::string state = "failing";
   inputs_ = [&] {
+    // As InputHealth::ToJson says it: an input stale with no error yet has a null last_error.
     return json::array({{{"name", "telemetry"}, {"state", state}, {"last_error", "HTTP 502"}},
+                        {{"name", "inventory"}, {"state", "stale"}, {"last_error", nullptr}},
                         {{"name", "event_log"}, {"state", "off"}}});
   };
   auto n = Make();
@@ -379,16 +381,22 @@ TEST_F(NotifierTest, InputFailingAndHealthyAgainIsToldOnceEach) {
   RoundsFor(*n, milliseconds(1500));
   ASSERT_EQ(hook.Requests().size(), 1u);
   json first = Body(hook.Requests()[0])["notifications"];
-  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(first.size(), 2u) << first.dump();
   EXPECT_EQ(first[0]["kind"], "input_failing");
   EXPECT_EQ(first[0]["labels"]["input"], "telemetry");
   EXPECT_NE(first[0]["text"].get<std::string>().find("HTTP 502"), std::string::npos);
+  EXPECT_EQ(first[1]["kind"], "input_stale");
+  EXPECT_EQ(first[1]["severity"], "warning");
+  EXPECT_EQ(first[1]["labels"]["input"], "inventory");
   state = "ok";
   ASSERT_TRUE(RoundsUntil(
       *n, [&] { return hook.Requests().size() >= 2; }, milliseconds(5000)));
   RoundsFor(*n, milliseconds(1500));
   ASSERT_EQ(hook.Requests().size(), 2u);
-  EXPECT_EQ(Body(hook.Requests()[1])["notifications"][0]["kind"], "input_ok");
+  const json second = Body(hook.Requests()[1])["notifications"];
+  ASSERT_EQ(second.size(), 1u) << second.dump() << " (the inventory is still stale)";
+  EXPECT_EQ(second[0]["kind"], "input_ok");
+  EXPECT_EQ(second[0]["labels"]["input"], "telemetry");
 }
 
 TEST_F(NotifierTest, OldMessagesAreForgottenButUnresolvedOnesKept) {
