@@ -25,6 +25,9 @@
 //                        record, the "opened" timeline entry, the pending port action, the commit.
 //                        Needs UFMR_BENCH_DB_URL (a migrated database; skipped without it); each
 //                        run files its tickets under a fabric name of its own.
+//   BM_NotifyStorm       (micro_notify.cc) 1,000 new tickets told: routed, grouped into one
+//                        message and handed to a receiver by the Notifier; notifications/s. Needs
+//                        UFMR_BENCH_DB_URL too.
 // Build: cmake -S . -B build-micro -DCMAKE_BUILD_TYPE=Release && cmake --build build-micro
 //        --target micro_bench (needs libbenchmark-dev).
 // Run from the source tree (the shipped rules are read from ./rules, or --rules=DIR):
@@ -55,6 +58,7 @@
 #include "decide/decision.h"
 #include "ingest/event_log.h"
 #include "ingest/rest_event.h"
+#include "micro_notify.h"
 #include "rules/finding.h"
 #include "rules/rule_engine.h"
 #include "rules/rule_loader.h"
@@ -567,6 +571,7 @@ void RegisterAll() {
   benchmark::RegisterBenchmark("BM_TicketStoreWrite", BM_TicketStoreWrite)
       ->UseRealTime()
       ->Unit(benchmark::kMicrosecond);
+  ufmr::bench::RegisterNotifyBenchmarks();
 }
 
 }  // namespace
@@ -585,7 +590,8 @@ int main(int argc, char** argv) {
             "micro_bench: Google Benchmark micro benchmarks of UFM Remediator's hot paths.\n"
             "  --quick       smaller inputs (telemetry: 10,000 ports)\n"
             "  --rules=DIR   the rules directory (default: rules)\n"
-            "  env UFMR_BENCH_DB_URL: a migrated PostgreSQL for BM_TicketStoreWrite\n\n");
+            "  env UFMR_BENCH_DB_URL: a migrated PostgreSQL for BM_TicketStoreWrite and "
+            "BM_NotifyStorm\n\n");
       }
       rest.push_back(argv[i]);
     }

@@ -148,10 +148,16 @@ void Notifier::WatchInputs() {
 }
 
 void Notifier::RouteNew() {
-  auto events = outbox_.Unrouted(500);
-  if (!events.ok() || events->empty()) return;
+  // A storm's events all in this round (in batches), so they are grouped before any is sent.
+  for (int batch = 0; batch < 20 && RouteBatch(500); ++batch) {
+  }
+}
+
+bool Notifier::RouteBatch(size_t limit) {
+  auto events = outbox_.Unrouted(static_cast<int>(limit));
+  if (!events.ok() || events->empty()) return false;
   auto active = p_.store.ActiveSilences();
-  if (!active.ok()) return;  // routed next round: a silence must not be missed
+  if (!active.ok()) return false;  // routed next round: a silence must not be missed
   const SilenceSet silences(std::move(active.value()));
   const TimePoint now = std::chrono::system_clock::now();
   std::vector<NotifyOutbox::Routing> routings;
@@ -169,7 +175,11 @@ void Notifier::RouteNew() {
     if (r.silenced_by) p_.metrics.Add("ufmr_notify_silenced_total");
     routings.push_back(std::move(r));
   }
-  if (Status s = outbox_.Route(routings); !s.ok()) spdlog::warn("notify: {}", s.message());
+  if (Status s = outbox_.Route(routings); !s.ok()) {
+    spdlog::warn("notify: {}", s.message());
+    return false;
+  }
+  return events->size() == limit;  // perhaps more
 }
 
 void Notifier::SendDue() {

@@ -59,6 +59,7 @@ class Notifier {
   void Stage(const char* name, const std::function<void()>& fn);  // logs what it throws
   void WatchInputs();
   void RouteNew();
+  bool RouteBatch(size_t limit);  // true when it routed `limit` events (there may be more)
   void SendDue();
   // Sends one; false when the receiver failed (its later messages wait for the next round).
   bool SendOne(const NotifyOutbox::Delivery& d);
