@@ -70,9 +70,9 @@ class NotifyOutbox {
   // (each receiver gets its messages in the order they were written).
   Result<std::vector<Delivery>> Due(int limit);
   Status Delivered(int64_t id, long status);
-  // A failed try: tried again after `retry_in_s`; or, `final`, ended in `state` (refused,
-  // expired).
+  // A failed try, to be tried again after `retry_in_s`.
   Status Failed(int64_t id, long status, const std::string& error, double retry_in_s);
+  // A message that will not be sent again: `state` refused or expired, and why.
   Status Ended(int64_t id, const std::string& state, long status, const std::string& error);
 
   // Forgets what is older than `days`: messages ended (delivered, refused, expired) and the
