@@ -284,6 +284,48 @@ TEST_F(NotifierTest, RefusalIsNotRetriedAndIsListedAsFailing) {
   EXPECT_EQ(Metric(R"(ufmr_notify_deliveries_total{receiver="hook",result="refused"})"), 1);
 }
 
+TEST_F(NotifierTest, AMessageNotTakenInTimeOrWhoseReceiverLeftIsExpired) {
+  testing::HttpReceiver hook(503);
+  OneReceiver(hook.Url("/hook"));
+  config_.notify.give_up_after_s = 2;
+  auto n = Make();
+  Open(1);
+  NotifyOutbox outbox(*store_);
+  auto ended = [&](const std::string& state) {
+    auto f = outbox.Failing(10);
+    return f.ok() && !f->empty() && f.value()[0]["state"] == state;
+  };
+  ASSERT_TRUE(RoundsUntil(
+      *n, [&] { return ended("expired"); }, milliseconds(8000)));
+  const size_t tries = hook.Requests().size();
+  EXPECT_GE(tries, 1u);
+  RoundsFor(*n, milliseconds(1500));
+  EXPECT_EQ(hook.Requests().size(), tries) << "not tried once expired";
+  EXPECT_EQ(outbox.Failing(10).value()[0]["last_error"],
+            "not delivered within notify.give_up_after_s");
+  EXPECT_EQ(Metric(R"(ufmr_notify_deliveries_total{receiver="hook",result="expired"})"), 1);
+
+  // A message to a receiver the config no longer names is expired, never sent.
+  config_.notify.give_up_after_s = 3600;
+  Open(2);
+  ASSERT_TRUE(RoundsUntil(
+      *n, [&] { return hook.Requests().size() > tries; }, milliseconds(5000)));
+  config_.notify.receivers[0].name = "renamed";
+  config_.notify.route.receiver = "renamed";
+  auto after = Make();
+  const size_t sent = hook.Requests().size();
+  ASSERT_TRUE(RoundsUntil(
+      *after,
+      [&] {
+        auto f = outbox.Failing(10);
+        return f.ok() && f->size() == 2 && f.value()[0]["state"] == "expired";
+      },
+      milliseconds(8000)));
+  EXPECT_EQ(outbox.Failing(10).value()[0]["last_error"],
+            "no receiver 'hook' in the config any more");
+  EXPECT_EQ(hook.Requests().size(), sent);
+}
+
 TEST_F(NotifierTest, SilencedTicketIsToldToNobody) {
   testing::HttpReceiver hook;
   OneReceiver(hook.Url("/hook"));

@@ -4,10 +4,11 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <cctype>
 #include <iostream>
 #include <list>
 #include <set>
+
+#include "base/text.h"
 
 namespace ufmr::app {
 namespace {
@@ -135,8 +136,7 @@ std::string Described(const OptionSpec& o) {
 // A flag given as --flag=false (or 0, off, no) is not set; the last one given counts.
 bool FlagSet(const std::vector<std::string>& results) {
   if (results.empty()) return true;
-  std::string v = results.back();
-  for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string v = AsciiLower(results.back());
   return v != "false" && v != "0" && v != "off" && v != "no" && v != "-1";
 }
 

@@ -28,6 +28,21 @@ Status Exec(Store& store, const char* op, const std::string& sql, const Args&...
       op);
 }
 
+// The rows of one query in a transaction of its own (a pqxx::result outlives its transaction).
+template <typename... Args>
+Result<pqxx::result> Query(Store& store, const char* op, const std::string& sql,
+                           const Args&... args) {
+  pqxx::result rows;
+  Status s = store.Run(
+      [&](pqxx::work& w) {
+        rows = w.exec_params(sql, args...);
+        return Status::Ok();
+      },
+      op);
+  if (!s.ok()) return s;
+  return rows;
+}
+
 // The ticket's first decision (what was decided when it opened), or null.
 nlohmann::json FirstDecision(pqxx::work& w, int64_t ticket_id) {
   auto r = w.exec_params("SELECT details FROM decisions WHERE ticket_id = $1 ORDER BY id LIMIT 1",
@@ -198,18 +213,13 @@ Status NotifyOutbox::AddInputEvent(const std::string& kind, const std::string& i
 }
 
 Result<std::map<std::string, std::string>> NotifyOutbox::OpenInputEvents() {
+  auto rows = Query(store_, "notify_inputs_open",
+                    "SELECT DISTINCT ON (subject) subject, kind FROM notify_events WHERE fabric = "
+                    "$1 AND ticket_id IS NULL AND resolved_at IS NULL ORDER BY subject, id DESC",
+                    store_.fabric());
+  if (!rows.ok()) return rows.status();
   std::map<std::string, std::string> out;
-  Status s = store_.Run(
-      [&](pqxx::work& w) {
-        auto r = w.exec_params(
-            "SELECT DISTINCT ON (subject) subject, kind FROM notify_events WHERE fabric = $1 AND "
-            "ticket_id IS NULL AND resolved_at IS NULL ORDER BY subject, id DESC",
-            store_.fabric());
-        for (const auto& row : r) out[row[0].as<std::string>()] = row[1].as<std::string>();
-        return Status::Ok();
-      },
-      "notify_inputs_open");
-  if (!s.ok()) return s;
+  for (const auto& row : rows.value()) out[row[0].as<std::string>()] = row[1].as<std::string>();
   return out;
 }
 
@@ -243,35 +253,31 @@ Result<int> NotifyOutbox::FlushDue() {
 }
 
 Result<std::vector<NotifyOutbox::Delivery>> NotifyOutbox::Due(int limit) {
-  std::vector<Delivery> out;
-  Status s = store_.Run(
-      [&](pqxx::work& w) {
-        auto r = w.exec_params(
+  auto rows =
+      Query(store_, "notify_due",
             "SELECT id, receiver, idempotency_key, notifications, attempts, "
             "extract(epoch FROM now() - created_at) FROM notify_deliveries d WHERE fabric = $1 "
             "AND state = 'pending' AND next_try_at <= now() AND NOT EXISTS (SELECT 1 FROM "
             "notify_deliveries o WHERE o.fabric = d.fabric AND o.receiver = d.receiver AND "
             "o.state = 'pending' AND o.id < d.id AND o.next_try_at > now()) ORDER BY id LIMIT $2",
             store_.fabric(), limit);
-        for (const auto& row : r) {
-          Delivery d;
-          d.id = row[0].as<int64_t>();
-          d.receiver = row[1].as<std::string>();
-          d.message.idempotency_key = row[2].as<std::string>();
-          d.message.fabric = store_.fabric();
-          d.message.receiver = d.receiver;
-          const nlohmann::json items = ParseJson(row[3]);
-          if (items.is_array()) {
-            for (const auto& j : items) d.message.notifications.push_back(NotificationFromJson(j));
-          }
-          d.attempts = row[4].as<int>();
-          d.age_s = row[5].as<double>();
-          out.push_back(std::move(d));
-        }
-        return Status::Ok();
-      },
-      "notify_due");
-  if (!s.ok()) return s;
+  if (!rows.ok()) return rows.status();
+  std::vector<Delivery> out;
+  for (const auto& row : rows.value()) {
+    Delivery d;
+    d.id = row[0].as<int64_t>();
+    d.receiver = row[1].as<std::string>();
+    d.message.idempotency_key = row[2].as<std::string>();
+    d.message.fabric = store_.fabric();
+    d.message.receiver = d.receiver;
+    const nlohmann::json items = ParseJson(row[3]);
+    if (items.is_array()) {
+      for (const auto& j : items) d.message.notifications.push_back(NotificationFromJson(j));
+    }
+    d.attempts = row[4].as<int>();
+    d.age_s = row[5].as<double>();
+    out.push_back(std::move(d));
+  }
   return out;
 }
 
@@ -332,10 +338,8 @@ Result<int64_t> NotifyOutbox::Prune(int days) {
 }
 
 Result<nlohmann::json> NotifyOutbox::Failing(int limit) {
-  nlohmann::json out = nlohmann::json::array();
-  Status s = store_.Run(
-      [&](pqxx::work& w) {
-        auto r = w.exec_params(
+  auto rows =
+      Query(store_, "notify_failing",
             "SELECT id, receiver, state, attempts, last_error, last_status, "
             "extract(epoch FROM created_at), extract(epoch FROM next_try_at), "
             "notifications->0->>'title', jsonb_array_length(notifications) "
@@ -343,45 +347,37 @@ Result<nlohmann::json> NotifyOutbox::Failing(int limit) {
             "OR (state IN ('refused', 'expired') AND created_at > now() - interval '1 day')) "
             "ORDER BY id DESC LIMIT $2",
             store_.fabric(), limit);
-        for (const auto& row : r) {
-          out.push_back({{"id", row[0].as<int64_t>()},
-                         {"receiver", row[1].as<std::string>()},
-                         {"state", row[2].as<std::string>()},
-                         {"attempts", row[3].as<int>()},
-                         {"last_error", row[4].as<std::string>()},
-                         {"last_status",
-                          row[5].is_null() ? nlohmann::json() : nlohmann::json(row[5].as<int>())},
-                         {"created_at", FormatIsoTime(FromEpochSeconds(row[6].as<double>()))},
-                         {"next_try_at",
-                          row[2].as<std::string>() == "pending"
-                              ? nlohmann::json(FormatIsoTime(FromEpochSeconds(row[7].as<double>())))
-                              : nlohmann::json()},
-                         {"title", row[8].is_null() ? std::string() : row[8].as<std::string>()},
-                         {"notifications", row[9].as<int>()}});
-        }
-        return Status::Ok();
-      },
-      "notify_failing");
-  if (!s.ok()) return s;
+  if (!rows.ok()) return rows.status();
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& row : rows.value()) {
+    out.push_back(
+        {{"id", row[0].as<int64_t>()},
+         {"receiver", row[1].as<std::string>()},
+         {"state", row[2].as<std::string>()},
+         {"attempts", row[3].as<int>()},
+         {"last_error", row[4].as<std::string>()},
+         {"last_status", row[5].is_null() ? nlohmann::json() : nlohmann::json(row[5].as<int>())},
+         {"created_at", FormatIsoTime(FromEpochSeconds(row[6].as<double>()))},
+         {"next_try_at", row[2].as<std::string>() == "pending"
+                             ? nlohmann::json(FormatIsoTime(FromEpochSeconds(row[7].as<double>())))
+                             : nlohmann::json()},
+         {"title", row[8].is_null() ? std::string() : row[8].as<std::string>()},
+         {"notifications", row[9].as<int>()}});
+  }
   return out;
 }
 
 Result<std::map<std::pair<std::string, std::string>, int64_t>> NotifyOutbox::Counts() {
+  auto rows = Query(store_, "notify_counts",
+                    "SELECT receiver, CASE WHEN state = 'pending' AND attempts > 0 THEN "
+                    "'pending_failing' ELSE state END, count(*) FROM notify_deliveries WHERE "
+                    "fabric = $1 GROUP BY 1, 2",
+                    store_.fabric());
+  if (!rows.ok()) return rows.status();
   std::map<std::pair<std::string, std::string>, int64_t> out;
-  Status s = store_.Run(
-      [&](pqxx::work& w) {
-        auto r = w.exec_params(
-            "SELECT receiver, CASE WHEN state = 'pending' AND attempts > 0 THEN "
-            "'pending_failing' ELSE state END, count(*) FROM notify_deliveries WHERE fabric = $1 "
-            "GROUP BY 1, 2",
-            store_.fabric());
-        for (const auto& row : r) {
-          out[{row[0].as<std::string>(), row[1].as<std::string>()}] = row[2].as<int64_t>();
-        }
-        return Status::Ok();
-      },
-      "notify_counts");
-  if (!s.ok()) return s;
+  for (const auto& row : rows.value()) {
+    out[{row[0].as<std::string>(), row[1].as<std::string>()}] = row[2].as<int64_t>();
+  }
   return out;
 }
 
