@@ -40,7 +40,7 @@ int AppendEventLogEntry(std::string* out, Rng& r, int64_t index) {
   if (kind < 40) {
     const bool down = kind < 30;
     *out += std::string(down ? "[329] WARNING" : "[328] INFO") + " [Fabric_Topology] " + link +
-            (down ? "Link went down: " : "Link went up: ") + a +
+            (down ? "Link went down: " : "Link is up: ") + a +
             " (Switch: mellanox-SX6036) : " + std::to_string(pa) + " - " + b + " (Computer: fsgb" +
             std::to_string(r.Below(999)) + " HCA-1) : " + std::to_string(pb) + "\n";
     return 1;
@@ -188,7 +188,7 @@ std::vector<Link> Fabric(int leaves, int hosts_per_leaf, Inventory* inventory) {
                                " - (Computer:" + host + " HCA-1)" + Hex16(host_guid) +
                                ":1, cable S/N: MT2118FT" + std::to_string(10000 + h);
       link.description_down = "Link went down: " + ends;
-      link.description_up = "Link went up: " + ends;
+      link.description_up = "Link is up: " + ends;
       PortInfo sw;
       sw.name = link.sw_port;
       sw.system_guid = Hex16(leaf_guid);
@@ -230,7 +230,7 @@ std::vector<Observation> EventStream(const std::vector<Link>& links, size_t n, i
       const Link& l = links[pick(rng)];
       const bool down = unit(rng) < 0.5;
       o.event_type = down ? 329 : 328;
-      o.name = down ? "Link went down" : "Link went up";
+      o.name = down ? "Link is Down" : "Link is Up";
       o.severity = down ? "Warning" : "Info";
       o.category = "Fabric Topology";
       o.object_type = "Link";

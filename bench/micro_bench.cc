@@ -174,16 +174,16 @@ std::string EventsAnswer(int n) {
     const unsigned kind = r.Below(100);
     if (kind < 50) {
       const bool down = kind < 35;
-      e["name"] = down ? "Link went down" : "Link went up";
+      e["name"] = down ? "Link is Down" : "Link is Up";
       e["event_type"] = down ? "329" : "328";
       e["severity"] = down ? "Warning" : "Info";
       e["type"] = "Link";
       e["category"] = "Fabric Topology";
       e["object_name"] = e["object_path"] = pa_name + ":" + pb_name;
-      e["description"] = std::string(down ? "Link went down: " : "Link went up: ") +
-                         "(Switch:" + sa + ":" + la + ")" + a + ":" + std::to_string(pa) +
-                         " - (Switch:" + sb + ":" + lb + ")" + b + ":" + std::to_string(pb) +
-                         ", cable S/N: MT2330FT" + std::to_string(10000 + r.Below(89999));
+      e["description"] = std::string(down ? "Link went down: " : "Link is up: ") + "(Switch:" + sa +
+                         ":" + la + ")" + a + ":" + std::to_string(pa) + " - (Switch:" + sb + ":" +
+                         lb + ")" + b + ":" + std::to_string(pb) + ", cable S/N: MT2330FT" +
+                         std::to_string(10000 + r.Below(89999));
     } else if (kind < 65) {
       e["name"] = "Peer Port is unhealthy";
       e["event_type"] = "702";

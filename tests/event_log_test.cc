@@ -153,7 +153,7 @@ TEST(EventLogAssemblerTest, ContinuationLinesJoinTheEntryBefore) {
   EXPECT_EQ(parsed.ok[1].ports, (Names{"9c0591030090e000_33", "fc6a1c0300244e00_8"}));
   EXPECT_EQ(parsed.ok[1].cable_serial, "MT2330FT09118");
   EXPECT_EQ(parsed.ok[1].labels, (Names{"1/17/1", "1/4/2"}));
-  EXPECT_EQ(parsed.ok[2].message, "Link went up");
+  EXPECT_EQ(parsed.ok[2].message, "Link is up");
 }
 
 TEST(EventLogAssemblerTest, CompleteOnlyWhenTheNextEntryStartsOrOnFlush) {
@@ -524,7 +524,7 @@ TEST(ParseEventLogEntryTest, GarbageGivesOneClearErrorPerEntryAndTheRestParses) 
   EXPECT_EQ(parsed.ok[0].index, 20);
   // By the format, a line without a timestamp continues the entry before.
   EXPECT_EQ(parsed.ok[0].message,
-            "Link went up\nthis line is no entry: by the format it continues the one before");
+            "Link is up\nthis line is no entry: by the format it continues the one before");
   EXPECT_EQ(parsed.ok[1].index, 28);
   const std::vector<std::string> expected = {
       "does not start with a timestamp",
@@ -572,7 +572,7 @@ TEST(ParseEventLogEntryTest, TrailingAndLeadingNulStripped) {
   ASSERT_EQ(parsed.ok.size(), 4u);
   EXPECT_EQ(parsed.ok[0].message, "Link went down");
   EXPECT_FALSE(parsed.ok[0].invalid_utf8);
-  EXPECT_EQ(parsed.ok[1].message, "Link went up");     // NUL then CR-LF
+  EXPECT_EQ(parsed.ok[1].message, "Link is up");       // NUL then CR-LF
   EXPECT_EQ(parsed.ok[2].index, 42);                   // NULs in front (writer past a truncation)
   EXPECT_EQ(parsed.ok[3].message, "NUL\uFFFDinside");  // a NUL inside is replaced
   EXPECT_TRUE(parsed.ok[3].invalid_utf8);
@@ -874,7 +874,7 @@ TEST(ToUfmEventTest, LooksLikeARestEvent) {
   UfmEvent u = ToUfmEvent(parsed.ok[0]);
   EXPECT_EQ(u.id, 14599);
   EXPECT_EQ(u.event_type, 329);
-  EXPECT_EQ(u.name, "Link went down");
+  EXPECT_EQ(u.name, "Link is Down") << "UFM's event table names 329, as REST does";
   EXPECT_EQ(u.severity, "Warning");
   EXPECT_EQ(u.timestamp, "2023-12-20 07:46:24.442");
   EXPECT_EQ(u.category, "Fabric Topology");
@@ -884,8 +884,8 @@ TEST(ToUfmEventTest, LooksLikeARestEvent) {
   EXPECT_EQ(u.description, parsed.ok[0].message);
 
   UfmEvent peer = ToUfmEvent(parsed.ok[2]);
-  EXPECT_EQ(peer.name,
-            "Peer Port T2-E63-L-U37:1/19/2 is considered by SM as unhealthy due to FLAPPING");
+  EXPECT_EQ(peer.name, "Unhealthy IB Port");
+  EXPECT_EQ(peer.category, "Hardware");
   EXPECT_EQ(ToUfmEvent(parsed.ok[3]).name, "Network Added");
   EXPECT_EQ(ToUfmEvent(parsed.ok[3]).severity, "Info");
 }
@@ -900,7 +900,7 @@ TEST(ToObservationTest, SourceEventLogAndTheEntryPorts) {
   EXPECT_EQ(o.time, t);
   EXPECT_EQ(o.event_id, 97214);
   EXPECT_EQ(o.event_type, 329);
-  EXPECT_EQ(o.name, "Link went down");
+  EXPECT_EQ(o.name, "Link is Down");
   EXPECT_EQ(o.severity, "Warning");
   EXPECT_EQ(o.object_type, "Link");
   EXPECT_EQ(o.ufm_timestamp, "2024-05-28 08:03:05.118");

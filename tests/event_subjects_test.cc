@@ -50,7 +50,7 @@ TEST(ExtractPortSubjectsTest, MessageShapes) {
        {{"9c0591030090e000_1", true, "T3-E21-N-U47", "1/1/1"},
         {"e41d2d0300a4f482_1", false, "fsgb001 HCA-1", ""}}},
       {"0x prefix and upper-case GUID",
-       "Link went up: (Switch: LEAF-1 : 1/2/1 )0x9C0591030090E000:3",
+       "Link is up: (Switch: LEAF-1 : 1/2/1 )0x9C0591030090E000:3",
        {{"9c0591030090e000_3", true, "LEAF-1", "1/2/1"}}},
       {"older shape with spaces and upper-case GUID",
        "F4521403008817F0   ( switch :  sw-1  )   :   7",

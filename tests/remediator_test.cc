@@ -432,7 +432,7 @@ TEST_F(RemediatorTest, ClearEventWithinHoldMeansNoTicket) {
   UfmEvent up = ufm_.events.back();
   up.id = ++ufm_.last_id;
   up.event_type = 328;
-  up.name = "Link went up";
+  up.name = "Link is Up";
   ufm_.events.push_back(up);
   Run(*r, 30);
   EXPECT_TRUE(Tickets().empty());

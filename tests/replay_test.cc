@@ -121,7 +121,7 @@ const std::string kUplinkDown =
     "(Switch:T4-E45-L-U51:1/4/2)fc6a1c0300244e00:8, cable S/N: MT2330FT09118";
 const std::string kUplinkUp =
     "[328] INFO Site [default] [Fabric_Topology] Link [Source 9c0591030090e000_33  TO Dest: "
-    "fc6a1c0300244e00_8]: Link went up: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33 - "
+    "fc6a1c0300244e00_8]: Link is up: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33 - "
     "(Switch:T4-E45-L-U51:1/4/2)fc6a1c0300244e00:8, cable S/N: MT2330FT09118";
 const std::string kHostLinkDown =
     "[329] WARNING [Fabric_Topology] Link [Source 9c0591030090e000_3  TO Dest: "

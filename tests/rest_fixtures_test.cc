@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "http/http_server.h"
 #include "ingest/rest_event.h"
@@ -98,8 +99,9 @@ TEST(RestFixturesTest, LinksPagedWithTheirCables) {
   EXPECT_EQ(links.value()[0].a, "900a840300ac8c40_5");
   EXPECT_EQ(links.value()[0].b, "9c0591030085abc0_5");
   EXPECT_EQ(links.value()[0].cable_serial, "MT2330FT09118");
+  // "name" names the ports; destination_guid is the host system's GUID (before 6.20).
   EXPECT_EQ(links.value()[1].a, "248a070300f88fe0_20");
-  EXPECT_EQ(links.value()[1].b, "b8599f03000a77d0_2");
+  EXPECT_EQ(links.value()[1].b, "ec0d9a03007d7d0b_2");
   EXPECT_EQ(links.value()[1].cable_serial, "");
   auto nested = ParseLinks(
       R"([{"source_guid": "a000000000000001", "source_port": "1", "destination_guid":
@@ -168,6 +170,106 @@ TEST(RestFixturesTest, ClientReadsTheJobFixture) {
   EXPECT_FALSE(aborted->ok());
   auto unknown = client.GetJob("58");
   EXPECT_EQ(unknown.status().code(), Status::Code::kNotFound) << "UFM answers [] for it";
+}
+
+}  // namespace
+}  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+bool KnownIn(const std::set<std::string>& known, const std::string& name) {
+  return known.count(name) > 0;
+}
+
+// REST guide 6.11.1 (same in 6.10 to 6.19.3), Links REST API, "?system=" example, verbatim (the
+// first two of its entries): a host end's destination_guid is the host system's GUID, the same
+// for both of its links, while "name" names the real ports.
+TEST(RestFixturesTest, LinksBefore620NameHostEndsByTheirPortsNotTheSystemGuid) {
+  int skipped = 0;
+  auto links = ParseLinks(Fixture("links_6_11.json"), &skipped);
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  ASSERT_EQ(links->size(), 2u);
+  EXPECT_EQ(skipped, 0);
+  EXPECT_EQ(links.value()[0].a, "248a070300f88fe0_20");
+  EXPECT_EQ(links.value()[0].b, "ec0d9a03007d7d0b_2");
+  EXPECT_EQ(links.value()[1].a, "248a070300f88fe0_19");
+  EXPECT_EQ(links.value()[1].b, "ec0d9a03007d7d0a_1");
+  // The system GUID's form is kept apart, never taken while the name's ports are known.
+  EXPECT_EQ(links.value()[0].by_guid,
+            (std::vector<std::string>{"248a070300f88fe0_20", "b8599f03000a77d0_2"}));
+  const std::set<std::string> ports = {"248a070300f88fe0_20", "248a070300f88fe0_19",
+                                       "ec0d9a03007d7d0b_2", "ec0d9a03007d7d0a_1",
+                                       "b8599f03000a77d0_2"};
+  std::vector<LinkInfo> resolved = links.value();
+  EXPECT_EQ(ResolveLinks(&resolved, [&](const std::string& n) { return KnownIn(ports, n); }), 0);
+  EXPECT_EQ(resolved[0].b, "ec0d9a03007d7d0b_2") << "not the system GUID's port, though listed";
+  EXPECT_TRUE(resolved[0].resolved);
+
+  // Against a ports answer that lists neither host port: counted, never guessed.
+  const std::set<std::string> switches_only = {"248a070300f88fe0_20", "248a070300f88fe0_19"};
+  resolved = links.value();
+  EXPECT_EQ(
+      ResolveLinks(&resolved, [&](const std::string& n) { return KnownIn(switches_only, n); }), 2);
+  EXPECT_FALSE(resolved[0].resolved);
+  std::vector<PortInfo> with_peers(1);
+  with_peers[0].name = "248a070300f88fe0_20";
+  EXPECT_EQ(FillPeersFromLinks(&with_peers, resolved), 0) << "an unresolved link gives no peer";
+  EXPECT_EQ(with_peers[0].peer, "");
+}
+
+// Without a name, guid + port is taken only when it names a listed port.
+TEST(RestFixturesTest, GuidAndPortOnlyWhenTheyNameAListedPort) {
+  auto links = ParseLinks(
+      R"([{"source_guid": "248a070300f88fe0", "source_port": "20",
+           "destination_guid": "b8599f03000a77d0", "destination_port": "2"}])",
+      nullptr);
+  ASSERT_TRUE(links.ok());
+  const std::set<std::string> listed = {"248a070300f88fe0_20", "b8599f03000a77d0_2"};
+  std::vector<LinkInfo> a = links.value();
+  EXPECT_EQ(ResolveLinks(&a, [&](const std::string& n) { return KnownIn(listed, n); }), 0);
+  EXPECT_EQ(a[0].b, "b8599f03000a77d0_2");
+  const std::set<std::string> not_listed = {"248a070300f88fe0_20"};
+  std::vector<LinkInfo> b = links.value();
+  EXPECT_EQ(ResolveLinks(&b, [&](const std::string& n) { return KnownIn(not_listed, n); }), 1);
+}
+
+// REST guide 6.20.0 (same to 6.22.1), Links REST API, "Get All Links", verbatim but for a
+// trailing comma: the ends by name.
+TEST(RestFixturesTest, LinksFrom620NameTheirEnds) {
+  auto links = ParseLinks(Fixture("links_6_20.json"), nullptr);
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  ASSERT_FALSE(links->empty());
+  const nlohmann::json raw = nlohmann::json::parse(Fixture("links_6_20.json"));
+  EXPECT_EQ(links.value()[0].a, raw[0]["source_port_name"].get<std::string>());
+  EXPECT_EQ(links.value()[0].b, raw[0]["destination_port_name"].get<std::string>());
+}
+
+// A real UFM's links answer NVIDIA kept in Mellanox/ufm_sdk_3.0 (16faf03a,
+// plugins/UFM_NDT_Plugin/.../ufm_samples/links.json), verbatim: "cable_info" is {} when UFM knows
+// nothing of the cable. The nested fields as IBM CAST's UFM inventory client reads them
+// (csmd/src/inv/ib_and_switch/src/inv_ib_connector_access.cc), "NA" and "N/A" meaning no serial.
+TEST(RestFixturesTest, CableInfoIsNestedAndNaIsNoSerial) {
+  auto links = ParseLinks(Fixture("links_cable_info.json"), nullptr);
+  ASSERT_TRUE(links.ok()) << links.status().ToString();
+  ASSERT_EQ(links->size(), 1u);
+  EXPECT_EQ(links.value()[0].cable_serial, "") << "{} names no cable";
+  EXPECT_EQ(links.value()[0].a, "1c34da0300728606_37");
+  for (const char* none : {"NA", "N/A", "na", " N/A "}) {
+    auto l = ParseLinks(std::string(R"([{"name": "a_1:b_1", "cable_info": {"part_number":
+        "MCP4Y10-N001", "length": "1 m", "serial_number": ")") +
+                            none + R"(", "identifier": "OSFP", "technology": "Copper",
+        "revision": "A3"}}])",
+                        nullptr);
+    ASSERT_TRUE(l.ok());
+    EXPECT_EQ(l.value()[0].cable_serial, "") << none;
+  }
+  auto real = ParseLinks(R"([{"name": "a_1:b_1", "cable_info": {"part_number": "MCP4Y10-N001",
+      "length": "1 m", "serial_number": "MT2330FT09118", "identifier": "OSFP",
+      "technology": "Copper", "revision": "A3"}}])",
+                         nullptr);
+  ASSERT_TRUE(real.ok());
+  EXPECT_EQ(real.value()[0].cable_serial, "MT2330FT09118");
 }
 
 }  // namespace

@@ -169,11 +169,11 @@ TEST(RuleCompilerTest, TemplatePlaceholderIsPlacedInTheRulesOwnText) {
 
 TEST(RuleCompilerTest, CheckDuplicateNamesReportsTheSecond) {
   Stage stage({{"a.yaml",
-                "rules:\n  - name: r\n    match: {event_id: 1}\n    action: log_only\n",
+                "rules:\n  - name: r\n    match: {event_id: 328}\n    action: log_only\n",
                 {},
                 false},
                {"b.yaml",
-                "rules:\n  - name: r\n    match: {event_id: 2}\n    action: log_only\n",
+                "rules:\n  - name: r\n    match: {event_id: 329}\n    action: log_only\n",
                 {},
                 false}});
   RuleCompiler compiler(&stage.collector.definitions(), &stage.diags);

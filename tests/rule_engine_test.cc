@@ -103,7 +103,7 @@ Observation Event(int type, double at, std::vector<std::string> ports, int64_t i
   o.event_id = id;
   o.event_type = type;
   o.name = type == 329   ? "Link went down"
-           : type == 328 ? "Link went up"
+           : type == 328 ? "Link is Up"
                          : "event " + std::to_string(type);
   o.severity = type == 328 ? "Info" : "Warning";
   o.category = "Fabric Topology";

@@ -87,7 +87,7 @@ std::string CaseName(const std::string& what) {
 TEST(RuleLoaderTest, EventRuleEveryField) {
   const std::string text = Lines({
       "lists:",                                         // 1
-      "  down_ids: [329, 330]",                         // 2
+      "  down_ids: [329, 331]",                         // 2
       "  severities: [Warning, CRITICAL]",              // 3
       "macros:",                                        // 4
       "  topology:",                                    // 5
@@ -98,7 +98,7 @@ TEST(RuleLoaderTest, EventRuleEveryField) {
       "    match:",                                     // 10
       "      use: topology",                            // 11
       "      event_id: \"@down_ids\"",                  // 12
-      "      name: Link_Went_Down",                     // 13
+      "      name: Link_Is_Down",                       // 13
       "      severity: \"@severities\"",                // 14
       "      object_type: [Link, Port]",                // 15
       "      description: \"went (down|away)\"",        // 16
@@ -125,8 +125,8 @@ TEST(RuleLoaderTest, EventRuleEveryField) {
   EXPECT_EQ(rule.file, "full.yaml");
   EXPECT_EQ(rule.line, 8);
   EXPECT_EQ(rule.kind, Rule::Kind::kEvent);
-  EXPECT_EQ(rule.match.event_ids, (std::set<int>{329, 330}));
-  EXPECT_EQ(rule.match.names, (std::set<std::string>{"link went down"}));
+  EXPECT_EQ(rule.match.event_ids, (std::set<int>{329, 331}));
+  EXPECT_EQ(rule.match.names, (std::set<std::string>{"link is down"}));
   EXPECT_EQ(rule.match.severities, (std::set<std::string>{"warning", "critical"}));
   EXPECT_EQ(rule.match.categories, (std::set<std::string>{"fabric topology"}));
   EXPECT_EQ(rule.match.object_types, (std::set<std::string>{"link", "port"}));
@@ -1403,6 +1403,9 @@ std::string WarningsText() {
       "    scope: switch",                                // 20
       "    inhibits: {rules: [r], for: 1m, also: [c]}",   // 21
       "    action: log_only",                             // 22
+      "  - name: u",                                      // 23
+      "    match: {event_id: 3290, name: Link went down}", // 24
+      "    action: log_only",                             // 25
   });
 }
 
@@ -1423,6 +1426,9 @@ std::vector<WarningCase> WarningCases() {
       {"unknown-key", "rules[3].inhibits.also", 21, 37},
       {"unused-list", "lists.spare", 3, 10},
       {"unused-macro", "macros.unused_macro", 5, 17},
+      {"unknown-counter", "rules[1].counter", 12, 14},
+      {"unknown-event-id", "rules[4].match.event_id", 24, 23},
+      {"unknown-event-name", "rules[4].match.name", 24, 35},
   };
 }
 
@@ -1431,12 +1437,12 @@ TEST(RuleLoaderTest, WarningsNeverBlockALoad) {
   auto r = LoadRulesText(text, "w.yaml");
   ASSERT_TRUE(r.ok()) << r.Report();
   EXPECT_FALSE(HasErrors(r.diagnostics));
-  EXPECT_EQ(r.rules->rules.size(), 4u);
+  EXPECT_EQ(r.rules->rules.size(), 5u);
   EXPECT_EQ(r.diagnostics.size(), WarningCases().size()) << r.Report();
   const Diagnostic* key = FindCode(r, "unknown-key");
   ASSERT_NE(key, nullptr) << r.Report();
   EXPECT_NE(key->message.find("unknown key 'version' is ignored"), std::string::npos);
-  EXPECT_NE(r.Report().find("0 errors, 8 warnings"), std::string::npos) << r.Report();
+  EXPECT_NE(r.Report().find("0 errors, 11 warnings"), std::string::npos) << r.Report();
 }
 
 // One case per warning of WarningsText: a warning with its code, line, column and source line.

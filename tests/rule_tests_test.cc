@@ -117,7 +117,7 @@ const char* kDown =
     "(Switch:T4-E45-L-U51:1/4/2)fc6a1c0300244e00:8, cable S/N: MT2330FT09118\"";
 const char* kUp =
     "\"[328] INFO Site [default] [Fabric_Topology] Link [Source 9c0591030090e000_33  TO Dest: "
-    "fc6a1c0300244e00_8]: Link went up: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33 - "
+    "fc6a1c0300244e00_8]: Link is up: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33 - "
     "(Switch:T4-E45-L-U51:1/4/2)fc6a1c0300244e00:8\"";
 
 class RuleTestsTest : public ::testing::Test {
@@ -212,7 +212,7 @@ TEST_F(RuleTestsTest, FailingTestShowsTheDiff) {
       "  - expected, not made (line 11): at 30s: link_down -> disable port=fc6a1c0300244e00_8\n" +
       "  + made, not expected: at 30s: link_down -> disable peer=fc6a1c0300244e00_8 "
       "port=9c0591030090e000_33\n" +
-      "      reason: Link went down and stayed down (Link went down, not cleared within 30s); "
+      "      reason: Link went down and stayed down (Link is Down, not cleared within 30s); "
       "disable 9c0591030090e000_33\n" +
       "PASS " + path + ": passes\n";
   EXPECT_EQ(r.text, want);

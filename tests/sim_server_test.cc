@@ -200,10 +200,10 @@ TEST_F(SimServerTest, FaultsMakeEventsInTheUfmLayout) {
     EXPECT_EQ(e["write_to_syslog"], true);
     EXPECT_TRUE(std::regex_match(e["timestamp"].get<std::string>(), timestamp)) << e.dump();
   }
-  EXPECT_EQ(events[0]["name"], "Link went down");
+  EXPECT_EQ(events[0]["name"], "Link is Down");
   EXPECT_EQ(events[0]["event_type"], "329");
   EXPECT_EQ(events[0]["severity"], "Warning");
-  EXPECT_EQ(events[1]["name"], "Link went up");
+  EXPECT_EQ(events[1]["name"], "Link is Up");
   EXPECT_EQ(events[1]["event_type"], "328");
   EXPECT_EQ(events[1]["severity"], "Info");
   const std::string cable = state_->topology().links()[host.link].cable_serial;
@@ -285,7 +285,8 @@ TEST_F(SimServerTest, ActionRunsAsAJobAndDisablesThePort) {
   Json events = Json::parse(Get("/ufmRest/app/events").body);
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0]["event_type"], "336");
-  EXPECT_EQ(events[0]["name"], "Port Action Disable Succeeded");
+  EXPECT_EQ(events[0]["name"], "Port Action Succeeded");
+  EXPECT_EQ(events[0]["category"], "Maintenance");
   EXPECT_EQ(events[0]["type"], "Port");
   EXPECT_EQ(events[0]["object_name"], host.name);
   EXPECT_EQ(events[1]["event_type"], "329");
@@ -434,10 +435,10 @@ TEST_F(SimServerTest, UnhealthyPortsIsolateAndHealRoundTrip) {
   Json events = GetJson("/ufmRest/app/events");
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0]["event_type"], "702");
-  EXPECT_EQ(events[0]["name"], "Port is considered unhealthy");
+  EXPECT_EQ(events[0]["name"], "Unhealthy IB Port");
   EXPECT_EQ(events[0]["type"], "Port");
   EXPECT_EQ(events[0]["severity"], "Warning");
-  EXPECT_EQ(events[0]["category"], "Fabric Notification");
+  EXPECT_EQ(events[0]["category"], "Hardware");
   EXPECT_EQ(events[0]["object_name"], host.name);
   EXPECT_EQ(events[0]["description"],
             "Peer Port gpu-node-001 HCA-1:1 is considered by SM as unhealthy due to MANUAL.");
@@ -790,11 +791,11 @@ TEST_F(SimServerTest, SwitchRebootOverHttp) {
   Json events = GetJson("/ufmRest/app/events");
   ASSERT_EQ(events.size(), 6u);
   EXPECT_EQ(events[0]["event_type"], "907");
-  EXPECT_EQ(events[0]["name"], "Switch is down");
+  EXPECT_EQ(events[0]["name"], "Switch is Down");
   EXPECT_EQ(events[0]["type"], "Switch");
   EXPECT_EQ(events[0]["severity"], "Critical");
   EXPECT_EQ(events[0]["object_name"], leaf.system_guid);
-  EXPECT_EQ(events[0]["description"], "Switch is down");
+  EXPECT_EQ(events[0]["description"], "Site configuration changes: ib-leaf-01 Switch is Down");
   for (size_t i = 1; i < 6; ++i) EXPECT_EQ(events[i]["event_type"], "329");
   int down = 0;
   for (const Json& l : GetJson("/sim/links")) {
@@ -829,10 +830,10 @@ TEST_F(SimServerTest, NodeRebootOverHttpAndRepairEndsItEarly) {
   Json events = GetJson("/ufmRest/app/events");
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0]["event_type"], "331");
-  EXPECT_EQ(events[0]["name"], "Node is down");
+  EXPECT_EQ(events[0]["name"], "Node is Down");
   EXPECT_EQ(events[0]["type"], "Computer");
   EXPECT_EQ(events[0]["object_name"], "gpu-node-001");
-  EXPECT_EQ(events[0]["description"], "Node is down: gpu-node-001");
+  EXPECT_EQ(events[0]["description"], "Site configuration changes: gpu-node-001 node is Down");
   EXPECT_EQ(events[1]["event_type"], "329");
   EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Polling");
 
@@ -840,7 +841,8 @@ TEST_F(SimServerTest, NodeRebootOverHttpAndRepairEndsItEarly) {
   HttpResult repaired = Post("/sim/repair", Json{{"port", host.name}}.dump());
   ASSERT_EQ(repaired.status, 200) << repaired.body;
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329", "332", "328"}));
-  EXPECT_EQ(GetJson("/ufmRest/app/events/3")["description"], "Node is up: gpu-node-001");
+  EXPECT_EQ(GetJson("/ufmRest/app/events/3")["description"],
+            "Site configuration changes: gpu-node-001 node is Up");
   EXPECT_TRUE(GetJson("/sim/faults").empty());
   EXPECT_EQ(GetJson("/ufmRest/resources/ports/" + host.name)[0]["physical_state"], "Link Up");
 

@@ -170,7 +170,7 @@ TEST_F(SimStateTest, EventLayoutForLinks) {
   const std::string ends = "(Switch:ib-leaf-01:1/2/1)" + a.guid +
                            ":3 - (Switch:ib-spine-01:1/1/1)" + b.guid + ":1, cable S/N: " + cable;
   EXPECT_EQ(events[0].id, 1);
-  EXPECT_EQ(events[0].name, "Link went down");
+  EXPECT_EQ(events[0].name, "Link is Down");
   EXPECT_EQ(events[0].type, "Link");
   EXPECT_EQ(events[0].event_type, "329");
   EXPECT_EQ(events[0].severity, "Warning");
@@ -180,10 +180,10 @@ TEST_F(SimStateTest, EventLayoutForLinks) {
   EXPECT_EQ(events[0].description, "Link went down: " + ends);
   EXPECT_EQ(events[0].time, kT0);
   EXPECT_EQ(events[1].id, 2);
-  EXPECT_EQ(events[1].name, "Link went up");
+  EXPECT_EQ(events[1].name, "Link is Up");
   EXPECT_EQ(events[1].event_type, "328");
   EXPECT_EQ(events[1].severity, "Info");
-  EXPECT_EQ(events[1].description, "Link went up: " + ends);
+  EXPECT_EQ(events[1].description, "Link is up: " + ends);
   EXPECT_EQ(events[1].time, kT0 + seconds(1));
   EXPECT_EQ(FormatUfmTime(kT0 + milliseconds(1500)), "2027-01-15 08:00:01");
 }
@@ -219,11 +219,12 @@ TEST_F(SimStateTest, ActionJobRunsThenCompletes) {
   EXPECT_EQ(S(leaf_host_).physical_state, "Link Down");
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329"}));
   const Event disabled = state_->Events()[0];
-  EXPECT_EQ(disabled.name, "Port Action Disable Succeeded");
+  // UFM's table: 336 "Port Action Succeeded", `Port %s action %s succeeded`, Maintenance.
+  EXPECT_EQ(disabled.name, "Port Action Succeeded");
+  EXPECT_EQ(disabled.category, "Maintenance");
   EXPECT_EQ(disabled.type, "Port");
   EXPECT_EQ(disabled.object_name, host_);
-  EXPECT_NE(disabled.description.find(host_), std::string::npos);
-  EXPECT_NE(disabled.description.find("gpu-node-001"), std::string::npos);
+  EXPECT_EQ(disabled.description, "Port " + host_ + " action disable succeeded");
 
   // Again: nothing to do, a warning.
   Job again = RunAction("disable", host_, kT0 + seconds(1));
@@ -291,7 +292,8 @@ TEST_F(SimStateTest, RepairLeavesADisabledPortDisabled) {
   EXPECT_EQ(enable.status, "Completed");
   EXPECT_EQ(enable.operation, "Enable Port");
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329", "336", "328"}));
-  EXPECT_EQ(state_->Events()[2].name, "Port Action Enable Succeeded");
+  EXPECT_EQ(state_->Events()[2].name, "Port Action Succeeded");
+  EXPECT_EQ(state_->Events()[2].description, "Port " + host_ + " action enable succeeded");
   EXPECT_EQ(S(host_).logical_state, "Active");
   EXPECT_EQ(S(leaf_host_).physical_state, "Link Up");
   EXPECT_EQ(RunAction("enable", host_, kT0 + seconds(4)).status, "Completed With Warnings");
@@ -447,10 +449,10 @@ TEST_F(SimStateTest, IsolationKeepsTheLinkUpAndSaysSoInEvent702) {
 
   ASSERT_EQ(EventTypes(), std::vector<std::string>{"702"});
   const Event e = state_->Events()[0];
-  EXPECT_EQ(e.name, "Port is considered unhealthy");
+  EXPECT_EQ(e.name, "Unhealthy IB Port");
   EXPECT_EQ(e.type, "Port");
   EXPECT_EQ(e.severity, "Warning");
-  EXPECT_EQ(e.category, "Fabric Notification");
+  EXPECT_EQ(e.category, "Hardware");
   EXPECT_EQ(e.object_name, host_);
   EXPECT_EQ(e.description,
             "Peer Port gpu-node-001 HCA-1:1 is considered by SM as unhealthy due to MANUAL.");
@@ -508,7 +510,7 @@ TEST_F(SimStateTest, IsolatingSeveralPortsNamesEachSwitchPortByItsLabel) {
   EXPECT_EQ(events[1].description,
             "Peer Port ib-spine-01:1/1/1 is considered by SM as unhealthy due to MANUAL.");
   EXPECT_EQ(FormatEventLogLine(events[0]),
-            "2027-01-15 08:00:00.000 [1] [702] WARNING [Fabric_Notification] IBPort [default(1) / "
+            "2027-01-15 08:00:00.000 [1] [702] WARNING [Hardware] IBPort [default(1) / "
             "Switch: ib-leaf-01 / 1/2/1 / 3] [dev_id: " +
                 leaf_up_.substr(0, leaf_up_.find('_')) +
                 "]: Peer Port ib-leaf-01:1/2/1 is considered by SM as unhealthy due to MANUAL.");
@@ -579,7 +581,7 @@ TEST_F(SimStateTest, OperatorActsAtOnceAndOutsideTheActionLog) {
   EXPECT_EQ(S(host_).logical_state, "Disabled") << "no job delay";
   EXPECT_EQ(S(leaf_host_).physical_state, "Link Down");
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"336", "329"}));
-  EXPECT_EQ(state_->Events()[0].name, "Port Action Disable Succeeded");
+  EXPECT_EQ(state_->Events()[0].name, "Port Action Succeeded");
 
   ASSERT_TRUE(state_->OperatorAction({{"port", host_}, {"action", "disable"}}, kT0 + seconds(2))
                   .ok());  // already disabled: nothing
@@ -712,16 +714,16 @@ TEST_F(SimStateTest, SwitchRebootTakesEveryLinkDownThenUp) {
   EXPECT_EQ(f->ends, kT0 + seconds(31));
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"907", "329", "329", "329"}));
   const Event down = state_->Events()[0];
-  EXPECT_EQ(down.name, "Switch is down");
+  EXPECT_EQ(down.name, "Switch is Down");
   EXPECT_EQ(down.type, "Switch");
   EXPECT_EQ(down.severity, "Critical");
   EXPECT_EQ(down.category, "Fabric Topology");
   EXPECT_EQ(down.object_name, leaf.system_guid);
-  EXPECT_EQ(down.description, "Switch is down");
+  EXPECT_EQ(down.description, "Site configuration changes: ib-leaf-01 Switch is Down");
   EXPECT_EQ(FormatEventLogLine(down),
             "2027-01-15 08:00:01.000 [1] [907] CRITICAL [Fabric_Topology] Switch [default / "
             "Switch: ib-leaf-01] [dev_id: " +
-                leaf.system_guid + "]: Switch is down");
+                leaf.system_guid + "]: Site configuration changes: ib-leaf-01 Switch is Down");
   for (int port : leaf.ports) EXPECT_FALSE(state_->PortState(port)->link_up);
   EXPECT_EQ(S(leaf_host_).logical_state, "Inactive");
   EXPECT_EQ(S(spine_).counters.link_downed, 1u);
@@ -735,10 +737,10 @@ TEST_F(SimStateTest, SwitchRebootTakesEveryLinkDownThenUp) {
   EXPECT_EQ(EventTypes(),
             (std::vector<std::string>{"907", "329", "329", "329", "908", "328", "328", "328"}));
   const Event up = state_->Events()[4];
-  EXPECT_EQ(up.name, "Switch is up");
+  EXPECT_EQ(up.name, "Switch is Up");
   EXPECT_EQ(up.severity, "Info");
   EXPECT_EQ(up.object_name, leaf.system_guid);
-  EXPECT_EQ(up.description, "Switch is up");
+  EXPECT_EQ(up.description, "Site configuration changes: ib-leaf-01 Switch is Up");
   EXPECT_EQ(up.time, kT0 + seconds(31));
   EXPECT_EQ(state_->Events()[7].time, kT0 + seconds(31));
   for (int port : leaf.ports) EXPECT_TRUE(state_->PortState(port)->link_up);
@@ -781,15 +783,15 @@ TEST_F(SimStateTest, NodeRebootTakesItsLinksDownThenUp) {
   EXPECT_EQ(state_->topology().nodes()[f->node].name, "gpu-node-001");
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329"}));
   const Event down = state_->Events()[0];
-  EXPECT_EQ(down.name, "Node is down");
+  EXPECT_EQ(down.name, "Node is Down");
   EXPECT_EQ(down.type, "Computer");
-  EXPECT_EQ(down.severity, "Critical");
+  EXPECT_EQ(down.severity, "Warning");
   EXPECT_EQ(down.category, "Fabric Topology");
   EXPECT_EQ(down.object_name, "gpu-node-001");
-  EXPECT_EQ(down.description, "Node is down: gpu-node-001");
+  EXPECT_EQ(down.description, "Site configuration changes: gpu-node-001 node is Down");
   EXPECT_EQ(FormatEventLogLine(down),
-            "2027-01-15 08:00:00.000 [1] [331] CRITICAL [Fabric_Topology] Computer [Computer: "
-            "gpu-node-001]: Node is down: gpu-node-001");
+            "2027-01-15 08:00:00.000 [1] [331] WARNING [Fabric_Topology] Computer [Computer: "
+            "gpu-node-001]: Site configuration changes: gpu-node-001 node is Down");
   EXPECT_FALSE(S(host_).link_up);
   EXPECT_TRUE(S(leaf_up_).link_up);
   state_->Advance(kT0 + milliseconds(9999));
@@ -797,10 +799,10 @@ TEST_F(SimStateTest, NodeRebootTakesItsLinksDownThenUp) {
   state_->Advance(kT0 + seconds(10));
   EXPECT_EQ(EventTypes(), (std::vector<std::string>{"331", "329", "332", "328"}));
   const Event up = state_->Events()[2];
-  EXPECT_EQ(up.name, "Node is up");
+  EXPECT_EQ(up.name, "Node is Up");
   EXPECT_EQ(up.severity, "Info");
   EXPECT_EQ(up.object_name, "gpu-node-001");
-  EXPECT_EQ(up.description, "Node is up: gpu-node-001");
+  EXPECT_EQ(up.description, "Site configuration changes: gpu-node-001 node is Up");
   EXPECT_TRUE(S(host_).link_up);
   EXPECT_EQ(S(host_).counters.link_downed, 1u);
   EXPECT_TRUE(state_->Faults().empty());

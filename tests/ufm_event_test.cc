@@ -235,7 +235,7 @@ TEST(ToObservationTest, CopiesFieldsAndFillsPortsFromTheObjectElseTheDescription
   EXPECT_EQ(o.source, "rest");
   EXPECT_EQ(o.event_id, 14599);
   EXPECT_EQ(o.event_type, 329);
-  EXPECT_EQ(o.name, "Link went down");
+  EXPECT_EQ(o.name, "Link is Down") << "UFM's event table names 329";
   EXPECT_EQ(o.severity, "Warning");
   EXPECT_EQ(o.object_type, "Link");
   EXPECT_EQ(o.object_name, "f4521403008817f0_12");

@@ -93,7 +93,7 @@ TEST(Utf8Test, OneBrokenByteDoesNotCostTheOtherEvents) {
       std::string(
           R"([{"id": 1, "event_type": "329", "type": "Link", "description": "Link went down )") +
       "\xFF" +
-      R"("}, {"id": 2, "event_type": "328", "type": "Link", "description": "Link went up"}])";
+      R"("}, {"id": 2, "event_type": "328", "type": "Link", "description": "Link is up"}])";
   auto events = ParseUfmEvents(body);
   ASSERT_TRUE(events.ok()) << events.status().ToString();
   ASSERT_EQ(events->events.size(), 2u);

@@ -131,7 +131,9 @@ void FindingRecorder::OpenTicket(Store::Tx& tx, const Judged& j, RecordedFinding
   t.explanation = j.explanation;
   t.state = d.acts() ? ActingState(d) : ticket_state::kTicketOnly;
   t.severity = f.severity;
-  p_.placer.Place(p_.inventory, &t);
+  // The ticket keeps the cable it learned (the events' serial when UFM's links name none): UFM may
+  // stop listing a link once it is down, and the work order must still name its cable.
+  p_.placer.Place(p_.inventory, &t, f.cable_serial);
   t.id = tx.InsertTicket(t);
   ++out->tickets_opened;
   tx.AddDecision(d.ToJson(), t.id);

@@ -80,19 +80,25 @@ Json ProbeLinks(const UfmReads& ufm, const std::set<std::string>& ports, Finding
                           " (peers then come from the ports answer alone)");
     return j;
   }
-  size_t resolved = 0;
+  std::vector<LinkInfo>& all = links.value();
+  const int unresolved_count =
+      ResolveLinks(&all, [&](const std::string& n) { return ports.count(n) > 0; });
   std::vector<std::string> unresolved;
-  for (const auto& l : links.value()) {
-    if (ports.count(l.a) && ports.count(l.b)) {
-      ++resolved;
-    } else {
-      Keep(&unresolved, l.a + " - " + l.b, 5);
-    }
+  for (const auto& l : all) {
+    if (!l.resolved) Keep(&unresolved, l.a + " - " + l.b, 5);
   }
-  j["ok"] = true;
-  j["total"] = links->size();
-  j["both_ends_resolved"] = resolved;
+  j["ok"] = unresolved_count == 0;
+  j["total"] = all.size();
+  j["both_ends_resolved"] = all.size() - static_cast<size_t>(unresolved_count);
   j["first_unresolved"] = unresolved;
+  if (unresolved_count > 0) {
+    // The service would not know these links' ends: peers, the last-link guard and tickets
+    // would be wrong about them.
+    f->problems.push_back("links: " + std::to_string(unresolved_count) + " of " +
+                          std::to_string(all.size()) +
+                          " name a port UFM's ports answer does not list (e.g. " +
+                          unresolved.front() + "); they are not used");
+  }
   return j;
 }
 

@@ -72,6 +72,9 @@ std::vector<MetricInfo> InputMetrics() {
       M("ufmr_syslog_received", "gauge", "", "Syslog records received since start."),
       M("ufmr_syslog_dropped", "gauge", "", "Syslog records dropped (queue full) since start."),
       M("ufmr_inventory_ports", "gauge", "", "Ports in the inventory last read from UFM."),
+      M("ufmr_inventory_links_unresolved", "gauge", "",
+        "Links in UFM's last links answer whose ends name no port UFM lists: not used (UFM "
+        "before 6.20 gives a host end by its system's GUID; see docs/UFM.md)."),
       M("ufmr_inventory_peer_changes_total", "counter", "",
         "Ports whose peer changed between inventory reads (a cable moved)."),
   };

@@ -1,5 +1,8 @@
 #include "base/text.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace ufmr {
 
 std::string AsciiLower(std::string_view s) {
@@ -34,5 +37,20 @@ std::string_view TrimIf(std::string_view s, Pred strip) {
 
 std::string_view TrimBlanks(std::string_view s) { return TrimIf(s, Blank); }
 std::string_view TrimSpace(std::string_view s) { return TrimIf(s, Space); }
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
 
 }  // namespace ufmr

@@ -17,4 +17,7 @@ std::string_view TrimBlanks(std::string_view s);
 // s without leading and trailing ASCII white space (space, tab, CR, LF, VT, FF).
 std::string_view TrimSpace(std::string_view s);
 
+// Levenshtein distance of two short texts (bytes), for "did you mean".
+size_t EditDistance(std::string_view a, std::string_view b);
+
 }  // namespace ufmr

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/text.h"
+#include "catalog/event_types.h"
 #include "ufm/inventory.h"
 #include "ufm/ufm_json.h"
 
@@ -26,9 +28,19 @@ std::optional<TimePoint> Stamp(const Observation& o) {
 bool RecentDisables::Reads(int event_type) { return event_type == kPortActionSucceeded; }
 
 std::string RecentDisables::ActionOf(const Observation& o) {
+  // UFM's template for 336 and 337: "Port %s action %s succeeded" ("... failed"); the second slot
+  // is the action.
+  if (const UfmEventType* t = FindUfmEventType(o.event_type)) {
+    std::vector<std::string_view> slots;
+    if (ReadTemplateSlots(t->message_template, o.description, &slots) && slots.size() == 2) {
+      const std::string action = AsciiLower(slots[1]);
+      return action == "disable" || action == "enable" ? action : "";
+    }
+  }
+  // A message in another wording: the first of the two words, in the name or the message
+  // ("Port Action Enable Succeeded: ... was disabled"); "disable" does not contain "enable", so
+  // the two are told apart by position.
   for (const std::string* text : {&o.name, &o.description}) {
-    // The action is named first ("Port Action Enable Succeeded: ... was disabled"); "disable"
-    // does not contain "enable", so the two are told apart by position.
     const std::string lower = AsciiLower(*text);
     const size_t disable = lower.find("disable"), enable = lower.find("enable");
     if (disable == std::string::npos && enable == std::string::npos) continue;

@@ -42,8 +42,9 @@ class RecentDisables {
               const Inventory& inventory);
   bool empty() const { return ports_.empty(); }
 
-  // The port action a 336 or 337 reports, read from its name and message: "disable", "enable",
-  // or "" (another action, such as a reset, or none named).
+  // The port action a 336 or 337 reports: the second slot of UFM's template ("Port %s action %s
+  // succeeded"), else the first of the words in its name and message: "disable", "enable", or ""
+  // (another action, such as a reset, or none named).
   static std::string ActionOf(const Observation& o);
 
  private:

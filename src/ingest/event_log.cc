@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 
+#include "catalog/event_types.h"
 #include "base/utf8.h"
 #include "ingest/byte_scan.h"
 #include "ingest/event_details.h"
@@ -387,10 +388,20 @@ std::string ObjectPortName(std::string_view object_type, std::string_view object
 
 namespace {
 
-// The fields a REST event carries, normalized as UFM's REST API writes them ("Link went down",
-// "Warning", "Fabric Topology"), written straight into a UfmEvent or an Observation.
+// The fields a REST event carries, written straight into a UfmEvent or an Observation: for an id
+// in UFM's event table, the table's name, severity and category (as REST gives them: "Link is
+// Down", "Warning", "Fabric Topology"); for another, the message's first words, the line's
+// severity and category in REST's spelling.
 template <typename Event>
 void FillEventFields(const LogEntry& e, Event* u) {
+  u->object_type = e.object_type;
+  u->object_name = e.object;
+  if (const UfmEventType* t = FindUfmEventType(e.event_id)) {
+    u->name = t->name;
+    u->severity = t->severity;
+    u->category = t->category;
+    return;
+  }
   std::string_view first = std::string_view(e.message).substr(0, e.message.find('\n'));
   size_t colon = first.find(": ");
   std::string_view name = colon == std::string_view::npos ? first : first.substr(0, colon);
@@ -403,8 +414,6 @@ void FillEventFields(const LogEntry& e, Event* u) {
   for (char& c : u->category) {
     if (c == '_') c = ' ';
   }
-  u->object_type = e.object_type;
-  u->object_name = e.object;
 }
 
 }  // namespace

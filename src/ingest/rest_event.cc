@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include "catalog/event_types.h"
 #include "ingest/port_names.h"
 
 namespace ufmr {
@@ -20,6 +21,13 @@ Observation ToObservation(const UfmEvent& e, TimePoint received) {
   o.description = e.description;
   o.ufm_timestamp = e.timestamp;
   o.category = e.category;
+  // UFM's event table names the id: the same words whichever source brought the event (the
+  // event log's line gives only the filled-in message).
+  if (const UfmEventType* t = FindUfmEventType(e.event_type)) {
+    o.name = t->name;
+    o.severity = t->severity;
+    o.category = t->category;
+  }
   static const RE2 serial(R"(cable S/N:\s*([^\s,;]+))");
   if (e.description.find("cable S/N:") != std::string::npos) {  // the pattern's own literal
     RE2::PartialMatch(e.description, serial, &o.cable_serial);

@@ -2,9 +2,20 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <unordered_set>
+
 #include "base/release_memory.h"
 
 namespace ufmr {
+
+namespace {
+
+const LinkInfo& FirstUnresolved(const std::vector<LinkInfo>& links) {
+  return *std::find_if(links.begin(), links.end(), [](const LinkInfo& l) { return !l.resolved; });
+}
+
+}  // namespace
 
 void InventoryRefresh::MaybeRefresh(bool standby) {
   if (due_.Due(p_.clock.Now(), p_.config.inventory.refresh_interval_s) || !loaded_ ||
@@ -22,22 +33,39 @@ void InventoryRefresh::Refresh(bool standby) {
     return;
   }
   spdlog::debug("inventory: {} ports", ports->size());
-  // Peers the ports list leaves out come from the links, when UFM serves them.
+  // Peers the ports list leaves out come from the links, when UFM serves them. A link whose ends
+  // name no port UFM lists is counted and shown (/api/inputs), never guessed.
+  int unresolved = 0;
   auto links = p_.ufm.GetLinks();
   if (links.ok()) {
+    std::unordered_set<std::string> known;
+    known.reserve(ports->size());
+    for (const auto& p : ports.value()) known.insert(p.name);
+    unresolved =
+        ResolveLinks(&links.value(), [&](const std::string& n) { return known.count(n) > 0; });
+    if (unresolved > 0) {
+      spdlog::warn("inventory: {} of {} links name a port UFM does not list (e.g. {} - {})",
+                   unresolved, links->size(), FirstUnresolved(links.value()).a,
+                   FirstUnresolved(links.value()).b);
+    }
     int filled = FillPeersFromLinks(&ports.value(), links.value());
     if (filled > 0) spdlog::debug("inventory: {} peers filled in from the links", filled);
   } else if (links.status().code() != Status::Code::kNotFound) {
     spdlog::warn("links refresh failed: {}", links.status().ToString());
     p_.metrics.Add("ufmr_ufm_errors_total{call=\"links\"}");
   }
+  p_.metrics.Set("ufmr_inventory_links_unresolved", unresolved);
   for (const auto& c : p_.inventory.Replace(std::move(ports.value()))) {
     // Not an error, but worth knowing: tickets name links by their ends.
     spdlog::info("inventory: port {} now faces {} (was {})", c.port,
                  c.now.empty() ? "nothing" : c.now, c.was.empty() ? "nothing" : c.was);
     p_.metrics.Add("ufmr_inventory_peer_changes_total");
   }
-  p_.inputs.Ok("inventory", p_.clock.Now(), std::to_string(p_.inventory.size()) + " ports");
+  p_.inputs.Ok("inventory", p_.clock.Now(),
+               std::to_string(p_.inventory.size()) + " ports" +
+                   (unresolved > 0 ? "; " + std::to_string(unresolved) +
+                                         " links name no port UFM lists (not used)"
+                                   : ""));
   loaded_ = true;
   if (!standby) PlaceTickets();
   // The answers' text and trees (tens of MB at 100,000 ports) are freed by now; the allocator

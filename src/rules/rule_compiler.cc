@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalog/event_types.h"
+#include "catalog/telemetry_fields.h"
+#include "config/telemetry_columns.h"
 #include "telemetry/telemetry_snapshot.h"
 
 namespace ufmr {
@@ -302,6 +305,8 @@ void RuleCompiler::CompileCounter(const YAML::Node& node, const std::string& pat
                    "'" + r->counter +
                        "' is a level or identifier column, not a cumulative counter the "
                        "telemetry intake tracks: this rule will never fire");
+    } else if (r->counter != "SymbolBER") {
+      WarnUnknownCounter(node["counter"], path + ".counter", r->counter);
     }
   }
   if (measures != 1) {
@@ -434,6 +439,7 @@ void RuleCompiler::CompileMatch(const YAML::Node& node, const std::string& path,
         int v = n.as<int>();
         if (v <= 0) throw YAML::Exception(n.Mark(), "");
         m->event_ids.insert(v);
+        WarnUnknownEventId(n, p, v);
       } catch (const YAML::Exception&) {
         reader_.Error(n, p, "bad-event-id", "expected a positive UFM event id, e.g. 329");
       }
@@ -446,9 +452,11 @@ void RuleCompiler::CompileMatch(const YAML::Node& node, const std::string& path,
       {"object_type", &m->object_types}};
   for (const auto& [field, set] : words) {
     if (!once(field)) continue;
+    const bool is_name = set == &m->names;
     Values(node[field], path + "." + field,
-           [&, set = set](const YAML::Node& n, const std::string&) {
+           [&, set = set](const YAML::Node& n, const std::string& p) {
              set->insert(NormalizeMatchWord(n.Scalar()));
+             if (is_name) WarnUnknownEventName(n, p);
            });
   }
   const std::pair<const char*, std::shared_ptr<const RE2>*> patterns[] = {
@@ -459,6 +467,50 @@ void RuleCompiler::CompileMatch(const YAML::Node& node, const std::string& path,
   for (const auto& [field, re] : patterns) {
     if (once(field)) *re = reader_.Pattern(node[field], path + "." + field);
   }
+}
+
+void RuleCompiler::WarnUnknownEventId(const YAML::Node& n, const std::string& path, int id) {
+  if (FindUfmEventType(id)) return;
+  const UfmEventType* near = ClosestUfmEventType(id);
+  reader_.Warn(
+      n, path, "unknown-event-id",
+      "UFM's event table has no event " + std::to_string(id) +
+          (near ? "; did you mean " + std::to_string(near->id) + " (\"" + near->name + "\")?"
+                : ""));
+}
+
+void RuleCompiler::WarnUnknownEventName(const YAML::Node& n, const std::string& path) {
+  // As the rules match names: case ignored, '_' for a blank.
+  const std::string word = NormalizeMatchWord(n.Scalar());
+  for (const auto& t : UfmEventTypes()) {
+    if (NormalizeMatchWord(t.name) == word) return;
+  }
+  const std::string near = ClosestUfmEventName(word);
+  const UfmEventType* row = FindUfmEventTypeByName(near);
+  reader_.Warn(n, path, "unknown-event-name",
+               "UFM's event table has no event named '" + n.Scalar() + "'" +
+                   (row ? "; did you mean '" + near + "' (" + std::to_string(row->id) + ")?" : ""));
+}
+
+void RuleCompiler::WarnUnknownCounter(const YAML::Node& n, const std::string& path,
+                                      const std::string& counter) {
+  // UFM Telemetry's documented fields, and the counter names a column map may map onto.
+  if (IsUfmTelemetryField(counter) || !CanonicalTelemetryColumn(counter).empty()) return;
+  std::string near;
+  size_t best = 0;
+  auto consider = [&](std::string_view name) {
+    size_t d = EditDistance(AsciiLower(counter), AsciiLower(name));
+    if (near.empty() || d < best) {
+      near = std::string(name);
+      best = d;
+    }
+  };
+  for (const auto& f : UfmTelemetryFields()) consider(f.field);
+  for (std::string_view c : KnownTelemetryColumns()) consider(c);
+  reader_.Warn(n, path, "unknown-counter",
+               "UFM Telemetry documents no counter '" + counter +
+                   "': this rule can never fire unless a column of that name is configured" +
+                   (near.empty() ? "" : "; did you mean '" + near + "'?"));
 }
 
 void RuleCompiler::UseMacros(const YAML::Node& node, const std::string& path, EventMatch* m,

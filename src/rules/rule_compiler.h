@@ -66,6 +66,12 @@ class RuleCompiler {
   // Merges the match fields of `node` (and the macros it uses) into *m.
   void CompileMatch(const YAML::Node& node, const std::string& path, EventMatch* m,
                     std::set<std::string>* seen_fields, std::vector<std::string>* stack);
+  // Warnings for what UFM's event table does not have (catalog/event_types.h), with the nearest
+  // it has: a rule on an id or a name UFM never sends can never fire.
+  void WarnUnknownEventId(const YAML::Node& n, const std::string& path, int id);
+  void WarnUnknownEventName(const YAML::Node& n, const std::string& path);
+  // A counter UFM Telemetry does not document (catalog/telemetry_fields.h) nor a column map knows.
+  void WarnUnknownCounter(const YAML::Node& n, const std::string& path, const std::string& counter);
   void UseMacros(const YAML::Node& node, const std::string& path, EventMatch* m,
                  std::set<std::string>* seen_fields, std::vector<std::string>* stack);
   // A list field: a scalar or a sequence; "@name" items expand a named list.

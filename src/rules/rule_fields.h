@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "base/text.h"  // EditDistance, for "did you mean"
 
 namespace ufmr {
 
@@ -68,8 +69,5 @@ class FieldReader {
   const std::string* text_ = nullptr;
   int errors_ = 0;
 };
-
-// Levenshtein distance, for "did you mean" on short keys.
-size_t EditDistance(const std::string& a, const std::string& b);
 
 }  // namespace ufmr

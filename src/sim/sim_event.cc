@@ -4,15 +4,29 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
+
+#include "catalog/event_types.h"
 
 namespace ufmr::sim {
 
-std::string UnhealthyPortDescription(const Port& port, const std::string& condition) {
+void FromEventTable(const char* event_id, const std::vector<std::string>& args, Event* e) {
+  e->event_type = event_id;
+  const UfmEventType* t = FindUfmEventType(std::atoi(event_id));
+  if (t == nullptr) return;  // every id the simulator emits is in the table (sim_state_test)
+  e->name = t->name;
+  e->severity = t->severity;
+  e->category = t->category;
+  // The template's trailing blank ("Link went down: %s ") is dropped: whether UFM keeps it is
+  // unverified, and a reader trims it either way.
+  e->description = FillTemplate(t->message_template, args);
+  while (!e->description.empty() && e->description.back() == ' ') e->description.pop_back();
+}
+
+std::string PeerPortRef(const Port& port) {
   // A switch port's node description already ends in its label; an HCA's gets ":<label>".
-  const std::string ref =
-      port.is_switch ? port.node_description : port.node_description + ":" + port.label;
-  return "Peer Port " + ref + " is considered by SM as unhealthy due to " + condition + ".";
+  return port.is_switch ? port.node_description : port.node_description + ":" + port.label;
 }
 
 std::string FormatUfmTime(TimePoint t) {

@@ -212,15 +212,14 @@ void SimState::EmitLinkEvent(int link, bool up, TimePoint t) {
   const Port& a = topology_.ports()[l.a];
   const Port& b = topology_.ports()[l.b];
   Event e;
-  e.name = up ? "Link went up" : "Link went down";
+  // 328 "Link is Up" (`Link is up: %s `), 329 "Link is Down" (`Link went down: %s `), the ends
+  // and the cable as newer UFMs write them.
+  FromEventTable(up ? kEventLinkUp : kEventLinkDown,
+                 {DescribePort(l.a) + " - " + DescribePort(l.b) + ", cable S/N: " + l.cable_serial},
+                 &e);
   e.type = "Link";
-  e.event_type = up ? kEventLinkUp : kEventLinkDown;
-  e.severity = up ? "Info" : "Warning";
-  e.category = "Fabric Topology";
   e.object_name = a.name + ":" + b.name;
   e.object_path = e.object_name;
-  e.description = e.name + ": " + DescribePort(l.a) + " - " + DescribePort(l.b) +
-                  ", cable S/N: " + l.cable_serial;
   e.write_to_syslog = true;
   e.time = t;
   Emit(std::move(e));
@@ -229,16 +228,11 @@ void SimState::EmitLinkEvent(int link, bool up, TimePoint t) {
 void SimState::EmitPortActionEvent(int port, bool disabled, TimePoint t) {
   const Port& p = topology_.ports()[port];
   Event e;
-  e.name = disabled ? "Port Action Disable Succeeded" : "Port Action Enable Succeeded";
+  // 336 "Port Action Succeeded", `Port %s action %s succeeded`, category Maintenance.
+  FromEventTable(kEventPortActionSucceeded, {p.name, disabled ? "disable" : "enable"}, &e);
   e.type = "Port";
-  e.event_type = disabled ? kEventPortDisabled : kEventPortEnabled;
-  e.severity = "Info";
-  e.category = "Fabric Notification";
   e.object_name = p.name;
   e.object_path = p.name;
-  e.description = e.name + ": port " + p.name + " (" +
-                  (p.is_switch ? p.system_name : NodeDescriptionLocked(port)) + " port " + p.label +
-                  ")";
   e.write_to_syslog = true;
   e.time = t;
   Emit(std::move(e));
@@ -247,16 +241,13 @@ void SimState::EmitPortActionEvent(int port, bool disabled, TimePoint t) {
 void SimState::EmitUnhealthyEvent(int port, const std::string& condition, TimePoint t) {
   const Port& p = topology_.ports()[port];
   Event e;
-  e.name = "Port is considered unhealthy";
-  e.type = "Port";
-  e.event_type = kEventPortUnhealthy;
-  e.severity = "Warning";
-  e.category = "Fabric Notification";
-  e.object_name = p.name;
-  e.object_path = p.name;
   Port described = p;
   described.node_description = NodeDescriptionLocked(port);
-  e.description = UnhealthyPortDescription(described, condition);
+  // 702 "Unhealthy IB Port", `Peer Port %s is considered by SM as unhealthy due to %s.`
+  FromEventTable(kEventPortUnhealthy, {PeerPortRef(described), condition}, &e);
+  e.type = "Port";
+  e.object_name = p.name;
+  e.object_path = p.name;
   SetIbPortObject(p, described.node_description, &e);
   e.write_to_syslog = true;
   e.time = t;
@@ -266,29 +257,23 @@ void SimState::EmitUnhealthyEvent(int port, const std::string& condition, TimePo
 void SimState::EmitRebootEvent(const Fault& f, bool up, TimePoint t) {
   const Node& node = topology_.nodes()[f.node];
   Event e;
-  e.category = "Fabric Topology";
   e.write_to_syslog = true;
   e.time = t;
-  e.severity = up ? "Info" : "Critical";
   if (f.kind == FaultKind::kSwitchReboot) {
-    // As UFM: "Switch [default / Switch: T3-E22-N-U48] [dev_id: 9c05...]: Switch is down".
-    e.name = up ? "Switch is up" : "Switch is down";
+    // 907 "Switch is Down" / 908 "Switch is Up": `Site configuration changes: %s Switch is Down`.
+    FromEventTable(up ? kEventSwitchUp : kEventSwitchDown, {node.name}, &e);
     e.type = "Switch";
-    e.event_type = up ? kEventSwitchUp : kEventSwitchDown;
     e.object_name = node.system_guid;
     e.object_path = "default / Switch: " + node.name;
     e.log_object = e.object_path;
     e.dev_id = node.system_guid;
-    e.description = e.name;
   } else {
-    // As UFM: "Computer [Computer: fsgb002]: Node is down: fsgb002".
-    e.name = up ? "Node is up" : "Node is down";
+    // 331 "Node is Down" / 332 "Node is Up": `Site configuration changes: %s node is Down`.
+    FromEventTable(up ? kEventNodeUp : kEventNodeDown, {node.name}, &e);
     e.type = "Computer";
-    e.event_type = up ? kEventNodeUp : kEventNodeDown;
     e.object_name = node.name;
     e.object_path = "default / Computer: " + node.name;
     e.log_object = "Computer: " + node.name;
-    e.description = e.name + ": " + node.name;
   }
   Emit(std::move(e));
 }

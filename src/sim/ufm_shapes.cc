@@ -106,24 +106,43 @@ UfmShapes::Json UfmShapes::Link(const Topology& topology, int link,
   const sim::Link& l = topology.links()[link];
   const sim::Port& a = topology.ports()[l.a];
   const sim::Port& b = topology.ports()[l.b];
+  // Before 6.20 (REST guide 6.11 to 6.19, Links REST API) a host end is given by the host
+  // system's GUID, the same for each of its adapters; only "name" names the real ports.
+  auto guid = [&](const sim::Port& p) {
+    return version_ < 620 && !p.is_switch ? p.system_guid : p.guid;
+  };
   Json j;
-  j["source_guid"] = a.guid;
+  j["source_guid"] = guid(a);
   j["source_port"] = std::to_string(a.number);
-  j["destination_guid"] = b.guid;
+  j["destination_guid"] = guid(b);
   j["destination_port"] = std::to_string(b.number);
   j["source_port_dname"] = a.label;
-  j["source_port_name"] = a.name;
   j["destination_port_dname"] = b.label;
-  j["destination_port_name"] = b.name;
+  if (version_ >= 620) {
+    j["source_port_name"] = a.name;
+    j["destination_port_name"] = b.name;
+  }
   j["width"] = "4x";
   j["severity"] = "Info";
-  j["source_port_node_description"] = ports[l.a].node_description;
-  j["destination_port_node_description"] = ports[l.b].node_description;
+  if (version_ >= 620) {
+    j["source_port_node_description"] = ports[l.a].node_description;
+    j["destination_port_node_description"] = ports[l.b].node_description;
+  }
   j["name"] = a.name + ":" + b.name;
   j["capabilities"] = Json::array();
-  if (cable_info) {  // where UFM puts these is unverified (docs/UFM.md)
-    j["serial_number"] = l.cable_serial;
-    j["part_number"] = "MCP4Y10-N001";
+  if (cable_info) {
+    // Nested, as IBM CAST's UFM inventory client reads ?cable_info=true; {} when UFM knows
+    // nothing of the cable, a serial of "NA" when the module reports none.
+    Json info = Json::object();
+    if (!l.cable_serial.empty()) {
+      info["part_number"] = "MCP4Y10-N001";
+      info["length"] = "1 m";
+      info["serial_number"] = l.cable_serial;
+      info["identifier"] = "OSFP";
+      info["technology"] = "Copper cable- unequalized";
+      info["revision"] = "A3";
+    }
+    j["cable_info"] = std::move(info);
   }
   return j;
 }

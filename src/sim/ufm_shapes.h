@@ -32,7 +32,8 @@ class UfmShapes {
   Json Port(const Topology& topology, const PortStatus& s, const PortStatus& peer) const;
   // {logical_state, physical_state} of a port.
   std::pair<std::string, std::string> PortStates(const PortStatus& s) const;
-  // A link as 6.20+ prints it; with `cable_info` its cable's serial_number and part_number.
+  // A link as the version prints it: from 6.20 with *_port_name and *_port_node_description;
+  // before, a host end by its system's GUID. With `cable_info` the cable as a nested object.
   Json Link(const Topology& topology, int link, const std::vector<PortStatus>& ports,
             bool cable_info) const;
   Json Job(const Topology& topology, const sim::Job& job) const;

@@ -28,7 +28,8 @@ std::string TicketPlacer::RackOf(const std::string& switch_name) const {
   return "";
 }
 
-void TicketPlacer::Place(const Inventory& inventory, Ticket* t) const {
+void TicketPlacer::Place(const Inventory& inventory, Ticket* t,
+                         const std::string& cable_serial) const {
   t->ends = nlohmann::json::array();
   t->switch_name.clear();
   t->host_name.clear();
@@ -38,8 +39,10 @@ void TicketPlacer::Place(const Inventory& inventory, Ticket* t) const {
     auto info = inventory.Get(name);
     if (!info) {
       t->ends.push_back({{"name", name}});
+      if (!cable_serial.empty()) t->ends.back()["cable_serial"] = cable_serial;
       continue;
     }
+    if (info->cable_serial.empty()) info->cable_serial = cable_serial;
     bool sw = info->is_switch();
     t->ends.push_back({{"name", info->name},
                        {"guid", info->guid},

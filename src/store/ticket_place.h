@@ -26,8 +26,10 @@ class TicketPlacer {
   // The rack of a switch by its name; "" when the pattern does not match.
   std::string RackOf(const std::string& switch_name) const;
   // Fills t's switch_name, rack, host_name, ends and search_text from its ports (port_a, port_b)
-  // as the inventory knows them now; a port it does not know keeps only its name.
-  void Place(const Inventory& inventory, Ticket* t) const;
+  // as the inventory knows them now; a port it does not know keeps only its name (and
+  // `cable_serial`). An end whose cable the inventory does not name takes `cable_serial` (what
+  // the finding's events said), so the ticket keeps the cable it learned.
+  void Place(const Inventory& inventory, Ticket* t, const std::string& cable_serial = "") const;
 
  private:
   std::unique_ptr<re2::RE2> rack_;

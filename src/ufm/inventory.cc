@@ -117,6 +117,18 @@ Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) 
   return out;
 }
 
+namespace {
+
+// UFM may stop listing a link, and so its cable, once the link is down, and a single port's
+// answer names no cable: a port keeps the serial it had unless it now faces another port.
+void KeepCableSerial(const PortInfo& old, PortInfo* now) {
+  if (now->cable_serial.empty() && (now->peer.empty() || now->peer == old.peer)) {
+    now->cable_serial = old.cable_serial;
+  }
+}
+
+}  // namespace
+
 std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> ports) {
   std::unordered_map<std::string, PortInfo> next;
   next.reserve(ports.size());
@@ -124,11 +136,11 @@ std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> port
   std::vector<PeerChange> changes;
   std::lock_guard<std::mutex> lock(mu_);
   if (!ports_.empty()) {
-    for (const auto& [name, port] : next) {
+    for (auto& [name, port] : next) {
       auto old = ports_.find(name);
-      if (old != ports_.end() && old->second.peer != port.peer) {
-        changes.push_back({name, old->second.peer, port.peer});
-      }
+      if (old == ports_.end()) continue;
+      if (old->second.peer != port.peer) changes.push_back({name, old->second.peer, port.peer});
+      KeepCableSerial(old->second, &port);
     }
     std::sort(changes.begin(), changes.end(),
               [](const PeerChange& a, const PeerChange& b) { return a.port < b.port; });
@@ -293,15 +305,54 @@ std::vector<std::string> Inventory::WithReferencedPorts(
 
 namespace {
 
-// A link's cable serial: "serial_number" beside the link (GET /resources/links?cable_info=true),
-// or inside a "cable_info" object (the nesting is unverified; both are read).
+// A link's cable serial: inside its "cable_info" object (GET /resources/links?cable_info=true, as
+// IBM CAST's UFM inventory client reads it: {} when UFM knows nothing of the cable), or a flat
+// "serial_number" beside the link. "NA" and "N/A" say there is none.
 std::string CableSerialOf(const nlohmann::json& link) {
-  std::string serial = JsonText(link, "serial_number");
+  std::string serial;
   auto info = link.find("cable_info");
-  if (serial.empty() && info != link.end() && info->is_object()) {
-    serial = JsonText(*info, "serial_number");
+  if (info != link.end() && info->is_object()) serial = JsonText(*info, "serial_number");
+  if (serial.empty()) serial = JsonText(link, "serial_number");
+  serial = std::string(TrimSpace(serial));
+  const std::string upper = AsciiUpper(serial);
+  return upper == "NA" || upper == "N/A" ? "" : serial;
+}
+
+// "<guid>_<port>" from two fields, or "".
+std::string GuidPortName(const nlohmann::json& j, const char* guid, const char* port) {
+  std::string g = AsciiLower(JsonText(j, guid));
+  std::string n = JsonText(j, port);
+  if (g.rfind("0x", 0) == 0) g = g.substr(2);
+  if (g.empty() || n.empty()) return "";
+  return g + "_" + n;
+}
+
+void AddEnd(std::vector<std::string>* ends, std::string name) {
+  if (!name.empty() && std::find(ends->begin(), ends->end(), name) == ends->end()) {
+    ends->push_back(std::move(name));
   }
-  return serial == "N/A" ? "" : serial;
+}
+
+// A link element's ends, most trusted first (LinkInfo::named, by_guid).
+LinkInfo LinkOf(const nlohmann::json& j) {
+  LinkInfo l;
+  AddEnd(&l.named, AsciiLower(JsonText(j, "source_port_name")));
+  AddEnd(&l.named, AsciiLower(JsonText(j, "destination_port_name")));
+  std::string name = AsciiLower(JsonText(j, "name"));
+  size_t colon = name.find(':');
+  if (colon != std::string::npos && name.find(':', colon + 1) == std::string::npos) {
+    AddEnd(&l.named, name.substr(0, colon));
+    AddEnd(&l.named, name.substr(colon + 1));
+  }
+  AddEnd(&l.by_guid, GuidPortName(j, "source_guid", "source_port"));
+  AddEnd(&l.by_guid, GuidPortName(j, "destination_guid", "destination_port"));
+  const std::vector<std::string>& ends = l.named.size() >= 2 ? l.named : l.by_guid;
+  if (ends.size() >= 2) {
+    l.a = ends[0];
+    l.b = ends[1];
+  }
+  l.cable_serial = CableSerialOf(j);
+  return l;
 }
 
 }  // namespace
@@ -309,13 +360,6 @@ std::string CableSerialOf(const nlohmann::json& link) {
 Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) {
   auto doc = ParseUfmList(body, "links");
   if (!doc.ok()) return doc.status();
-  auto end = [&](const nlohmann::json& j, const char* guid, const char* port) -> std::string {
-    std::string g = AsciiLower(JsonText(j, guid));
-    std::string n = JsonText(j, port);
-    if (g.rfind("0x", 0) == 0) g = g.substr(2);
-    if (g.empty() || n.empty()) return "";
-    return g + "_" + n;
-  };
   std::vector<LinkInfo> out;
   int bad = 0;
   for (const auto& j : doc.value()) {
@@ -323,28 +367,43 @@ Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped) 
       ++bad;
       continue;
     }
-    LinkInfo l{end(j, "source_guid", "source_port"),
-               end(j, "destination_guid", "destination_port")};
+    LinkInfo l = LinkOf(j);
     if (l.a.empty() || l.b.empty()) {
-      std::string name = AsciiLower(JsonText(j, "name"));
-      size_t colon = name.find(':');
-      if (colon != std::string::npos) l = {name.substr(0, colon), name.substr(colon + 1)};
-    }
-    if (l.a.empty() || l.b.empty() || l.a == l.b) {
       ++bad;
       continue;
     }
-    l.cable_serial = CableSerialOf(j);
     out.push_back(std::move(l));
   }
   if (skipped) *skipped = bad;
   return out;
 }
 
+int ResolveLinks(std::vector<LinkInfo>* links,
+                 const std::function<bool(const std::string&)>& known_port) {
+  int unresolved = 0;
+  for (auto& l : *links) {
+    std::vector<std::string> known;
+    for (const auto* list : {&l.named, &l.by_guid}) {
+      for (const auto& end : *list) {
+        if (known.size() < 2 && known_port(end)) AddEnd(&known, end);
+      }
+    }
+    l.resolved = known.size() == 2;
+    if (l.resolved) {
+      l.a = known[0];
+      l.b = known[1];
+    } else {
+      ++unresolved;
+    }
+  }
+  return unresolved;
+}
+
 int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links) {
   std::map<std::string, std::string> peer;
   std::map<std::string, std::string> cable;
   for (const auto& l : links) {
+    if (!l.resolved) continue;
     peer[l.a] = l.b;
     peer[l.b] = l.a;
     if (!l.cable_serial.empty()) cable[l.a] = cable[l.b] = l.cable_serial;
@@ -375,7 +434,9 @@ void Inventory::Upsert(const PortInfo& port) {
                  it->second.description != port.description || it->second.number != port.number;
   bool changed = reindex || it->second.peer != port.peer;
   if (reindex && it != ports_.end()) UnindexPort(it->second);
-  ports_[port.name] = port;
+  PortInfo kept = port;
+  if (it != ports_.end()) KeepCableSerial(it->second, &kept);
+  ports_[port.name] = std::move(kept);
   if (reindex) IndexPort(port);
   if (changed) generation_.fetch_add(1, std::memory_order_release);
 }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -61,17 +62,30 @@ Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped);
 struct LinkInfo {
   std::string a;
   std::string b;
-  std::string cable_serial{};
+  std::string cable_serial{};  // "" when UFM names none ("NA", "N/A", {})
+  // What the answer says the ends are, most trusted first: the explicit port names
+  // (source_port_name / destination_port_name, from 6.20), then the halves of "name" (in no
+  // particular order: the guide's own example has them the other way round), then guid + port
+  // (source_guid + source_port ...: before 6.20 a host end's GUID is the host system's, not the
+  // port's, so these name a port only sometimes).
+  std::vector<std::string> named{};
+  std::vector<std::string> by_guid{};
+  bool resolved = true;  // ResolveLinks: both ends name known ports
 };
 
-// The links response: a list (or {"data": [...]}). Ends come from source_guid/source_port and
-// destination_guid/destination_port, or from a "name" of the form "<a>:<b>". Bad elements are
-// skipped and counted.
+// The links response: a list (or {"data": [...]}); each link's ends are the first two of `named`,
+// else of `by_guid`. Bad elements are skipped and counted.
 Result<std::vector<LinkInfo>> ParseLinks(const std::string& body, int* skipped);
 
+// Settles each link's ends against the ports UFM lists: the first two distinct known ports of
+// `named`, then of `by_guid` (guid + port only when it names a known port). A link left without
+// two is marked unresolved, its ends as parsed (never guessed). Returns how many are.
+int ResolveLinks(std::vector<LinkInfo>* links,
+                 const std::function<bool(const std::string&)>& known_port);
+
 // Gives each port without a peer the other end of its link, when the links name one (and each
-// port without a cable serial the link's). Ports the links do not mention are left as they are.
-// Returns how many peers were filled in.
+// port without a cable serial the link's). Unresolved links and ports the links do not mention
+// are left out. Returns how many peers were filled in.
 int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links);
 
 // One port of a node as the last-link guard counts it: a few fields, not a whole PortInfo (the
@@ -92,9 +106,11 @@ class Inventory {
   };
   // Swaps in a fresh inventory; returns the peer changes against the previous one (none on the
   // first load, and none for ports that appear or disappear whole).
+  // A port that no longer names its cable (UFM stops listing a link once it is down) keeps the
+  // serial it had, unless it now faces another port; so does one Upsert reads alone.
   std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
   void Upsert(const PortInfo& port);
-  // The link's state as an event tells it (replay: "Link went up" / "Link went down"): a port
+  // The link's state as an event tells it (replay: "Link is up" / "Link went down"): a port
   // disabled in UFM's list stays disabled. No index changes; the generation stays (nothing a
   // reader caches depends on the state). False when the port is unknown.
   bool SetLinkState(const std::string& name, bool up);

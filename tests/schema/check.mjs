@@ -263,7 +263,7 @@ tests:
   - name: t
     events:
       - {at: 0s, line: "[329] WARNING [Fabric_Topology] Link [Source 9c0591030090e000_3  TO Dest: e41d2d0300b00001_1]: Link went down"}
-      - {at: 1m, event_id: 328, name: Link went up, ports: [9c0591030090e000_3, e41d2d0300b00001_1]}
+      - {at: 1m, event_id: 328, name: Link is Up, ports: [9c0591030090e000_3, e41d2d0300b00001_1]}
     counters:
       - {port: 9c0591030090e000_3, counter: SymbolErrorCounterExtended, interval: 30s, start: 2m, values: "0+600x5 _ 3000x2 100-10x3"}
     expect:

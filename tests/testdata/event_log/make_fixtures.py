@@ -57,7 +57,7 @@ write("shapes.log", "\n".join([
     "[dev_id: 9c0591030090e000]: Module status FAULT",
     # Link up, with 0x-prefixed GUIDs in the message
     "2024-06-01 10:00:07.008 [8] [328] INFO [Fabric_Topology] Link [Source 9c0591030090e000_33  "
-    "TO Dest: fc6a1c0300244e00_8]: Link went up: (Switch:T3-E21-N-U47:1/17/1)0x9c0591030090e000:33"
+    "TO Dest: fc6a1c0300244e00_8]: Link is up: (Switch:T3-E21-N-U47:1/17/1)0x9c0591030090e000:33"
     " - (Switch:T4-E45-L-U51:1/4/2)0xfc6a1c0300244e00:8",
     # The optional site written as "[Site [<site>]]"
     "2024-06-01 10:00:08.009 [9] [336] INFO [Site [default]] [Fabric_Notification] Port "
@@ -76,7 +76,7 @@ write("multiline.log", "\n".join([
     "fc6a1c0300244e00:8,",
     "cable S/N: MT2330FT09118",
     "2024-06-02 11:00:02.000 [12] [328] INFO [Fabric_Topology] Link [Source 9c0591030090e000_33  "
-    "TO Dest: fc6a1c0300244e00_8]: Link went up",
+    "TO Dest: fc6a1c0300244e00_8]: Link is up",
     "",
     "",
 ]) + "\n")
@@ -86,7 +86,7 @@ write("garbage.log", "\n".join([
     "tail of an entry cut by rotation: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:33",
     "  and its second line",
     "2024-06-03 12:00:00.000 [20] [328] INFO [Fabric_Topology] Link [Source "
-    "9c0591030090e000_33  TO Dest: fc6a1c0300244e00_8]: Link went up",
+    "9c0591030090e000_33  TO Dest: fc6a1c0300244e00_8]: Link is up",
     "this line is no entry: by the format it continues the one before",
     "2024-06-03 12:00:01.000 garbage after the timestamp",
     "2024-06-03 12:00:02.000 [21] garbage instead of the event id",
@@ -112,13 +112,13 @@ write("invalid_utf8.log",
       b"n\xc3\x28de-\xe2\x82]: Node is down \xc0\xaf \xed\xa0\x80 end\n"
       b"\xff\xff\xff\xff not an entry, not UTF-8\n"
       b"2024-06-04 13:00:02.000 [32] [328] INFO [Fabric_Topology] Link [Source "
-      b"f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1]: Link went up\n")
+      b"f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1]: Link is up\n")
 
 write("trailing_nul.log",
       b"2024-06-05 14:00:00.000 [40] [329] WARNING [Fabric_Topology] Link [Source "
       b"f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1]: Link went down\x00\n"
       b"2024-06-05 14:00:01.000 [41] [328] INFO [Fabric_Topology] Link [Source "
-      b"f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1]: Link went up\x00\r\n"
+      b"f4521403008817f0_12  TO Dest: e41d2d0300a4f482_1]: Link is up\x00\r\n"
       b"\x00\x00\x00\x002024-06-05 14:00:02.000 [42] [352] INFO [Logical_Model] Grid [Grid]: "
       b"Network Added\n"
       b"2024-06-05 14:00:03.000 [43] [352] INFO [Logical_Model] Grid [Grid]: NUL\x00inside\n")
