@@ -124,6 +124,40 @@ TEST_F(ProbeTest, JsonReportsWhatTheServiceWouldUnderstand) {
             std::string::npos);
 }
 
+// A simulator in the 6.16 shapes (links before 6.20: no *_port_name, host ends by the host
+// system's GUID): every link's ends resolve, through "name".
+TEST_F(ProbeTest, LinksBefore620ResolveThroughTheirName) {
+  sim_.reset();
+  sim_ = std::make_unique<testing::SimProcess>(
+      dir_,
+      std::vector<std::string>{"--topology",
+                               "fat-tree:leaves=2,spines=2,hosts_per_leaf=2,hcas_per_host=2",
+                               "--ufm-version", "6.16"},
+      "sim616");
+  ASSERT_TRUE(sim_->AwaitReady());
+  HttpClientOptions auth;  // the credentials WriteConfig gives the service
+  auth.basic_user = "admin";
+  auth.basic_password = "123456";
+  HttpClient ufm(auth);
+  auto answer = ufm.Get(sim_->url() + "/ufmRest/resources/links");
+  ASSERT_TRUE(answer.ok());
+  const json links = json::parse(answer->body, nullptr, false);
+  ASSERT_TRUE(links.is_array() && !links.empty());
+  size_t by_system_guid = 0;
+  for (const auto& l : links) {
+    EXPECT_FALSE(l.contains("destination_port_name"));
+    const std::string name = l["name"];
+    if (name.find(l["destination_guid"].get<std::string>()) == std::string::npos) ++by_system_guid;
+  }
+  EXPECT_GT(by_system_guid, 0u) << "host ends are given by the host system's GUID";
+  auto r = Probe({"--config", WriteConfig(sim_->url(), sim_->telemetry_url()), "--format", "json"});
+  const json j = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out << r.err;
+  EXPECT_EQ(j["links"]["total"], links.size());
+  EXPECT_EQ(j["links"]["both_ends_resolved"], links.size()) << j["links"].dump();
+  EXPECT_TRUE(j["links"]["ok"].get<bool>());
+}
+
 TEST_F(ProbeTest, TextReportForAPersonAndNothingWrittenToUfm) {
   json links = Get(sim_url_ + "/sim/links");
   ASSERT_TRUE(links.is_array() && !links.empty());
@@ -276,6 +310,39 @@ TEST_F(RunProbeTest, WhatLeavesTheServiceBlindIsAProblem) {
   reads_.ports = [] { return Result<std::vector<PortInfo>>(Status::Unavailable("HTTP 503")); };
   r = app::RunProbe(config_, reads_, Options());
   EXPECT_TRUE(Mentions(r["problems"], "ports: HTTP 503")) << r["problems"].dump();
+}
+
+// REST guide 6.11.1's links (verbatim, tests/testdata/rest/links_6_11.json): their host ends'
+// destination_guid is the host system's GUID; "name" names the ports. Against a ports answer that
+// lists them, every end resolves; against one that lists no host port, the links are a problem.
+TEST_F(RunProbeTest, LinksWhoseEndsNameNoListedPortAreAProblem) {
+  const std::string links = testing::ReadFixture("rest/links_6_11.json");
+  reads_.links = [links] { return ParseLinks(links, nullptr); };
+  auto port = [](const std::string& name, const std::string& description) {
+    PortInfo p;
+    p.name = name;
+    p.description = description;
+    return p;
+  };
+  std::vector<PortInfo> listed = {port("248a070300f88fe0_20", "Switch IB Port"),
+                                  port("248a070300f88fe0_19", "Switch IB Port"),
+                                  port("ec0d9a03007d7d0b_2", "Computer IB Port"),
+                                  port("ec0d9a03007d7d0a_1", "Computer IB Port")};
+  reads_.ports = [listed] { return Result<std::vector<PortInfo>>(listed); };
+  auto r = app::RunProbe(config_, reads_, Options());
+  EXPECT_EQ(r["links"]["total"], 2);
+  EXPECT_EQ(r["links"]["both_ends_resolved"], 2) << r["links"].dump();
+  EXPECT_TRUE(r["links"]["ok"].get<bool>());
+  EXPECT_FALSE(Mentions(r["problems"], "links")) << r["problems"].dump();
+
+  listed.resize(2);  // the switch ports only
+  reads_.ports = [listed] { return Result<std::vector<PortInfo>>(listed); };
+  r = app::RunProbe(config_, reads_, Options());
+  EXPECT_EQ(r["links"]["both_ends_resolved"], 0);
+  EXPECT_FALSE(r["links"]["ok"].get<bool>());
+  EXPECT_EQ(r["links"]["first_unresolved"][0], "248a070300f88fe0_20 - ec0d9a03007d7d0b_2");
+  EXPECT_FALSE(r["ok"].get<bool>());
+  EXPECT_TRUE(Mentions(r["problems"], "links: 2 of 2 name a port")) << r["problems"].dump();
 }
 
 TEST_F(RunProbeTest, TelemetryIsReadThroughTheConfiguredColumnMap) {

@@ -47,8 +47,8 @@ TEST(EventTypesTest, TheTableIsUfmsOwn) {
     EXPECT_EQ(t->name, id == 336 ? "Port Action Succeeded" : "Port Action Failed");
     EXPECT_EQ(t->category, "Maintenance");
     EXPECT_EQ(t->object_type, "Port");
-    EXPECT_EQ(t->message_template, id == 336 ? "Port %s action %s succeeded"
-                                             : "Port %s action %s failed");
+    EXPECT_EQ(t->message_template,
+              id == 336 ? "Port %s action %s succeeded" : "Port %s action %s failed");
   }
   EXPECT_EQ(FindUfmEventType(702)->name, "Unhealthy IB Port");
   EXPECT_EQ(FindUfmEventType(917)->severity, "Critical");  // quoted in the source's row
@@ -71,15 +71,16 @@ TEST(EventTypesTest, MessagesAreReadByTheirTemplatesSlots) {
   ASSERT_TRUE(ReadTemplateSlots("Port %s action %s succeeded",
                                 "Port 9c0591030090e000_33 action disable succeeded", &slots));
   EXPECT_EQ(slots, (std::vector<std::string_view>{"9c0591030090e000_33", "disable"}));
-  ASSERT_TRUE(ReadTemplateSlots("Port %s action %s failed", "Port a_1 action reset failed", &slots));
+  ASSERT_TRUE(
+      ReadTemplateSlots("Port %s action %s failed", "Port a_1 action reset failed", &slots));
   EXPECT_EQ(slots[1], "reset");
-  EXPECT_FALSE(ReadTemplateSlots("Port %s action %s succeeded", "Port a_1 action reset failed",
-                                 &slots));
+  EXPECT_FALSE(
+      ReadTemplateSlots("Port %s action %s succeeded", "Port a_1 action reset failed", &slots));
   EXPECT_FALSE(ReadTemplateSlots("Port %s action %s succeeded",
                                  "Port Action Disable Succeeded: port a_1", &slots));
   // The last slot takes the rest, the template's trailing blank or not.
-  ASSERT_TRUE(ReadTemplateSlots("Link went down: %s ", "Link went down: a - b, cable S/N: X ",
-                                &slots));
+  ASSERT_TRUE(
+      ReadTemplateSlots("Link went down: %s ", "Link went down: a - b, cable S/N: X ", &slots));
   EXPECT_EQ(slots, (std::vector<std::string_view>{"a - b, cable S/N: X"}));
   EXPECT_FALSE(ReadTemplateSlots("Link went down: %s ", "Link is up: a - b", &slots));
   // Python's named slots and printf widths are slots too.

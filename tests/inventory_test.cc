@@ -294,6 +294,29 @@ TEST(InventoryTest, ReplaceUpsertGetSize) {
   EXPECT_TRUE(inv.Get("z_9").has_value());
 }
 
+// UFM may stop listing a link (and its cable) once it is down, and a single port's answer names
+// no cable: the port keeps the serial it learned, unless it now faces another port.
+TEST(InventoryTest, APortKeepsItsCableSerialUntilItFacesAnotherPort) {
+  Inventory inv;
+  PortInfo a = Port("a_1", "b_1", "sw1");
+  a.cable_serial = "MT2330FT09118";
+  inv.Replace({a, Port("b_1", "a_1", "host1")});
+  inv.Replace({Port("a_1", "", "sw1"), Port("b_1")});  // the link is down and no longer listed
+  EXPECT_EQ(inv.Get("a_1")->cable_serial, "MT2330FT09118");
+  inv.Upsert(Port("a_1", "", "sw1"));  // read alone after the cut
+  EXPECT_EQ(inv.Get("a_1")->cable_serial, "MT2330FT09118");
+  inv.Replace({Port("a_1", "b_1", "sw1")});  // back, same peer
+  EXPECT_EQ(inv.Get("a_1")->cable_serial, "MT2330FT09118");
+  inv.Replace({Port("a_1", "c_1", "sw1")});  // recabled to another port: another cable
+  EXPECT_EQ(inv.Get("a_1")->cable_serial, "");
+  inv.Replace({Port("a_1", "", "sw1")});
+  EXPECT_EQ(inv.Get("a_1")->cable_serial, "") << "nothing learned, nothing kept";
+  PortInfo fresh = Port("a_1", "c_1", "sw1");
+  fresh.cable_serial = "MT9999FT00001";
+  inv.Replace({fresh});
+  EXPECT_EQ(inv.Get("a_1")->cable_serial, "MT9999FT00001") << "what UFM says now wins";
+}
+
 TEST(InventoryTest, WithReadsAKnownPortInPlace) {
   Inventory inv;
   inv.Replace({Port("a_1", "b_1", "sw1")});

@@ -115,6 +115,26 @@ TEST(TicketPlacerTest, TheSwitchIsFoundWhicheverEndItIs) {
   EXPECT_EQ(t.ends[0]["name"], kHostPort);
 }
 
+// The events' serial (a finding's cable_serial) fills an end whose cable the inventory does not
+// name, and a port it does not know at all: the ticket keeps the cable it learned.
+TEST(TicketPlacerTest, TheFindingsCableSerialFillsWhatTheInventoryLacks) {
+  Inventory inv;
+  PortInfo sw = SwitchPort();
+  sw.cable_serial.clear();
+  inv.Replace({sw});
+  TicketPlacer placer(kDefaultPattern);
+  Ticket t = LinkTicket();
+  placer.Place(inv, &t, "MT2330FT09118");
+  ASSERT_EQ(t.ends.size(), 2u);
+  EXPECT_EQ(t.ends[0]["cable_serial"], "MT2330FT09118");
+  EXPECT_EQ(t.ends[1]["cable_serial"], "MT2330FT09118") << "the unknown host end";
+  EXPECT_TRUE(Has(t.search_text, "mt2330ft09118"));
+  inv.Replace({SwitchPort()});  // the inventory names its own: it wins
+  t = LinkTicket();
+  placer.Place(inv, &t, "MT2330FT09118");
+  EXPECT_EQ(t.ends[0]["cable_serial"], "MT2241XZ0ABC");
+}
+
 TEST(TicketPlacerTest, UnknownPortsKeepOnlyTheirNames) {
   Inventory inv;
   TicketPlacer placer(kDefaultPattern);

@@ -120,9 +120,11 @@ Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) 
 namespace {
 
 // UFM may stop listing a link, and so its cable, once the link is down, and a single port's
-// answer names no cable: a port keeps the serial it had unless it now faces another port.
+// answer names no cable: a port keeps the serial it had unless it now faces another port than
+// it did (a port that had no peer, its link down, is taken to face the same one again).
 void KeepCableSerial(const PortInfo& old, PortInfo* now) {
-  if (now->cable_serial.empty() && (now->peer.empty() || now->peer == old.peer)) {
+  if (now->cable_serial.empty() &&
+      (now->peer.empty() || old.peer.empty() || now->peer == old.peer)) {
     now->cable_serial = old.cable_serial;
   }
 }

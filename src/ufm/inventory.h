@@ -107,7 +107,7 @@ class Inventory {
   // Swaps in a fresh inventory; returns the peer changes against the previous one (none on the
   // first load, and none for ports that appear or disappear whole).
   // A port that no longer names its cable (UFM stops listing a link once it is down) keeps the
-  // serial it had, unless it now faces another port; so does one Upsert reads alone.
+  // serial it had, unless it now faces another port than it did; so does one Upsert reads alone.
   std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
   void Upsert(const PortInfo& port);
   // The link's state as an event tells it (replay: "Link is up" / "Link went down"): a port
