@@ -152,7 +152,7 @@ class ChaosTest : public ::testing::Test {
     std::set<std::string> hosts;
     std::map<std::string, int> per_leaf;
     for (const auto& l : Get(sim_url_ + "/sim/links")) {
-      if (l["b"]["node_description"].get<std::string>().find("HCA") == std::string::npos) continue;
+      if (l["b"]["is_switch"].get<bool>()) continue;  // a host link
       const std::string leaf = l["a"]["system_name"];
       const std::string host = l["b"]["system_name"];
       if (hosts.count(host) || per_leaf[leaf] >= kPerLeaf) continue;

@@ -185,7 +185,7 @@ class FabricsTest : public ::testing::Test {
     std::vector<Link> out;
     std::set<std::string> hosts;
     for (const auto& l : Get(f.sim_url() + "/sim/links")) {
-      if (l["b"]["node_description"].get<std::string>().find("HCA") == std::string::npos) continue;
+      if (l["b"]["is_switch"].get<bool>()) continue;  // a host link
       if (!hosts.insert(l["b"]["system_name"].get<std::string>()).second) continue;
       out.push_back({l["a"]["port"], l["b"]["port"]});
     }

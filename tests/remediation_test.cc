@@ -136,7 +136,7 @@ class RemediationTest : public ::testing::Test {
     std::vector<std::pair<std::string, std::string>> out;
     std::set<std::string> hosts;
     for (const auto& l : Get(sim_url_ + "/sim/links")) {
-      if (l["b"]["node_description"].get<std::string>().find("HCA") == std::string::npos) continue;
+      if (l["b"]["is_switch"].get<bool>()) continue;  // a host link
       if (!hosts.insert(l["b"]["system_name"].get<std::string>()).second) continue;
       out.emplace_back(l["a"]["port"], l["b"]["port"]);
     }

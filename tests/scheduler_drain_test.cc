@@ -52,7 +52,7 @@ class SchedulerDrainTest : public ::testing::Test {
     std::vector<std::string> nodes;
     const json links = Get(sim_url_ + "/sim/links");
     for (const auto& l : links) {
-      if (l["b"]["node_description"].get<std::string>().find("HCA") == std::string::npos) continue;
+      if (l["b"]["is_switch"].get<bool>()) continue;  // a host link
       nodes.push_back(l["b"]["system_name"]);
       links_.emplace_back(l["a"]["port"], l["b"]["port"]);
     }

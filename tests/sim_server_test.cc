@@ -436,7 +436,8 @@ TEST_F(SimServerTest, UnhealthyPortsIsolateAndHealRoundTrip) {
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0]["event_type"], "702");
   EXPECT_EQ(events[0]["name"], "Unhealthy IB Port");
-  EXPECT_EQ(events[0]["type"], "Port");
+  EXPECT_EQ(events[0]["type"], "IBPort") << "a host port, from 6.17";
+  EXPECT_EQ(events[0]["object_path"], "Computer: gpu-node-001 / HCA-1");
   EXPECT_EQ(events[0]["severity"], "Warning");
   EXPECT_EQ(events[0]["category"], "Hardware");
   EXPECT_EQ(events[0]["object_name"], host.name);
@@ -536,7 +537,9 @@ TEST_F(SimServerTest, Event702NamesThePortTheServiceMarksAsManual) {
     ASSERT_TRUE(parsed->errors.empty());
     const UfmEvent& e = parsed->events.back();
     EXPECT_EQ(e.event_type, 702);
-    EXPECT_EQ(e.object_type, "Port");
+    // From 6.17 a host port is an IBPort object "Computer: <host> / <device>" (REST guide,
+    // Alarms REST API); a switch port stays a Port.
+    EXPECT_EQ(e.object_type, p->is_switch ? "Port" : "IBPort");
     Observation o = ToObservation(e, clock_.Now());
     EXPECT_EQ(o.ports, std::vector<std::string>{p->name});
     ManualMarks marks;
@@ -569,13 +572,18 @@ TEST_F(SimServerTest, Event702NamesThePortTheServiceMarksAsManual) {
       EXPECT_EQ(inventory.FindByDescription(from_log.port_refs[0]),
                 std::optional<std::string>(p->name));
     } else {
-      // "IBPort [default(1) / Computer: gpu-node-001 HCA-1 / NA / 1] [dev_id: <node GUID>]": the
-      // dev_id is no port's GUID, so no port name is made of it; the port is a description (which
-      // the inventory resolves where a host's system name carries its HCA, as in UFM's samples).
+      // "IBPort [Computer: gpu-node-001 / HCA-1] [dev_id: <port GUID>]" (6.17+): no port name
+      // is made of a host's dev_id; the port is "<host> <device>", which the inventory resolves
+      // to the adapter's one port.
       EXPECT_TRUE(from_log.ports.empty()) << line;
-      EXPECT_EQ(from_log.port_refs,
-                std::vector<std::string>{p->node_description + ":" + std::to_string(p->number)})
-          << line;
+      EXPECT_EQ(from_log.port_refs, std::vector<std::string>{p->node_description}) << line;
+      Inventory inventory;
+      Result<std::vector<PortInfo>> ports =
+          ParsePorts(Get("/ufmRest/resources/ports").body, nullptr);
+      ASSERT_TRUE(ports.ok());
+      inventory.Replace(std::move(ports.value()));
+      EXPECT_EQ(inventory.WithReferencedPorts(from_log.ports, from_log.port_refs),
+                std::vector<std::string>{p->name});
     }
   }
 }

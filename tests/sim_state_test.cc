@@ -432,6 +432,22 @@ Json Isolate(const std::vector<std::string>& ports, const std::string& policy = 
   return body;
 }
 
+// Before 6.17 the event log names a host port in the older form, by its node description and
+// number, with the host's system GUID as dev_id.
+TEST_F(SimStateTest, A616HostPortIsNamedInTheOlderForm) {
+  SimOptions options;
+  options.ufm_version = 616;
+  Reset(options);
+  ASSERT_TRUE(state_->SetPortsHealth(Isolate({host_}), kT0).ok());
+  const Event e = state_->Events().back();
+  EXPECT_EQ(e.type, "Port");
+  EXPECT_EQ(e.object_path, host_);
+  EXPECT_NE(
+      FormatEventLogLine(e).find("IBPort [default(1) / Computer: gpu-node-001 HCA-1 / NA / 1]"),
+      std::string::npos)
+      << FormatEventLogLine(e);
+}
+
 TEST_F(SimStateTest, IsolationKeepsTheLinkUpAndSaysSoInEvent702) {
   state_->Advance(kT0 + seconds(1));
   const PortCounters before = S(host_).counters;
@@ -450,7 +466,12 @@ TEST_F(SimStateTest, IsolationKeepsTheLinkUpAndSaysSoInEvent702) {
   ASSERT_EQ(EventTypes(), std::vector<std::string>{"702"});
   const Event e = state_->Events()[0];
   EXPECT_EQ(e.name, "Unhealthy IB Port");
-  EXPECT_EQ(e.type, "Port");
+  EXPECT_EQ(e.type, "IBPort") << "a host port, from 6.17";
+  EXPECT_EQ(e.object_path, "Computer: gpu-node-001 / HCA-1");
+  EXPECT_NE(FormatEventLogLine(e).find("[Hardware] IBPort [Computer: gpu-node-001 / HCA-1] "
+                                       "[dev_id: " +
+                                       P(host_).guid + "]: Peer Port"),
+            std::string::npos);
   EXPECT_EQ(e.severity, "Warning");
   EXPECT_EQ(e.category, "Hardware");
   EXPECT_EQ(e.object_name, host_);

@@ -338,3 +338,34 @@ TEST(SimTopologyTest, OneHcaPerHostIsTheClassicFabric) {
 
 }  // namespace
 }  // namespace ufmr::sim
+
+namespace ufmr::sim {
+namespace {
+
+// A host's adapters: "HCA-<k>" (older drivers, IBM CAST's samples) or "mlx5_<k-1>" (the REST
+// guide's examples from 6.17); ufm-sim picks by --ufm-version unless the spec says.
+TEST(SimTopologyTest, HostAdaptersAreNamedHcaOrMlx5) {
+  auto hca = Topology::FromString("fat-tree:leaves=2,spines=1,hosts_per_leaf=1,hcas_per_host=2", 1);
+  auto mlx5 = Topology::FromString(
+      "fat-tree:leaves=2,spines=1,hosts_per_leaf=1,hcas_per_host=2,devices=mlx5", 1);
+  ASSERT_TRUE(hca.ok() && mlx5.ok());
+  std::vector<std::string> a, b;
+  for (const Port& p : hca->ports()) {
+    if (!p.is_switch) a.push_back(p.node_description);
+  }
+  for (const Port& p : mlx5->ports()) {
+    if (!p.is_switch) b.push_back(p.node_description);
+  }
+  EXPECT_EQ(a, (std::vector<std::string>{"gpu-node-001 HCA-1", "gpu-node-001 HCA-2",
+                                         "gpu-node-002 HCA-1", "gpu-node-002 HCA-2"}));
+  EXPECT_EQ(b, (std::vector<std::string>{"gpu-node-001 mlx5_0", "gpu-node-001 mlx5_1",
+                                         "gpu-node-002 mlx5_0", "gpu-node-002 mlx5_1"}));
+  EXPECT_TRUE(mlx5->spec().devices_set);
+  EXPECT_FALSE(hca->spec().devices_set);
+  auto bad = ParseTopologySpec("fat-tree:leaves=1,spines=1,hosts_per_leaf=1,devices=cx7");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("hca or mlx5"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ufmr::sim

@@ -55,7 +55,7 @@ const std::vector<SectionKeys>& KeyTable() {
       {"events", {"poll_interval_s"}},
       {"event_log", {"path", "poll_interval_s", "rotated_suffix"}},
       {"syslog", {"listen", "udp_port", "tcp_port"}},
-      {"inventory", {"refresh_interval_s"}},
+      {"inventory", {"refresh_interval_s", "host_pattern"}},
       {"http", {"listen", "port", "max_connections"}},
       {"ha", {"lock_retry_s"}},
       {"log", {"format"}},
@@ -298,6 +298,15 @@ void ReadSyslog(SectionReader& s, Config::Syslog* y) {
 
 void ReadInventory(SectionReader& s, Config::Inventory* i) {
   s.Secs("refresh_interval_s", &i->refresh_interval_s, 1);
+  s.Str("host_pattern", &i->host_pattern);
+  if (!i->host_pattern.empty()) {
+    re2::RE2 re(i->host_pattern, re2::RE2::Quiet);
+    if (!re.ok()) {
+      s.Fail("host_pattern", "not an RE2 pattern: " + re.error());
+    } else if (re.NumberOfCapturingGroups() < 1) {
+      s.Fail("host_pattern", "needs a capture group: the machine's name");
+    }
+  }
 }
 
 void ReadHttp(SectionReader& s, Config::Http* h) {

@@ -90,6 +90,9 @@ struct Config {
 
   struct Inventory {
     double refresh_interval_s = 300;
+    // A host port's machine (RE2, the machine in its first group); "" is HostNamer's default,
+    // which drops a trailing adapter (" mlx5_0", " HCA-1") and port (":1").
+    std::string host_pattern;
     bool operator==(const Inventory&) const = default;
   } inventory;
 

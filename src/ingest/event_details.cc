@@ -34,6 +34,34 @@ bool IsLabel(std::string_view s) {
   return groups >= 2;
 }
 
+// A host port's display name as UFM's paths and dnames write it: "HCA-1/1" (adapter / port).
+bool IsHostDname(std::string_view s) {
+  size_t slash = s.find('/');
+  if (slash == std::string_view::npos || slash == 0 || slash + 1 >= s.size()) return false;
+  for (char c : s.substr(slash + 1)) {
+    if (!IsDigit(c)) return false;
+  }
+  for (char c : s.substr(0, slash)) {
+    if (!IsAlpha(c) && !IsDigit(c) && c != '-' && c != '_') return false;
+  }
+  return true;
+}
+
+// An adapter's device name: "mlx5_0", "HCA-1" (one word of letters, digits, '_' and '-', with a
+// letter first and a digit somewhere, so "NA" and site names are not taken).
+bool IsDeviceName(std::string_view s) {
+  if (s.empty() || s.size() > 32 || !IsAlpha(s[0])) return false;
+  bool digit = false;
+  for (char c : s) {
+    if (IsDigit(c)) {
+      digit = true;
+    } else if (!IsAlpha(c) && c != '_' && c != '-') {
+      return false;
+    }
+  }
+  return digit;
+}
+
 bool IsSingleWord(std::string_view s) {
   if (s.empty()) return false;
   for (char c : s) {
@@ -166,11 +194,15 @@ PortRef SplitPortRef(std::string_view text, ListWriter* node_names, ListWriter* 
         r.node = name;
         r.kind = Trim(seg.substr(0, colon));
       }
-    } else if (IsLabel(seg)) {  // "NA" (no label) is not one
+    } else if (IsLabel(seg) || (IsHostDname(seg) && !r.is_switch())) {  // "NA" is none
       if (labels) labels->Add(seg);
       if (r.label.empty()) r.label = seg;
     } else if (!r.node.empty()) {
-      if (PortNumberText n = ParsePortNumber(seg); n.len > 0) r.number = n;
+      if (PortNumberText n = ParsePortNumber(seg); n.len > 0) {
+        r.number = n;
+      } else if (!r.is_switch() && r.device.empty() && IsDeviceName(seg)) {
+        r.device = seg;
+      }
     }
   }
   return r;
@@ -203,6 +235,11 @@ bool Details::DescribePort(const PortRef& r) {
     Describe(r.node, r.label);
   } else if (r.number.len > 0) {
     Describe(r.node, r.number.view());
+  } else if (!r.device.empty()) {
+    description_buffer.assign(r.node);
+    description_buffer.push_back(' ');
+    description_buffer.append(r.device);
+    port_descriptions.Add(description_buffer);
   } else {
     return false;
   }

@@ -50,11 +50,14 @@ struct PortNumberText {
 //   "default(34) / Switch: c931ibsw-leaf01 / NA / 16"   older: site, node, label or NA, number
 //   "Default / Switch: T2-E63-L-U37 / 1/19/2"           newer: site, node, label
 //   "Computer: c931f03p08 HCA-1 / 1"                    a host's port (Peer info)
+//   "Computer: r-ufm77 / mlx5_0"                        a host's port from 6.17: its device
+//   "default / Computer: luna-0218 / NA / HCA-1/1"      a host port's path: its dname
 struct PortRef {
   std::string_view kind;  // "Switch", "Computer", ...: the word before the node's ':'
   std::string_view node;  // the first node named
   std::string_view label;
-  PortNumberText number;  // a number segment after the node
+  PortNumberText number;    // a number segment after the node
+  std::string_view device;  // a host's adapter after the node ("mlx5_0"), from 6.17
   bool is_switch() const;
 };
 
@@ -80,8 +83,9 @@ struct Details {
 
   void Describe(std::string_view node, std::string_view label);
   // "<node>:<label>", or "<node>:<number>" when there is no label: a switch without labels and a
-  // host port carry their number where a label would be (the inventory indexes them so). False
-  // when the reference names no port.
+  // host port carry their number where a label would be (the inventory indexes them so); a host
+  // named with its adapter, "<node> <device>" (no ':': the inventory finds the adapter's one
+  // port). False when the reference names no port.
   bool DescribePort(const PortRef& r);
   // "NAME:LABEL" (a port's node description) or just a name.
   void NodeRef(std::string_view ref, bool port_ref);

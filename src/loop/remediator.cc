@@ -157,6 +157,10 @@ Remediator::Remediator(const Config& config, Store& store, UfmClient& ufm, Inven
       s_(std::make_unique<Stages>(config, store, ufm, inventory, metrics, clock, std::move(rules),
                                   syslog)) {
   store_.set_repeat_window_s(config.remediation.repeat_offender_window_s);
+  // The config check refused a bad pattern; a host named neither way keeps its whole name.
+  if (auto namer = HostNamer::Make(config.inventory.host_pattern); namer.ok()) {
+    inventory_.SetHostNamer(std::move(namer.value()));
+  }
   InputHealth& in = s_->inputs;
   in.set_metrics(&metrics_);
   in.Configure("ufm_events", true, config.events.poll_interval_s);

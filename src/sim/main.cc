@@ -385,8 +385,14 @@ int main(int argc, char** argv) {
   }
   spdlog::set_level(level);
 
+  ufmr::Result<ufmr::sim::TopologySpec> topology_spec =
+      ufmr::sim::ParseTopologySpec(options.topology);
+  if (!topology_spec.ok()) return BadArgs(topology_spec.status().message());
+  // Hosts' adapters as the version's documented examples name them (mlx5_0 from 6.17), unless
+  // the topology says.
+  if (!topology_spec->devices_set) topology_spec->mlx5_devices = options.ufm_version >= 617;
   ufmr::Result<ufmr::sim::Topology> topology =
-      ufmr::sim::Topology::FromString(options.topology, options.seed);
+      ufmr::sim::Topology::Generate(topology_spec.value(), options.seed);
   if (!topology.ok()) return BadArgs(topology.status().message());
 
   ufmr::SystemClock clock;
@@ -395,6 +401,7 @@ int main(int argc, char** argv) {
   ufmr::sim::SimOptions sim_options;
   sim_options.job_delay = std::chrono::milliseconds(options.job_delay_ms);
   sim_options.seed = options.seed;
+  sim_options.ufm_version = options.ufm_version;
   sim_options.on_event_line = forwarder.Sink();
   const ufmr::sim::TopologySpec spec = topology->spec();
   ufmr::sim::SimState state(std::move(topology.value()), sim_options, clock.Now());

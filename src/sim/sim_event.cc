@@ -46,10 +46,22 @@ std::string FormatUfmTime(TimePoint t) {
 // named by its GUID, so the REST copy of the event, which names the port, is recognised as the same
 // event), a host port ("default(1) / Computer: gpu-node-001 HCA-1 / NA / 1": the dev_id is the
 // node's GUID, not the port's; a reader takes the port from the description).
-void SetIbPortObject(const Port& p, const std::string& node_description, Event* e) {
+void SetIbPortObject(const Port& p, const std::string& node_description, int ufm_version,
+                     Event* e) {
   e->log_type = "IBPort";
   e->dev_id = p.system_guid;
   const std::string number = std::to_string(p.number);
+  const size_t blank = node_description.rfind(' ');
+  if (ufm_version >= 617 && !p.is_switch && blank != std::string::npos) {
+    // "Computer: r-ufm77 / mlx5_0": the host and its adapter, no port number. What the event
+    // log's line looks like for it is unverified: it is taken to name the object alike.
+    e->type = "IBPort";
+    e->object_name = p.name;
+    e->object_path = "Computer: " + p.system_name + " / " + node_description.substr(blank + 1);
+    e->log_object = e->object_path;
+    e->dev_id = p.guid;
+    return;
+  }
   e->log_object = p.is_switch
                       ? "default(1) / Switch: " + p.system_name + " / " + p.label + " / " + number
                       : "default(1) / Computer: " + node_description + " / NA / " + number;

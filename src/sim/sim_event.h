@@ -61,7 +61,9 @@ std::string FormatEventLogLine(const Event& e);
 // "ib-leaf-01:1/1/1" (an HCA: "gpu-node-001 HCA-1:1").
 std::string PeerPortRef(const Port& port);
 // Names the port, in the event.log line, as the IBPort object UFM writes there (log_type,
-// log_object, dev_id), its node described as `node_description`.
-void SetIbPortObject(const Port& p, const std::string& node_description, Event* e);
+// log_object, dev_id), its node described as `node_description`. From 6.17 (`ufm_version` 617) a
+// host port is "Computer: <host> / <device>" in REST (type IBPort, object_name the port) and in
+// the log line alike.
+void SetIbPortObject(const Port& p, const std::string& node_description, int ufm_version, Event* e);
 
 }  // namespace ufmr::sim

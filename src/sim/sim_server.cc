@@ -502,6 +502,7 @@ HttpResponse SimServer::GetSimLinks(const HttpRequest&) {
     j["port"] = p.name;
     j["system_name"] = p.system_name;
     j["node_description"] = ports[index].node_description;
+    j["is_switch"] = p.is_switch;
     j["label"] = p.label;
     j["logical_state"] = ports[index].logical_state;
     j["physical_state"] = ports[index].physical_state;

@@ -248,7 +248,7 @@ void SimState::EmitUnhealthyEvent(int port, const std::string& condition, TimePo
   e.type = "Port";
   e.object_name = p.name;
   e.object_path = p.name;
-  SetIbPortObject(p, described.node_description, &e);
+  SetIbPortObject(p, described.node_description, options_.ufm_version, &e);
   e.write_to_syslog = true;
   e.time = t;
   Emit(std::move(e));

@@ -136,6 +136,9 @@ struct SimOptions {
   std::function<void(const std::string& line)> on_event_line;
   size_t max_events = 10000;
   uint64_t seed = 1;  // traffic rates per link direction
+  // The UFM version the events' objects follow (major * 100 + minor): from 6.17 an event on a
+  // host port names it "Computer: <host> / <device>" (REST guide, Alarms REST API).
+  int ufm_version = 622;
 };
 
 class SimState {

@@ -119,7 +119,9 @@ class FabricBuilder {
           Port& p = ports_[port];
           p.guid = guids_.Next(kHcaGuidPrefix);
           p.label = "1";
-          p.node_description = nodes_[host].name + " HCA-" + std::to_string(k);
+          p.node_description =
+              nodes_[host].name +
+              (spec_.mlx5_devices ? " mlx5_" + std::to_string(k - 1) : " HCA-" + std::to_string(k));
           const int leaf = leaves_[(li + k - 1) % spec_.leaves];
           AddLink(nodes_[leaf].ports[(k - 1) * spec_.hosts_per_leaf + h - 1], port);
         }
@@ -195,7 +197,7 @@ std::string SwitchPortLabel(int number) {
 
 Result<TopologySpec> ParseTopologySpec(const std::string& text) {
   const std::string usage =
-      "expected fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N]";
+      "expected fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N][,devices=hca|mlx5]";
   const std::string trimmed = Trim(text);
   size_t colon = trimmed.find(':');
   if (colon == std::string::npos) {
@@ -225,6 +227,18 @@ Result<TopologySpec> ParseTopologySpec(const std::string& text) {
     const std::string value = Trim(item.substr(eq + 1));
     int* field = nullptr;
     int max = 0;
+    if (key == "devices") {
+      if (value != "hca" && value != "mlx5") {
+        return Status::InvalidArgument("topology parameter devices='" + value +
+                                       "' must be hca or mlx5");
+      }
+      if (!seen.insert(key).second) {
+        return Status::InvalidArgument("topology parameter 'devices' given twice");
+      }
+      spec.mlx5_devices = value == "mlx5";
+      spec.devices_set = true;
+      continue;
+    }
     if (key == "leaves") {
       field = &spec.leaves;
       max = kMaxLeaves;

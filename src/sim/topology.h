@@ -15,12 +15,17 @@
 
 namespace ufmr::sim {
 
-// "fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N]".
+// "fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N][,devices=hca|mlx5]".
 struct TopologySpec {
   int leaves = 0;
   int spines = 0;
   int hosts_per_leaf = 0;
   int hcas_per_host = 1;
+  // How a host's adapters are named in its ports' node descriptions: "gpu-node-001 HCA-1" (older
+  // drivers; IBM CAST's samples), or "gpu-node-001 mlx5_0" (current drivers; the REST guide's
+  // examples from 6.17). `devices_set`: the spec said which.
+  bool mlx5_devices = false;
+  bool devices_set = false;
 };
 
 // Limits that keep a generated fabric sane (leaf and spine radix, memory, CSV size).
@@ -48,7 +53,7 @@ struct Port {
   std::string guid;              // port GUID; all ports of a switch share the switch GUID
   std::string system_guid;       // systemID
   std::string system_name;       // node name
-  std::string node_description;  // switch "ib-leaf-01:1/17/1", HCA "gpu-node-001 HCA-1"
+  std::string node_description;  // switch "ib-leaf-01:1/17/1", HCA "gpu-node-001 HCA-1" (mlx5_0)
   std::string label;             // switch "1/17/1", HCA "1"
   int number = 0;
   bool is_switch = false;

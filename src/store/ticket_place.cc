@@ -54,7 +54,12 @@ void TicketPlacer::Place(const Inventory& inventory, Ticket* t,
                        {"cable_serial", info->cable_serial},
                        {"is_switch", sw}});
     std::string& where = sw ? t->switch_name : t->host_name;
-    if (where.empty()) where = info->system_name.empty() ? info->system_guid : info->system_name;
+    // A host is its machine (PortInfo::host: "r-ufm77", not the adapter "r-ufm77 mlx5_0").
+    if (where.empty()) {
+      where = !sw && !info->host.empty()  ? info->host
+              : info->system_name.empty() ? info->system_guid
+                                          : info->system_name;
+    }
     for (const std::string* s : {&info->guid, &info->system_guid, &info->system_name,
                                  &info->node_description, &info->label, &info->cable_serial}) {
       if (!s->empty()) search += " " + *s;

@@ -65,7 +65,8 @@ nlohmann::json PortInfo::ToJson() const {
           {"logical_state", logical_state},
           {"physical_state", physical_state},
           {"peer", peer},
-          {"cable_serial", cable_serial}};
+          {"cable_serial", cable_serial},
+          {"host", host}};
 }
 
 Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
@@ -134,7 +135,15 @@ void KeepCableSerial(const PortInfo& old, PortInfo* now) {
 std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> ports) {
   std::unordered_map<std::string, PortInfo> next;
   next.reserve(ports.size());
-  for (auto& p : ports) next[p.name] = std::move(p);
+  HostNamer namer;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    namer = host_namer_;
+  }
+  for (auto& p : ports) {
+    p.host = namer.MachineOf(p);
+    next[p.name] = std::move(p);
+  }
   std::vector<PeerChange> changes;
   std::lock_guard<std::mutex> lock(mu_);
   if (!ports_.empty()) {
@@ -164,7 +173,16 @@ std::string WithoutAsic(const std::string& label) {
 
 }  // namespace
 
+void Inventory::SetHostNamer(HostNamer namer) {
+  std::lock_guard<std::mutex> lock(mu_);
+  host_namer_ = std::move(namer);
+}
+
 std::string Inventory::NodeKeyOf(const PortInfo& p) {
+  if (!p.is_switch()) {
+    const std::string machine = p.host.empty() ? HostNamer().MachineOf(p) : p.host;
+    if (!machine.empty()) return "host|" + AsciiLower(machine);
+  }
   std::string node = p.system_name;
   if (node.empty() && p.is_switch()) {
     node = p.node_description.substr(0, p.node_description.find(':'));
@@ -278,11 +296,29 @@ bool DescriptionKeyOf(std::string_view ref, std::string* key) {
 
 }  // namespace
 
+std::optional<std::string_view> Inventory::FindLocked(std::string_view ref,
+                                                      std::string* key) const {
+  if (DescriptionKeyOf(ref, key)) {
+    auto name = by_description_.Find(*key);
+    return name ? std::optional<std::string_view>(*name) : std::nullopt;
+  }
+  // "<host> <device>" (6.17+: "Computer: r-ufm77 / mlx5_0"), no port number: the adapter's port
+  // when it has one only. Its ports are indexed as "<node description>:<number>".
+  if (ref.empty() || ref.size() > 256) return std::nullopt;
+  std::string bare(ref);
+  bare += ":1";
+  if (!DescriptionKeyOf(bare, key)) return std::nullopt;
+  auto name = by_description_.Find(*key);
+  if (!name) return std::nullopt;
+  key->back() = '2';
+  if (by_description_.Find(*key)) return std::nullopt;  // two ports: which one is not said
+  return *name;
+}
+
 std::optional<std::string> Inventory::FindByDescription(const std::string& ref) const {
   std::string key;
-  if (!DescriptionKeyOf(ref, &key)) return std::nullopt;
   std::lock_guard<std::mutex> lock(mu_);
-  auto name = by_description_.Find(key);
+  auto name = FindLocked(ref, &key);
   if (!name) return std::nullopt;
   return std::string(*name);
 }
@@ -296,8 +332,7 @@ std::vector<std::string> Inventory::WithReferencedPorts(
   std::string key;
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& ref : refs) {
-    if (!DescriptionKeyOf(ref, &key)) continue;
-    auto name = by_description_.Find(key);
+    auto name = FindLocked(ref, &key);
     if (name && std::find(ports.begin(), ports.end(), *name) == ports.end()) {
       ports.emplace_back(*name);
     }
@@ -437,6 +472,7 @@ void Inventory::Upsert(const PortInfo& port) {
   bool changed = reindex || it->second.peer != port.peer;
   if (reindex && it != ports_.end()) UnindexPort(it->second);
   PortInfo kept = port;
+  kept.host = host_namer_.MachineOf(kept);
   if (it != ports_.end()) KeepCableSerial(it->second, &kept);
   ports_[port.name] = std::move(kept);
   if (reindex) IndexPort(port);
@@ -466,7 +502,7 @@ bool Inventory::Placement(const std::string& name, bool* is_switch, std::string*
   const PortInfo& p = it->second;
   if (p.system_name.empty() && p.node_description.empty()) return false;
   *is_switch = p.is_switch();
-  *node = p.system_name.empty() ? p.node_description : p.system_name;
+  *node = !p.host.empty() ? p.host : p.system_name.empty() ? p.node_description : p.system_name;
   return true;
 }
 

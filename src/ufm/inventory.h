@@ -16,6 +16,7 @@
 
 #include "base/flat_string_map.h"
 #include "base/status.h"
+#include "ufm/host_names.h"
 
 namespace ufmr {
 
@@ -44,6 +45,9 @@ struct PortInfo {
   std::string active_speed{};  // "NDR", "HDR", ...: with the width, the link's rate (BER)
   std::string active_width{};  // "4x"
   std::string cable_serial{};  // the link's cable, when UFM names it (ports or links)
+  // The machine a host port sits on ("r-ufm77" for "r-ufm77 mlx5_0"): the inventory sets it by
+  // its HostNamer (ufm/host_names.h); "" for a switch port.
+  std::string host{};
 
   bool is_switch() const;
   // A disabled port is never up, whatever physical state it last reported.
@@ -109,6 +113,8 @@ class Inventory {
   // A port that no longer names its cable (UFM stops listing a link once it is down) keeps the
   // serial it had, unless it now faces another port than it did; so does one Upsert reads alone.
   std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
+  // How host ports are grouped into machines (PortInfo::host); applies from the next Replace.
+  void SetHostNamer(HostNamer namer);
   void Upsert(const PortInfo& port);
   // The link's state as an event tells it (replay: "Link is up" / "Link went down"): a port
   // disabled in UFM's list stays disabled. No index changes; the generation stays (nothing a
@@ -144,7 +150,9 @@ class Inventory {
   std::vector<std::string> LinkEnds(const std::vector<std::string>& ports) const;
   // The port a UFM message names as "<node>:<label>" ("T2-E63-L-U37:1/19/2", the port's node
   // description; a leading "1/" ASIC prefix may be left out), or a host port as
-  // "<node description>:<number>" ("c931f03p08 HCA-1:1"), if known. Case-insensitive.
+  // "<node description>:<number>" ("c931f03p08 HCA-1:1"), "<host>:<dname>" ("luna-0218:HCA-1/1")
+  // or "<host> <device>" ("r-ufm77 mlx5_0", when that adapter has one port), if known.
+  // Case-insensitive.
   std::optional<std::string> FindByDescription(const std::string& ref) const;
   // `ports` (an event's, in its order), then each port a reference in `refs` names
   // (FindByDescription) that is not among them yet. None is looked up when `ports` names two
@@ -162,15 +170,19 @@ class Inventory {
   // Bumped by every change (Replace, an Upsert that changed something): lets readers cache what
   // they derived from the inventory.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
-  // The node a port sits on, as NodePorts groups them: its system GUID and system name (either
-  // may be missing; both must agree, so two hosts a faulty inventory gives one GUID stay two); ""
-  // when neither is known.
+  // The node a port sits on, as NodePorts groups them: a host port's machine (PortInfo::host, else
+  // as the default HostNamer reads it: the adapters of one machine are one host, whatever system
+  // GUIDs UFM gives them); a switch's system GUID and system name (either may be missing; both
+  // must agree, so two switches a faulty inventory gives one GUID stay two); "" when none is
+  // known.
   static std::string NodeKeyOf(const PortInfo& p);
 
  private:
   // The indexes below, with mu_ held: all of them again (Replace), or one port in or out of them
   // (Upsert: a port learned costs what it indexes, not the whole inventory again).
   void IndexDescriptions();
+  // FindByDescription's lookup, with mu_ held; *key is scratch space.
+  std::optional<std::string_view> FindLocked(std::string_view ref, std::string* key) const;
   void IndexPort(const PortInfo& p);
   void UnindexPort(const PortInfo& p);
   // Calls f(const PortInfo&) for each port of the port's node (NodePorts), with mu_ held.
@@ -200,6 +212,7 @@ class Inventory {
   // lower-case system GUID -> system name
   std::unordered_map<std::string, std::string> system_names_;
   std::atomic<uint64_t> generation_{0};
+  HostNamer host_namer_;
 };
 
 }  // namespace ufmr
