@@ -318,9 +318,8 @@ TEST_P(CsvHeaderErrorTest, IsAnError) {
 
 INSTANTIATE_TEST_SUITE_P(
     MissingColumnsOrEmpty, CsvHeaderErrorTest,
-    ::testing::Values("timestamp,source_id,tag,Node_GUID,Port_Number,SymbolErrorCounterExtended\n"
-                      "1,s,,0x1,1,0\n",
-                      "timestamp,source_id,tag,Node_GUID,port_guid,SymbolErrorCounterExtended\n"
+    // (Node_GUID with Port_Number and no port_guid is read: TelemetryKeysTest.)
+    ::testing::Values("timestamp,source_id,tag,Node_GUID,port_guid,SymbolErrorCounterExtended\n"
                       "1,s,,0x1,0x2,0\n",
                       "a,b,c\n1,2,3\n", "", "\n", "\r\n\r\n"));
 
@@ -351,8 +350,9 @@ INSTANTIATE_TEST_SUITE_P(
         RoleCase{"Link_speed_active", ColumnRole::kLinkSpeed},
         RoleCase{"active_width", ColumnRole::kLinkWidth},
         RoleCase{"source_id", ColumnRole::kAttribute}, RoleCase{"tag", ColumnRole::kAttribute},
-        RoleCase{"Node_GUID", ColumnRole::kAttribute},
-        RoleCase{"node_guid", ColumnRole::kAttribute},
+        RoleCase{"Node_GUID", ColumnRole::kNodeGuid},
+        RoleCase{"node_guid", ColumnRole::kNodeGuid},
+        RoleCase{"port_type", ColumnRole::kPortType},
         RoleCase{"node_description", ColumnRole::kAttribute},
         RoleCase{"device_name", ColumnRole::kAttribute},
         RoleCase{"link_partner_port_num", ColumnRole::kAttribute},
@@ -361,6 +361,74 @@ INSTANTIATE_TEST_SUITE_P(
         RoleCase{"SymbolErrorCounterExtended", ColumnRole::kCounter},
         RoleCase{"Symbol_Errors", ColumnRole::kCounter},
         RoleCase{"Link_Down_IB", ColumnRole::kCounter}));
+
+}  // namespace
+}  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+// Each endpoint keys its rows in its own spelling: the primary as NVIDIA's manual lists its
+// fields (node_guid, port_guid, port_num), the secondary as NVIDIA's PDR plugin reads
+// low_freq_debug (Node_GUID, port_guid, Port_Number). port_guid names the port either way.
+TEST(TelemetryKeysTest, PrimaryAndSecondaryKeysNameThePortByPortGuid) {
+  auto primary = ParseTelemetryCsv(
+      "timestamp,source_id,tag,node_guid,port_guid,port_num,SymbolErrorCounterExtended\n"
+      "1712228785304112,s,t,0x9c0591030090e000,0x9c0591030090e000,33,5\n"
+      "1712228785304112,s,t,0xe41d2d0300a4f480,0xe41d2d0300a4f482,1,0\n");
+  ASSERT_TRUE(primary.ok()) << primary.status().ToString();
+  EXPECT_EQ(PortNames(primary.value()),
+            (std::vector<std::string>{"9c0591030090e000_33", "e41d2d0300a4f482_1"}));
+  EXPECT_EQ(primary->keyed_by, "port_guid + port number");
+  EXPECT_TRUE(TelemetryNotRead(primary.value()).empty());
+  auto secondary = ParseTelemetryCsv(
+      "timestamp,source_id,tag,Node_GUID,port_guid,Port_Number,Symbol_Errors\n"
+      "1712228785304112,s,t,0xe41d2d0300a4f480,0xe41d2d0300a4f482,1,7\n");
+  ASSERT_TRUE(secondary.ok()) << secondary.status().ToString();
+  EXPECT_EQ(PortNames(secondary.value()), (std::vector<std::string>{"e41d2d0300a4f482_1"}))
+      << "the host's port, not its adapter's node GUID";
+}
+
+// Without port_guid, Node_GUID names the port (as NVIDIA's PDR plugin takes it): right for a
+// switch, and said plainly, since a host's row then names its adapter's node.
+TEST(TelemetryKeysTest, WithoutPortGuidNodeGuidKeysTheRowsAndSaysSo) {
+  auto s = ParseTelemetryCsv(
+      "timestamp,Node_GUID,Port_Number,Symbol_Errors\n"
+      "1712228785304112,0x9c0591030090e000,33,5\n");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(PortNames(s.value()), (std::vector<std::string>{"9c0591030090e000_33"}));
+  EXPECT_EQ(s->keyed_by.rfind("Node_GUID + port number", 0), 0u) << s->keyed_by;
+  ASSERT_EQ(TelemetryNotRead(s.value()).size(), 1u);
+  EXPECT_NE(TelemetryNotRead(s.value())[0].find("host"), std::string::npos);
+  EXPECT_TRUE(s->errors.empty()) << "a keying, not an error";
+}
+
+// XDR rows (NVIDIA's fluentd telemetry plugin: port_type 1 legacy, 2 plane, 4 aggregated, an
+// aggregated port keyed by sys_image_guid and aport): the aggregated rows are counted, not read,
+// and not errors; the others are read by their port_guid.
+TEST(TelemetryKeysTest, XdrAggregatedRowsAreCountedNotRead) {
+  auto s = ParseTelemetryCsv(
+      "timestamp,sys_image_guid,aport,port_type,node_guid,port_guid,port_num,"
+      "SymbolErrorCounterExtended\n"
+      "1712228785304112,0xfc6a1c0300244e00,1,4,,,,9\n"
+      "1712228785304112,0xfc6a1c0300244e00,1,2,0xfc6a1c0300244e00,0xfc6a1c0300244e00,1,4\n"
+      "1712228785304112,0xfc6a1c0300244e00,1,2,0xfc6a1c0300244e00,0xfc6a1c0300244e00,2,5\n"
+      "1712228785304112,,,1,0x9c0591030090e000,0x9c0591030090e000,3,6\n");
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_EQ(
+      PortNames(s.value()),
+      (std::vector<std::string>{"fc6a1c0300244e00_1", "fc6a1c0300244e00_2", "9c0591030090e000_3"}));
+  EXPECT_EQ(s->aggregated_rows, 1u);
+  EXPECT_TRUE(s->errors.empty()) << s->errors.front();
+  ASSERT_EQ(TelemetryNotRead(s.value()).size(), 1u);
+  EXPECT_NE(TelemetryNotRead(s.value())[0].find("1 rows of XDR aggregated ports"),
+            std::string::npos);
+  // A sample of aggregated ports alone has no port key at all: the error says why.
+  auto only =
+      ParseTelemetryCsv("timestamp,sys_image_guid,aport,port_type,Symbol_Errors\n1,0x1,1,4,0\n");
+  ASSERT_FALSE(only.ok());
+  EXPECT_NE(only.status().message().find("XDR aggregated ports"), std::string::npos);
+}
 
 }  // namespace
 }  // namespace ufmr

@@ -99,6 +99,12 @@ class Printer {
     Write(j);
     ++errors_;
   }
+  // What the service does not read of an input, said plainly: {"not_read": message}.
+  void NotRead(const std::string& message) {
+    Json j;
+    j["not_read"] = message;
+    Write(j);
+  }
   void Event(const Observation& o, const EventText& text);
   void TelemetryRow(const TelemetrySnapshot& snapshot, size_t row);
 
@@ -349,6 +355,7 @@ void ParseTelemetryFile(const std::string& body, const Inventory* inventory, Pri
   }
   for (size_t row = 0; row < snapshot->rows(); ++row) p->TelemetryRow(snapshot.value(), row);
   for (const auto& note : snapshot->errors) p->Error(note, NoteLine(note));
+  for (const auto& note : TelemetryNotRead(snapshot.value())) p->NotRead(note);
 }
 
 int Usage(const std::string& message) { return UsageError({"parse"}, message); }

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <thread>
 
+#include "base/text.h"
 #include "config/telemetry_columns.h"
 #include "ingest/event_log.h"
 #include "ingest/syslog_receiver.h"
@@ -243,8 +244,20 @@ Json ProbeTelemetryEndpoint(const UfmReads& ufm, const std::string& url, const s
     return j;
   }
   std::vector<std::string> mapped, missing, errors;
+  Json nearest = Json::object();  // a missing counter -> the live column nearest its name
   for (const auto& c : needed) {
     (snapshot->Column(c) >= 0 ? mapped : missing).push_back(c);
+    if (snapshot->Column(c) >= 0 || snapshot->counters.empty()) continue;
+    std::string best;
+    size_t best_d = 0;
+    for (const auto& col : snapshot->counters) {
+      const size_t d = EditDistance(AsciiLower(c), AsciiLower(col));
+      if (best.empty() || d < best_d) {
+        best = col;
+        best_d = d;
+      }
+    }
+    nearest[c] = best;
   }
   for (const auto& e : snapshot->errors) Keep(&errors, e, o.first_errors);
   const int64_t ts = FirstTimestamp(r->body);
@@ -252,9 +265,12 @@ Json ProbeTelemetryEndpoint(const UfmReads& ufm, const std::string& url, const s
   if (snapshot->rows() == 0) j["error"] = "the sample has no port rows";
   j["format"] = TelemetryFormatName(DetectTelemetryFormat(r->Header("content-type"), r->body));
   j["rows"] = snapshot->rows();
+  j["keyed_by"] = snapshot->keyed_by;
+  j["not_read"] = TelemetryNotRead(snapshot.value());
   j["columns"] = snapshot->counters.size();
   j["columns_mapped"] = mapped;
   j["columns_missing"] = missing;
+  j["columns_missing_nearest"] = nearest;
   j["timestamp"] = ts;
   j["timestamp_unit"] = TimestampUnit(ts);
   j["errors"] = snapshot->errors.size();
@@ -277,8 +293,14 @@ Json ProbeTelemetry(const Config& c, const UfmReads& ufm, const ProbeOptions& o,
     f->problems.push_back("telemetry: none of the counters the rules read is there: " +
                           j["columns_missing"].dump());
   } else if (!j["columns_missing"].empty()) {
-    f->warnings.push_back("telemetry: columns the rules read are missing: " +
-                          j["columns_missing"].dump());
+    f->warnings.push_back(
+        "telemetry: columns the rules read are missing: " + j["columns_missing"].dump() +
+        " (nearest live columns: " + j["columns_missing_nearest"].dump() + ")");
+  }
+  if (j.contains("not_read")) {
+    for (const auto& note : j["not_read"]) {
+      f->warnings.push_back("telemetry: " + note.get<std::string>());
+    }
   }
   if (j.value("timestamp_unit", "") == "none") {
     f->warnings.push_back("telemetry: the sample has no timestamp (the poll's time is used)");

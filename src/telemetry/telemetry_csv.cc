@@ -17,7 +17,17 @@ using telemetry_text::LineError;
 using telemetry_text::LineReader;
 using telemetry_text::PortIdentity;
 
-enum class Kind : uint8_t { kSkip, kCounter, kTime, kGuid, kGuidAlt, kNumber, kSpeed, kWidth };
+enum class Kind : uint8_t {
+  kSkip,
+  kCounter,
+  kTime,
+  kGuid,
+  kGuidAlt,
+  kNumber,
+  kSpeed,
+  kWidth,
+  kPortType
+};
 
 struct Col {
   Kind kind = Kind::kSkip;
@@ -100,6 +110,7 @@ struct RowFields {
   int64_t time_us = 0;
   double lane_gbps = 0;
   int lanes = 0;
+  bool aggregated = false;  // an XDR aggregated port's row (port_type 4)
 };
 
 // One cell of a row into its place.
@@ -128,6 +139,9 @@ inline void StoreCell(Col k, std::string_view cell, uint64_t* values, RowFields*
     case Kind::kWidth:
       f->lanes = ParseLaneCount(cell);
       break;
+    case Kind::kPortType:
+      f->aggregated = cell == "4";
+      break;
     case Kind::kSkip:
       break;
   }
@@ -153,6 +167,8 @@ class CsvParser {
   TelemetrySnapshot out_;
   std::vector<Col> cols_;  // per header cell
   bool has_guid_ = false, has_alt_ = false, has_number_ = false, has_link_ = false;
+  bool has_port_type_ = false;
+  int node_guid_col_ = -1;
   size_t counters_ = 0;  // columns of out_.values
   size_t rows_ = 0;      // rows read so far
   std::string quoted_;   // a quoted cell's text
@@ -167,7 +183,11 @@ Result<TelemetrySnapshot> CsvParser::Parse(std::string_view text) {
   if (header.empty()) return Status::InvalidArgument("telemetry CSV is empty");
   ClassifyColumns(header);
   if (!(has_guid_ || has_alt_) || !has_number_) {
-    return Status::InvalidArgument("telemetry CSV header lacks port_guid/Port_Number columns");
+    return Status::InvalidArgument(
+        "telemetry CSV header lacks port_guid/Port_Number columns" +
+        std::string(has_port_type_ ? " (XDR aggregated ports, keyed by sys_image_guid and aport, "
+                                     "are not read)"
+                                   : ""));
   }
   Reserve(lines.position(), end);
   Line line;
@@ -229,10 +249,29 @@ void CsvParser::ClassifyColumns(const std::vector<std::string>& header) {
         cols_[i].kind = Kind::kWidth;
         has_link_ = true;
         break;
+      case ColumnRole::kNodeGuid:
+        if (node_guid_col_ < 0) node_guid_col_ = static_cast<int>(i);
+        break;
+      case ColumnRole::kPortType:
+        cols_[i].kind = Kind::kPortType;
+        has_port_type_ = true;
+        break;
       case ColumnRole::kAttribute:
       case ColumnRole::kGauge:
         break;
     }
+  }
+  // Without a port GUID, Node_GUID names the port as NVIDIA's PDR plugin takes it: right for a
+  // switch (its ports share its GUID); a host's row then names its adapter's node, which is no
+  // port of UFM's, and is matched to none.
+  if (!has_guid_ && !has_alt_ && node_guid_col_ >= 0) {
+    cols_[static_cast<size_t>(node_guid_col_)].kind = Kind::kGuidAlt;
+    has_alt_ = true;
+    out_.keyed_by =
+        "Node_GUID + port number (no port_guid column: a host's row names its adapter's node, "
+        "not its port, and is matched to no port)";
+  } else if (has_guid_ || has_alt_) {
+    out_.keyed_by = has_guid_ ? "port_guid + port number" : "guid + port number";
   }
 }
 
@@ -258,7 +297,13 @@ void CsvParser::Reserve(const char* p, const char* end) {
 void CsvParser::ReadRow(const Line& line, int line_no) {
   uint64_t* values = out_.values.data() + rows_ * counters_;
   RowFields f;
-  if (const RowCheck check = ReadCells(line, values, &f); check != RowCheck::kOk) {
+  const RowCheck check = ReadCells(line, values, &f);
+  if (f.aggregated && check != RowCheck::kUnbalancedQuotes && check != RowCheck::kCellCount) {
+    ++out_.aggregated_rows;  // not an IB port of UFM's: counted, not read
+    std::fill(values, values + counters_, kNoValue);
+    return;
+  }
+  if (check != RowCheck::kOk) {
     SkipRow(line, line_no, check, values);
     return;
   }

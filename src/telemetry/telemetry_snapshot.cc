@@ -15,13 +15,19 @@ int TelemetrySnapshot::Column(std::string_view counter) const {
 }
 
 void TelemetrySnapshot::Append(TelemetrySnapshot&& other) {
+  aggregated_rows += other.aggregated_rows;
+  if (keyed_by.empty()) keyed_by = other.keyed_by;
   if (rows() == 0 && counters.empty()) {
     std::vector<std::string> errs = std::move(errors);
     bool was_truncated = truncated;
+    const size_t aggregated = aggregated_rows;
+    std::string keyed = keyed_by;
     *this = std::move(other);
     errs.insert(errs.end(), errors.begin(), errors.end());
     errors = std::move(errs);
     truncated = truncated || was_truncated;
+    aggregated_rows = aggregated;
+    keyed_by = std::move(keyed);
     return;
   }
   // other's column -> ours, adding columns we lack.
@@ -71,6 +77,19 @@ void TelemetrySnapshot::Append(TelemetrySnapshot&& other) {
   truncated = truncated || other.truncated;
 }
 
+std::vector<std::string> TelemetryNotRead(const TelemetrySnapshot& s) {
+  std::vector<std::string> out;
+  if (s.aggregated_rows > 0) {
+    out.push_back(std::to_string(s.aggregated_rows) +
+                  " rows of XDR aggregated ports (port_type 4, keyed by sys_image_guid and aport): "
+                  "not read; their planes' rows are");
+  }
+  if (s.keyed_by.rfind("Node_GUID", 0) == 0) {
+    out.push_back("rows keyed by " + s.keyed_by);
+  }
+  return out;
+}
+
 ColumnRole ClassifyColumn(std::string_view name) {
   std::string k;
   k.reserve(name.size());
@@ -84,10 +103,11 @@ ColumnRole ClassifyColumn(std::string_view name) {
   if (k == "portnumber" || k == "portnum" || k == "port") return ColumnRole::kPortNumber;
   if (k == "linkspeedactive" || k == "activespeed") return ColumnRole::kLinkSpeed;
   if (k == "linkwidthactive" || k == "activewidth") return ColumnRole::kLinkWidth;
+  if (k == "nodeguid") return ColumnRole::kNodeGuid;
+  if (k == "porttype") return ColumnRole::kPortType;
   static constexpr std::string_view kAttributes[] = {"sourceid",
                                                      "source",
                                                      "tag",
-                                                     "nodeguid",
                                                      "sysimageguid",
                                                      "aport",
                                                      "nodedescription",
@@ -108,7 +128,6 @@ ColumnRole ClassifyColumn(std::string_view name) {
                                                      "linkpartnernodeguid",
                                                      "linkpartnerportnum",
                                                      "linkpartnerdescription",
-                                                     "porttype",
                                                      "hostname",
                                                      "lid",
                                                      "switchserialnumber",

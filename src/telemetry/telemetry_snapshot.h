@@ -29,6 +29,12 @@ struct TelemetrySnapshot {
   std::vector<LinkRate> links;        // one per row when the source carries speed/width, else empty
   std::vector<std::string> errors;    // "line N: ..." for each row/line skipped, and other notes
   bool truncated = false;             // the body ended mid-row; that row was skipped
+  // The columns that named each row's port: "port_guid + port number", or "Node_GUID + port
+  // number" when the sample has no port_guid ("" before a header is read).
+  std::string keyed_by;
+  // XDR rows of aggregated ports (port_type 4, keyed by sys_image_guid and aport): no IB port of
+  // UFM's, not read. Counted, not errors.
+  size_t aggregated_rows = 0;
 
   size_t rows() const { return ports.size(); }
   uint64_t value(size_t row, size_t counter) const {
@@ -41,6 +47,10 @@ struct TelemetrySnapshot {
   void Append(TelemetrySnapshot&& other);
 };
 
+// What of a sample the service does not read, in words for `probe` and `parse`: XDR aggregated
+// rows, rows keyed by Node_GUID. Empty when it reads everything.
+std::vector<std::string> TelemetryNotRead(const TelemetrySnapshot& s);
+
 // What a CSV column, Prometheus label or metric name means. Matching ignores case, '_' and '-'.
 enum class ColumnRole {
   kCounter,     // a cumulative counter: anything not listed below
@@ -48,6 +58,9 @@ enum class ColumnRole {
   kPortGuid,    // port_guid
   kGuid,        // guid: the port GUID when there is no port_guid
   kPortNumber,  // Port_Number, port_num, port_number, port
+  kNodeGuid,    // Node_GUID, node_guid: the port's GUID only when a row has no port_guid (a
+                // switch's ports share its GUID; a host's adapter's node GUID is not its port's)
+  kPortType,    // port_type: XDR rows, "4" an aggregated port (keyed by sys_image_guid + aport)
   kLinkSpeed,   // Link_speed_active, active_speed
   kLinkWidth,   // Link_width_active, active_width
   kAttribute,   // an identifier or description (source_id, tag, Node_GUID, node_description, ...)
