@@ -22,6 +22,8 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "http/http_server.h"
+#include "sim/recorded_ufm.h"
 #include "sim/sim_server.h"
 #include "sim/sim_state.h"
 #include "sim/topology.h"
@@ -38,9 +40,11 @@ options:
   --port N               UFM REST + /sim control port, 0 = any free port (default 8443)
   --telemetry-port N     telemetry port (/csv/metrics), 0 = any free port (default 9001)
   --topology SPEC        fat-tree:leaves=L,spines=S,hosts_per_leaf=H[,hcas_per_host=N]
-                         (default fat-tree:leaves=4,spines=2,hosts_per_leaf=4); N single-port
-                         HCAs per host (1..8, default 1), "gpu-node-001 HCA-k", HCA-k of a host
-                         on leaf l cabled to leaf (l + k - 1) % L
+                         [,devices=hca|mlx5] (default fat-tree:leaves=4,spines=2,hosts_per_leaf=4);
+                         N single-port HCAs per host (1..8, default 1), "gpu-node-001 HCA-k"
+                         (devices=hca) or "gpu-node-001 mlx5_<k-1>" (devices=mlx5; the default
+                         from --ufm-version 6.17), HCA-k of a host on leaf l cabled to leaf
+                         (l + k - 1) % L
   --user NAME            basic-auth user for /ufmRest (default admin)
   --password PASS        basic-auth password for /ufmRest (default 123456)
   --seed N               seed for GUIDs, cable serials and traffic rates (default 1)
@@ -51,8 +55,17 @@ options:
                          SEVERITY - <event-log line>", a trailing NUL)
   --fault JSON           inject a fault at start, same body as POST /sim/faults (repeatable)
   --ufm-version X.Y      answer as this UFM version (default 6.22): before 6.17 events carry
-                         their id in "type" and milliseconds in "timestamp"; from 6.19
-                         GET /app/unhealthy_ports/<port> answers one port
+                         their id in "type" and milliseconds in "timestamp", and a host port in
+                         the older IBPort form; from 6.17 a host port is "Computer: <host> /
+                         <device>"; from 6.19 GET /app/unhealthy_ports/<port> answers one port;
+                         before 6.20 links carry no *_port_name and give a host end by its
+                         system's GUID
+  --recording DIR        answer as a recording says (ufm-remediator probe --record DIR, or
+                         tests/testdata/recorded/): its ports, links, events, unhealthy ports,
+                         jobs and telemetry sample in their recorded shapes; /ufmRest with basic
+                         auth; POST /sim/faults {"kind": "link_down", "port"}, POST /sim/operator
+                         {"port", "action": "isolate"}, GET /sim/requests, /sim/actions. The
+                         topology, fault, event-log and syslog options do not apply
   --disabled-state S     how a disabled port reads in /resources/ports: physical (default:
                          physical_state "Disabled", logical_state "Down"), logical
                          (logical_state "Disabled"), ambiguous ("Down" / "Link Down", as a
@@ -112,6 +125,7 @@ struct Options {
   std::string log_level = "info";
   int ufm_version = 622;
   std::string disabled_state = "physical";
+  std::string recording;  // serve this recording instead of a generated fabric
 };
 
 int BadArgs(const std::string& message) {
@@ -147,9 +161,10 @@ std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
       return 0;
     }
     static const std::vector<std::string> kWithValue = {
-        "--listen",    "--port",      "--telemetry-port", "--topology",    "--user",
-        "--password",  "--seed",      "--job-delay-ms",   "--ready-file",  "--fault",
-        "--log-level", "--event-log", "--syslog",         "--ufm-version", "--disabled-state"};
+        "--listen",     "--port",        "--telemetry-port", "--topology",
+        "--user",       "--password",    "--seed",           "--job-delay-ms",
+        "--ready-file", "--fault",       "--log-level",      "--event-log",
+        "--syslog",     "--ufm-version", "--disabled-state", "--recording"};
     if (std::find(kWithValue.begin(), kWithValue.end(), arg) == kWithValue.end()) {
       return BadArgs("unknown argument '" + arg + "'");
     }
@@ -200,6 +215,8 @@ std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
       std::optional<int> v = ufmr::sim::ParseUfmVersion(value);
       if (!v) return BadArgs("--ufm-version takes a version such as 6.22, got '" + value + "'");
       o->ufm_version = *v;
+    } else if (arg == "--recording") {
+      o->recording = value;
     } else if (arg == "--disabled-state") {
       if (value != "physical" && value != "logical" && value != "ambiguous") {
         return BadArgs("--disabled-state is physical, logical or ambiguous, got '" + value + "'");
@@ -373,6 +390,40 @@ void LogEndpoints(const Options& options, const ufmr::sim::SimServer& server) {
   spdlog::info("telemetry: {}{}/csv/metrics", base, server.telemetry_port());
 }
 
+// --recording DIR: a RecordedUfm on the REST and telemetry ports until SIGINT/SIGTERM.
+int ServeRecording(const Options& options) {
+  auto ufm = ufmr::sim::RecordedUfm::Load(options.recording, options.user, options.password);
+  if (!ufm.ok()) return BadArgs(ufm.status().message());
+  ufmr::sim::RecordedUfm& recorded = *ufm.value();
+  const sigset_t stop_signals = BlockStopSignals();
+  auto handler = [&recorded](const ufmr::HttpRequest& r) { return recorded.Answer(r); };
+  ufmr::HttpServer rest(options.listen, static_cast<uint16_t>(options.port), handler);
+  ufmr::HttpServer telemetry(options.listen, static_cast<uint16_t>(options.telemetry_port),
+                             handler);
+  for (ufmr::HttpServer* s : {&rest, &telemetry}) {
+    if (ufmr::Status started = s->Start(); !started.ok()) {
+      spdlog::error("cannot start: {}", started.message());
+      return 1;
+    }
+  }
+  spdlog::info(
+      "recording {}: UFM {}.{}, {} ports; REST http://{}:{}/ufmRest/, telemetry "
+      "http://{}:{}/csv/metrics",
+      options.recording, recorded.ufm_version() / 100, recorded.ufm_version() % 100,
+      recorded.port_count(), options.listen, rest.port(), options.listen, telemetry.port());
+  if (!options.ready_file.empty() &&
+      !WriteReadyFile(options.ready_file, rest.port(), telemetry.port())) {
+    spdlog::error("cannot write ready file {}", options.ready_file);
+    return 1;
+  }
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("signal {} received, stopping", signal_number);
+  rest.Stop();
+  telemetry.Stop();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -384,6 +435,7 @@ int main(int argc, char** argv) {
     return BadArgs("unknown --log-level '" + options.log_level + "'");
   }
   spdlog::set_level(level);
+  if (!options.recording.empty()) return ServeRecording(options);
 
   ufmr::Result<ufmr::sim::TopologySpec> topology_spec =
       ufmr::sim::ParseTopologySpec(options.topology);
