@@ -145,6 +145,15 @@ std::optional<uint64_t> ParseUnsigned(const std::string& s, uint64_t max) {
   return v;
 }
 
+// The option that takes any text as it is, or null.
+std::string* TextOption(const std::string& arg, Options* o) {
+  if (arg == "--ready-file") return &o->ready_file;
+  if (arg == "--event-log") return &o->event_log;
+  if (arg == "--log-level") return &o->log_level;
+  if (arg == "--recording") return &o->recording;
+  return nullptr;
+}
+
 // Returns an exit code to stop with, or nullopt to run.
 std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
   for (int i = 1; i < argc; ++i) {
@@ -200,23 +209,17 @@ std::optional<int> ParseArgs(int argc, char** argv, Options* o) {
       std::optional<uint64_t> v = ParseUnsigned(value, 3'600'000);
       if (!v) return BadArgs("--job-delay-ms must be 0..3600000, got '" + value + "'");
       o->job_delay_ms = static_cast<int>(*v);
-    } else if (arg == "--ready-file") {
-      o->ready_file = value;
+    } else if (std::string* text = TextOption(arg, o)) {
+      *text = value;
     } else if (arg == "--fault") {
       o->faults.push_back(value);
-    } else if (arg == "--event-log") {
-      o->event_log = value;
     } else if (arg == "--syslog") {
       if (value.find(':') == std::string::npos) return BadArgs("--syslog takes HOST:PORT");
       o->syslog = value;
-    } else if (arg == "--log-level") {
-      o->log_level = value;
     } else if (arg == "--ufm-version") {
       std::optional<int> v = ufmr::sim::ParseUfmVersion(value);
       if (!v) return BadArgs("--ufm-version takes a version such as 6.22, got '" + value + "'");
       o->ufm_version = *v;
-    } else if (arg == "--recording") {
-      o->recording = value;
     } else if (arg == "--disabled-state") {
       if (value != "physical" && value != "logical" && value != "ambiguous") {
         return BadArgs("--disabled-state is physical, logical or ambiguous, got '" + value + "'");
