@@ -9,10 +9,12 @@
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "app/probe.h"
+#include "base/text.h"
 #include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
@@ -156,6 +158,89 @@ TEST_F(ProbeTest, LinksBefore620ResolveThroughTheirName) {
   EXPECT_EQ(j["links"]["total"], links.size());
   EXPECT_EQ(j["links"]["both_ends_resolved"], links.size()) << j["links"].dump();
   EXPECT_TRUE(j["links"]["ok"].get<bool>());
+}
+
+// probe --record: every answer saved, anonymised one way throughout: no GUID, switch or host
+// name, cable serial or credential of the fabric is left, while the answers still agree (links
+// resolve against the ports, telemetry rows name the ports); ufm-sim --recording serves it, and
+// the probe reads it as it read the fabric.
+TEST_F(ProbeTest, RecordAnonymisesEverythingAndTheRecordingIsServed) {
+  sim_.reset();
+  const std::string password = "S3cret-Pa55";
+  sim_ = std::make_unique<testing::SimProcess>(
+      dir_,
+      std::vector<std::string>{"--topology",
+                               "fat-tree:leaves=2,spines=1,hosts_per_leaf=2,hcas_per_host=2",
+                               "--password", password, "--event-log", dir_ + "/event.log",
+                               "--fault", R"({"kind": "link_down", "port": "fc6a1c0300686f68_1"})"},
+      "simrec");
+  ASSERT_TRUE(sim_->AwaitReady());
+  auto config = [&](const std::string& ufm, const std::string& telemetry, const std::string& pass) {
+    const std::string path = dir_ + "/record.yaml";
+    testing::WriteFile(path, "ufm:\n  url: " + ufm + "\n  user: admin\n  password: \"" + pass +
+                                 "\"\n  retries: 0\ntelemetry:\n  url: " + telemetry +
+                                 "\nevent_log:\n  path: " + dir_ + "/event.log" +
+                                 "\ndatabase:\n  url: \"postgresql://127.0.0.1:1/unused\"\n"
+                                 "rules:\n  dir: " +
+                                 testing::SourceDir() + "/rules\n");
+    return path;
+  };
+  // What must not leave the site: every GUID, name and serial the fabric has.
+  std::vector<std::string> secrets = {password};
+  for (const auto& l : Get(sim_->url() + "/sim/links")) {
+    secrets.push_back(l["cable_serial"]);
+    for (const char* end : {"a", "b"}) {
+      const std::string port = l[end]["port"];
+      secrets.push_back(port.substr(0, 16));
+      secrets.push_back(l[end]["system_name"]);
+    }
+  }
+  const std::string rec = dir_ + "/recording";
+  auto r = Probe({"--config", config(sim_->url(), sim_->telemetry_url(), password), "--format",
+                  "json", "--record", rec, "--syslog-seconds", "0"});
+  const json report = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(report.is_object()) << r.out << r.err;
+  const json& recording = report["recording"];
+  EXPECT_EQ(recording["ufm_version"], "6.22.0");
+  for (const char* file : {"ufm.json", "ports.json", "links.json", "events.json",
+                           "unhealthy_ports.json", "jobs.json", "telemetry.csv", "event.log"}) {
+    EXPECT_NE(recording["files"].dump().find(file), std::string::npos) << file;
+  }
+  EXPECT_GT(recording["anonymised"]["guids"].get<int>(), 10);
+  EXPECT_GE(recording["anonymised"]["names"].get<int>(), 7) << "3 switches, 4 hosts";
+  for (const auto& file : recording["files"]) {
+    const std::string text = testing::ReadFile(rec + "/" + file.get<std::string>());
+    for (const auto& secret : secrets) {
+      EXPECT_EQ(text.find(secret), std::string::npos) << secret << " in " << file;
+      EXPECT_EQ(text.find(AsciiUpper(secret)), std::string::npos) << secret << " in " << file;
+    }
+  }
+  // Still one fabric: the links' ends are ports of the ports answer, the telemetry's switch rows
+  // name them, the event log's link is a link.
+  auto ports = ParsePorts(testing::ReadFile(rec + "/ports.json"), nullptr);
+  ASSERT_TRUE(ports.ok());
+  std::set<std::string> names;
+  for (const auto& p : ports.value()) names.insert(p.name);
+  auto links = ParseLinks(testing::ReadFile(rec + "/links.json"), nullptr);
+  ASSERT_TRUE(links.ok());
+  EXPECT_EQ(ResolveLinks(&links.value(), [&](const std::string& n) { return names.count(n); }), 0);
+  EXPECT_FALSE(links->empty());
+  const std::string telemetry = testing::ReadFile(rec + "/telemetry.csv");
+  const std::string first_switch_row_guid = links->front().a.substr(0, 16);
+  EXPECT_NE(telemetry.find("0x" + first_switch_row_guid), std::string::npos);
+  EXPECT_NE(testing::ReadFile(rec + "/event.log").find(links->front().a), std::string::npos);
+
+  // Served back, the probe reads it as it read the fabric.
+  testing::SimProcess served(dir_, {"--recording", rec, "--password", password}, "served");
+  ASSERT_TRUE(served.AwaitReady());
+  r = Probe({"--config", config(served.url(), served.telemetry_url(), password), "--format", "json",
+             "--syslog-seconds", "0"});
+  const json again = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(again.is_object()) << r.out << r.err;
+  EXPECT_EQ(again["ports"]["total"], report["ports"]["total"]);
+  EXPECT_EQ(again["links"]["both_ends_resolved"], report["links"]["total"]) << again["links"];
+  EXPECT_EQ(again["telemetry"]["rows"], report["telemetry"]["rows"]);
+  EXPECT_EQ(again["events"]["parsed"], report["events"]["parsed"]);
 }
 
 TEST_F(ProbeTest, TextReportForAPersonAndNothingWrittenToUfm) {

@@ -152,6 +152,8 @@ std::vector<CommandSpec> OfflineCommands() {
        {{"config", "FILE", "the service's config file (as serve loads it)", true},
         Format("text|json", "text for a person (default), or one JSON object (docs/PROBE.md)"),
         {"syslog-seconds", "N", "how long to listen for syslog when it is configured (default 5)"},
+        {"record", "DIR",
+         "also save every answer read, anonymised, as ufm-sim --recording DIR serves it"},
         {"set", "KEY=VALUE", "override a config key, as serve takes it", false, true}},
        kProbeFooter},
   };

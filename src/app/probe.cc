@@ -395,6 +395,9 @@ Json ProbeSyslog(const Config& c, const ProbeOptions& o, Findings* f) {
   std::this_thread::sleep_for(std::chrono::duration<double>(o.syslog_seconds));
   std::vector<SyslogMessage> messages = receiver.Drain();
   receiver.Stop();
+  if (o.syslog_records) {
+    for (const auto& m : messages) o.syslog_records->push_back(m.text);
+  }
   size_t parsed = 0, errors = 0;
   Json first = Json::array();
   LogEntry entry;

@@ -40,6 +40,8 @@ UfmReads ReadsOf(RestUfmClient& client);
 struct ProbeOptions {
   double syslog_seconds = 5;  // how long to listen for syslog, when configured
   size_t first_errors = 5;    // how many of the lines it could not place to show, per input
+  // When set, the syslog records heard are appended here as they came (probe --record).
+  std::vector<std::string>* syslog_records = nullptr;
 };
 
 // The report (see docs/PROBE.md). "ok" is false when something the service needs is missing;

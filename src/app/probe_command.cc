@@ -6,6 +6,7 @@
 
 #include "app/cli.h"
 #include "app/probe.h"
+#include "app/site_recording.h"
 #include "config/config.h"
 #include "ufm/ufm_client.h"
 
@@ -67,6 +68,14 @@ void RenderText(std::ostream& out, const Json& r) {
   out << "credentials: auth " << Text(c["auth"]) << ", jobs readable "
       << (c["jobs_readable"].get<bool>() ? "yes" : "no") << ", may act: " << Text(c["may_act"])
       << " (" << Text(c["detail"]) << ")\n";
+  if (r.contains("recording")) {
+    const Json& rec = r["recording"];
+    out << "recorded to " << Text(rec["dir"]) << ": " << rec["files"].size()
+        << " files, anonymised ("
+        << Fields(rec["anonymised"], {"guids", "names", "serials", "addresses"}) << ")";
+    if (!rec["missing"].empty()) out << "; not recorded: " << rec["missing"].dump();
+    out << "\n";
+  }
   for (const auto& w : r["warnings"]) out << "warning: " << Text(w) << "\n";
   for (const auto& p : r["problems"]) out << "PROBLEM: " << Text(p) << "\n";
   out << (r["ok"].get<bool>() ? "ok: the service has what it needs\n"
@@ -97,7 +106,18 @@ int ProbeCommand(const CommandLine& cl) {
     return 1;
   }
   RestUfmClient client(config.value());
-  Json report = RunProbe(config.value(), ReadsOf(client), options);
+  std::vector<std::string> syslog_records;
+  if (cl.Has("record")) options.syslog_records = &syslog_records;
+  const UfmReads reads = ReadsOf(client);
+  Json report = RunProbe(config.value(), reads, options);
+  if (cl.Has("record")) {
+    auto recorded = RecordSite(config.value(), reads, syslog_records, cl.One("record"));
+    if (!recorded.ok()) {
+      std::cerr << "probe: " << recorded.status().message() << "\n";
+      return 1;
+    }
+    report["recording"] = recorded.value();
+  }
   if (format == "json") {
     std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {

@@ -104,6 +104,12 @@ void SimServer::AddRestRoutes() {
   r.Add("GET", "/ufmRest/jobs/{id}", bind(&SimServer::GetJob));
   r.Add("GET", "/ufmRest/jobs", bind(&SimServer::GetJobs));
   r.Add("POST", "/ufmRest/app/events/external_event", bind(&SimServer::PostExternalEvent));
+  // REST guide, UFM Version REST API: {"ufm_release_version": "..."}.
+  r.Add("GET", "/ufmRest/app/ufm_version", [this](const HttpRequest&) {
+    return Ordered(200, OrderedJson{{"ufm_release_version",
+                                     std::to_string(options_.ufm_version / 100) + "." +
+                                         std::to_string(options_.ufm_version % 100) + ".0"}});
+  });
   r.Add("GET", "/ufmRest/app/unhealthy_ports", bind(&SimServer::GetUnhealthyPorts));
   r.Add("PUT", "/ufmRest/app/unhealthy_ports", bind(&SimServer::PutUnhealthyPorts));
   r.Add("GET", "/ufmRest/app/unhealthy_ports/{name}", bind(&SimServer::GetUnhealthyPort));
