@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -203,6 +204,39 @@ TEST(ParseCliTest, UnreadableFileExits1) {
     EXPECT_EQ(r.exit_code, 1) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_NE(r.err.find("cannot read"), std::string::npos) << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace ufmr
+
+namespace ufmr {
+namespace {
+
+// A recording (tests/testdata/recorded/, as probe --record writes one) reads with parse as the
+// service reads UFM: every telemetry row is placed on a port of the recorded ports (a host's rows
+// by port_guid, though their port numbers are the adapter's place), on its machine; every event
+// reads, in its layout.
+TEST(ParseCliTest, EachRecordingReadsWholly) {
+  for (const char* shape : {"6.10-6.16", "6.17-6.19", "6.20-6.22"}) {
+    SCOPED_TRACE(shape);
+    const std::string dir = testing::SourceDir() + "/tests/testdata/recorded/" + shape;
+    auto r = Parse({"--telemetry", dir + "/telemetry.csv", "--ports", dir + "/ports.json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto lines = Lines(r.out);
+    ASSERT_EQ(lines.size(), 12u) << r.out;  // one per port (7 switch, 5 host), no error
+    std::set<std::string> hosts;
+    for (const auto& l : lines) {
+      ASSERT_FALSE(l.contains("error")) << l.dump();
+      EXPECT_TRUE(l["switch"].is_string() || l["host"].is_string()) << l.dump();
+      if (l["host"].is_string()) hosts.insert(l["host"]);
+    }
+    EXPECT_EQ(hosts, (std::set<std::string>{"node-01", "node-02", "node-03"}));
+    r = Parse({"--rest-events", dir + "/events.json", "--ports", dir + "/ports.json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    lines = Lines(r.out);
+    ASSERT_EQ(lines.size(), 1u) << r.out;
+    EXPECT_FALSE(lines[0].contains("error")) << lines[0].dump();
   }
 }
 
