@@ -116,6 +116,29 @@ TEST(TelemetryFieldsTest, TheDocumentedFieldsAreShipped) {
   }
 }
 
+// A counter UFM Telemetry does not report can never fire: rules check says so, with the name it
+// likely meant; a documented counter, a secondary one and a name a column map accepts are quiet.
+TEST(TelemetryFieldsTest, RulesCheckWarnsOnACounterUfmDoesNotReport) {
+  auto rule = [](const std::string& counter) {
+    return LoadRulesText("rules:\n  - name: c\n    counter: " + counter +
+                             "\n    delta: {above: 1}\n    action: log_only\n",
+                         "c.yaml");
+  };
+  auto typo = rule("PortRcvErrorsExtendd");
+  ASSERT_TRUE(typo.ok()) << typo.Report() << "a warning never blocks a load";
+  ASSERT_EQ(typo.diagnostics.size(), 1u) << typo.Report();
+  EXPECT_EQ(typo.diagnostics[0].code, "unknown-counter");
+  EXPECT_NE(typo.diagnostics[0].message.find("did you mean 'PortRcvErrorsExtended'"),
+            std::string::npos)
+      << typo.diagnostics[0].message;
+  for (const char* fine : {"PortRcvErrorsExtended", "Symbol_Errors", "PortXmitDiscardsExtended",
+                           "portrcverrorsextended"}) {
+    auto r = rule(fine);
+    ASSERT_TRUE(r.ok()) << r.Report();
+    EXPECT_TRUE(r.diagnostics.empty()) << fine << ": " << r.Report();
+  }
+}
+
 // The reason for the table: today's REST says "Link is Down" for 329 while the event log only
 // carries the message; a rule on the name must fire on both, and both copies must read alike.
 TEST(EventTypesTest, ARuleOnTheTablesNameFiresOnEitherSource) {
