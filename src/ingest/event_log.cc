@@ -3,8 +3,8 @@
 #include <array>
 #include <string>
 
-#include "catalog/event_types.h"
 #include "base/utf8.h"
+#include "catalog/event_types.h"
 #include "ingest/byte_scan.h"
 #include "ingest/event_details.h"
 #include "ingest/port_names.h"
