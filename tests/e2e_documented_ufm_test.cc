@@ -96,7 +96,7 @@ class DocumentedUfmTest : public ::testing::TestWithParam<Shape> {
     EXPECT_EQ(Get(api_ + "/healthz")["inventory_ports"], ports_.size());
     ASSERT_TRUE(WaitUntil([&] { return Metric("ufmr_telemetry_samples_total") > 0; }, seconds(10)))
         << service_->Log();
-    EXPECT_LE(Metric("ufmr_inventory_links_unresolved"), 0) << "every link's ends are known";
+    EXPECT_EQ(Metric("ufmr_inventory_links_unresolved"), 0) << "every link's ends are known";
   }
 
   void TearDown() override {
@@ -281,8 +281,15 @@ TEST_P(DocumentedUfmTest, APersonsIsolationARealFaultAndAHostsOnlyLink) {
   // own, no drift, the person's port untouched.
   std::this_thread::sleep_for(seconds(3));
   EXPECT_EQ(Sim("/sim/actions").size(), 1u) << Sim("/sim/actions").dump();
-  // Its 336 was read, as about a port it holds (not someone else's disable).
+  // UFM said so (336), and the service read that as its own disable, not someone else's.
+  bool said = false;
+  for (const auto& e : Ufm("/app/events")) {
+    const std::string id = e.contains("event_type") ? e["event_type"] : e["type"];
+    said = said || (id == "336" && e["description"] == "Port " + cut + " action disable succeeded");
+  }
+  EXPECT_TRUE(said) << Ufm("/app/events").dump(1);
   EXPECT_GE(Metric("ufmr_events_on_held_links_total"), 1) << service_->Log();
+  EXPECT_EQ(service_->Log().find("not by this service"), std::string::npos) << service_->Log();
   EXPECT_LE(Metric("ufmr_events_after_hand_disable_total"), 0) << "its 336 is its own";
   EXPECT_LE(Metric("ufmr_drift_total"), 0);
   EXPECT_EQ(Sim("/sim/external_events").size(), 1u);

@@ -167,6 +167,20 @@ TEST(EventTypesTest, ARuleOnTheTablesNameFiresOnEitherSource) {
   EXPECT_EQ(from_log.severity, from_rest.severity);
   EXPECT_EQ(from_log.category, from_rest.category);
   EXPECT_EQ(from_log.ports, from_rest.ports);
+  // The severity is the one UFM sent (a site may change it in UFM), in REST's spelling.
+  auto critical = ParseEventLogEntry(
+      "2024-05-28 08:03:05.118 [97214] [329] CRITICAL [Fabric_Topology] Link [Source a_1  TO "
+      "Dest: b_1]: Link went down: x, cable S/N: NA");
+  ASSERT_TRUE(critical.ok());
+  const Observation crit = ToObservation(critical.value(), t);
+  EXPECT_EQ(crit.severity, "Critical");
+  EXPECT_EQ(crit.name, "Link is Down");
+  EXPECT_EQ(crit.cable_serial, "") << "NA is no serial";
+  UfmEvent na = rest->events[0];
+  na.description = "Link went down: x - y, cable S/N: N/A";
+  na.severity = "";
+  EXPECT_EQ(ToObservation(na, t).cable_serial, "") << "N/A is no serial";
+  EXPECT_EQ(ToObservation(na, t).severity, "Warning") << "none sent: the table's";
 
   auto rules = LoadRulesText(
       "rules:\n  - name: by_name\n    match: {name: Link is Down}\n    action: log_only\n",

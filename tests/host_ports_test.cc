@@ -99,16 +99,23 @@ TEST(HostPortsTest, ARealPortsAnswersHostIsItsMachine) {
   EXPECT_EQ(inv.Get("1c34da0300728606_1")->host, "") << "the switch port";
 }
 
-// Two adapters of one machine, named by adapter and with a system GUID each: one host of two
-// links, not two hosts of one link each (the last-link guard, the scheduler, tickets).
+// Two adapters of one machine, the system named by adapter, under the host's system GUID (as
+// UFM gives both links of a two-adapter host one system GUID: REST guide 6.11 to 6.19, Links): one
+// host of two links, not two hosts of one link each (the last-link guard, the scheduler,
+// tickets). Two machines that share a name but not a system GUID ("localhost", an unset node
+// description) stay two: the guard must never count another machine's link as this one's.
 TEST(HostPortsTest, AMachinesAdaptersAreOneHost) {
   Inventory inv;
-  inv.Replace({Host("b8599f03000a7768_1", "r-ufm77 mlx5_0", "r-ufm77 mlx5_0", "b8599f03000a7768",
+  inv.Replace({Host("b8599f03000a7768_1", "r-ufm77 mlx5_0", "r-ufm77 mlx5_0", "b8599f03000a77d0",
                     "9c0591030090e000_1"),
-               Host("b8599f03000a7769_1", "r-ufm77 mlx5_1", "r-ufm77 mlx5_1", "b8599f03000a7769",
+               Host("b8599f03000a7769_1", "r-ufm77 mlx5_1", "r-ufm77 mlx5_1", "b8599f03000a77d0",
                     "9c0591030090e000_2"),
-               Host("b8599f03000a7800_1", "r-ufm78 mlx5_0", "r-ufm78 mlx5_0", "b8599f03000a7800",
+               Host("b8599f03000a7800_1", "r-ufm78 mlx5_0", "r-ufm78 mlx5_0", "b8599f03000a78d0",
                     "9c0591030090e000_3"),
+               Host("c8599f03000a0001_1", "localhost mlx5_0", "localhost mlx5_0",
+                    "c8599f03000a0000", "9c0591030090e000_4"),
+               Host("c8599f03000a0101_1", "localhost mlx5_0", "localhost mlx5_0",
+                    "c8599f03000a0100", "9c0591030090e000_5"),
                Switch("9c0591030090e000_1", "leaf-01", "1/1/1", "b8599f03000a7768_1"),
                Switch("9c0591030090e000_2", "leaf-01", "1/1/2", "b8599f03000a7769_1"),
                Switch("9c0591030090e000_3", "leaf-01", "1/2/1", "b8599f03000a7800_1")});
@@ -117,6 +124,8 @@ TEST(HostPortsTest, AMachinesAdaptersAreOneHost) {
   EXPECT_EQ(links[0].name, "b8599f03000a7768_1");
   EXPECT_EQ(links[1].name, "b8599f03000a7769_1");
   EXPECT_EQ(inv.NodeLinks(*inv.Get("b8599f03000a7800_1")).size(), 1u) << "another machine";
+  EXPECT_EQ(inv.NodeLinks(*inv.Get("c8599f03000a0001_1")).size(), 1u)
+      << "two machines named localhost are two hosts";
   EXPECT_EQ(Inventory::NodeKeyOf(*inv.Get("b8599f03000a7768_1")),
             Inventory::NodeKeyOf(*inv.Get("b8599f03000a7769_1")));
 
@@ -130,7 +139,7 @@ TEST(HostPortsTest, AMachinesAdaptersAreOneHost) {
   EXPECT_EQ(t.host_name, "r-ufm77");
   EXPECT_EQ(t.switch_name, "leaf-01");
 
-  // A site's pattern applies from the next read.
+  // A site's pattern applies from the next read, and to a port read alone (Upsert).
   auto namer = HostNamer::Make(R"(^(r-ufm\d)\d)");
   ASSERT_TRUE(namer.ok());
   inv.SetHostNamer(namer.value());
@@ -138,7 +147,10 @@ TEST(HostPortsTest, AMachinesAdaptersAreOneHost) {
   inv.ForEachPort([&](const PortInfo& p) { all.push_back(p); });
   inv.Replace(all);
   EXPECT_EQ(inv.Get("b8599f03000a7800_1")->host, "r-ufm7");
-  EXPECT_EQ(inv.NodeLinks(*inv.Get("b8599f03000a7768_1")).size(), 3u);
+  inv.Upsert(Host("b8599f03000a7770_1", "r-ufm77 mlx5_2", "r-ufm77 mlx5_2", "b8599f03000a77d0"));
+  EXPECT_EQ(inv.Get("b8599f03000a7770_1")->host, "r-ufm7");
+  EXPECT_EQ(inv.NodeLinks(*inv.Get("b8599f03000a7768_1")).size(), 3u)
+      << "the port read alone joins its machine under the site's pattern";
 }
 
 // From 6.17 an event on a host port names it "Computer: <host> / <device>" (the REST guide's

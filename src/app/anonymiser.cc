@@ -23,12 +23,11 @@ std::string Field(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-// The name a field holds before a port's part: "leaf-a" of "leaf-a:1/1/1", "node-01" of
-// "node-01 mlx5_0" or "node-01/HCA-1/1".
+// The node part of a field: "leaf-a" of "leaf-a:1/1/1", "node-01" of "node-01 mlx5_0" or
+// "node-01/HCA-1/1".
 std::string_view Head(std::string_view s) {
   s = TrimSpace(s);
-  const size_t end = s.find_first_of(" :/");
-  return s.substr(0, end);
+  return s.substr(0, s.find_first_of(" :/"));
 }
 
 const json& ListOf(const json& j) {
@@ -53,6 +52,13 @@ bool IsAddress(std::string_view s) {
   return parts == 3 && digits > 0;
 }
 
+bool AllDigits(std::string_view s) {
+  for (char c : s) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
 uint64_t Fnv1a(std::string_view a, std::string_view b) {
   uint64_t h = 1469598103934665603ull;
   for (std::string_view s : {a, std::string_view("\x1f"), b}) {
@@ -61,19 +67,44 @@ uint64_t Fnv1a(std::string_view a, std::string_view b) {
   return h;
 }
 
+void ApplyStrings(nlohmann::ordered_json* j, Anonymiser* a) {
+  if (j->is_string()) {
+    *j = a->Apply(j->get<std::string>());
+  } else if (j->is_array() || j->is_object()) {
+    for (auto& v : *j) ApplyStrings(&v, a);
+  }
+}
+
 }  // namespace
 
 void Anonymiser::LearnName(std::string_view name, bool is_switch) {
-  std::string n(Head(name));
-  while (!n.empty() && n.back() == '.') n.pop_back();  // the end of a sentence
-  if (n.empty() || names_.count(n) || IsAddress(n)) return;
-  char buf[32];
-  if (is_switch) {
-    std::snprintf(buf, sizeof buf, "switch-%03zu", ++switches_);
-  } else {
-    std::snprintf(buf, sizeof buf, "host-%03zu", ++hosts_);
+  // Every word of the node part ("MF0;leaf-01" is two), so no part of a name is left.
+  std::string_view head = Head(name);
+  size_t i = 0;
+  while (i < head.size()) {
+    while (i < head.size() && !IsTokenChar(head[i])) ++i;
+    size_t end = i;
+    while (end < head.size() && IsTokenChar(head[end])) ++end;
+    std::string n = AsciiLower(head.substr(i, end - i));
+    i = end;
+    while (!n.empty() && n.back() == '.') n.pop_back();  // the end of a sentence
+    if (n.empty() || AllDigits(n) || names_.count(n) || IsAddress(n)) continue;
+    char buf[32];
+    if (is_switch) {
+      std::snprintf(buf, sizeof buf, "switch-%03zu", ++switches_);
+    } else {
+      std::snprintf(buf, sizeof buf, "host-%03zu", ++hosts_);
+    }
+    names_[n] = buf;
   }
-  names_[n] = buf;
+}
+
+void Anonymiser::LearnUser(std::string_view user) {
+  const std::string u = AsciiLower(TrimSpace(user));
+  if (u.empty() || names_.count(u)) return;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "user-%03zu", ++users_);
+  names_[u] = buf;
 }
 
 void Anonymiser::LearnSerial(std::string_view serial) {
@@ -90,6 +121,11 @@ void Anonymiser::LearnAddress(std::string_view address) {
   if (!IsAddress(a) || a == "0.0.0.0" || a.rfind("127.", 0) == 0 || addresses_.count(a)) return;
   const size_t n = addresses_.size();
   addresses_[a] = (n < 254 ? "192.0.2." : "198.51.100.") + std::to_string(n % 254 + 1);
+}
+
+void Anonymiser::LearnSecret(std::string_view secret) {
+  // Shorter than 4 bytes it would match everywhere (and be no secret worth the name).
+  if (secret.size() >= 4) secrets_.emplace_back(secret);
 }
 
 void Anonymiser::LearnPorts(const json& ports) {
@@ -132,8 +168,9 @@ void Anonymiser::LearnUnhealthyPorts(const json& ports) {
 }
 
 void Anonymiser::LearnText(std::string_view text) {
-  static const RE2 kNode(R"((Switch|Computer)\s*:\s*([A-Za-z0-9][A-Za-z0-9._-]*))");
-  static const RE2 kPeer(R"(Peer Port ([A-Za-z0-9][A-Za-z0-9._-]*))");
+  static const RE2 kNode(R"((Switch|Computer)\s*:\s*([A-Za-z0-9][A-Za-z0-9._;-]*))");
+  static const RE2 kPeer(R"(Peer Port ([A-Za-z0-9][A-Za-z0-9._;-]*))");
+  static const RE2 kUser(R"(\b[Uu]ser:? '?([A-Za-z0-9][A-Za-z0-9._@-]*))");
   static const RE2 kSerial(R"(S/N:\s*([A-Za-z0-9]+))");
   static const RE2 kAddress(R"((\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}))");
   re2::StringPiece in(text.data(), text.size());
@@ -141,6 +178,8 @@ void Anonymiser::LearnText(std::string_view text) {
   while (RE2::FindAndConsume(&in, kNode, &kind, &name)) LearnName(name, kind == "Switch");
   in = re2::StringPiece(text.data(), text.size());
   while (RE2::FindAndConsume(&in, kPeer, &name)) LearnName(name, false);
+  in = re2::StringPiece(text.data(), text.size());
+  while (RE2::FindAndConsume(&in, kUser, &name)) LearnUser(name);
   in = re2::StringPiece(text.data(), text.size());
   while (RE2::FindAndConsume(&in, kSerial, &name)) LearnSerial(name);
   in = re2::StringPiece(text.data(), text.size());
@@ -157,6 +196,48 @@ std::string Anonymiser::Guid(std::string_view hex) {
   return guids_[key] = buf;
 }
 
+const std::string* Anonymiser::NameOf(const std::string& token) const {
+  const std::string lower = AsciiLower(token);
+  if (auto n = names_.find(lower); n != names_.end()) return &n->second;
+  // "node01.cluster.local" where "node01" is known: the whole name, domain and all.
+  if (size_t dot = lower.find('.'); dot != std::string::npos && dot > 0 && !IsAddress(lower)) {
+    if (auto n = names_.find(lower.substr(0, dot)); n != names_.end()) return &n->second;
+  }
+  return nullptr;
+}
+
+std::string Anonymiser::ApplyToken(std::string_view token) {
+  // A GUID: 16 hex digits, alone, after 0x, or before "_<n>" (a port name); 32 are a GID.
+  const bool prefixed =
+      token.size() >= 18 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
+  const size_t start = prefixed ? 2 : 0;
+  size_t hex = start;
+  while (hex < token.size() && IsHex(token[hex])) ++hex;
+  const size_t digits = hex - start;
+  const bool port_name = digits == 16 && hex < token.size() && token[hex] == '_';
+  if ((digits == 16 || digits == 32) && (hex == token.size() || port_name)) {
+    const std::string_view g = token.substr(start, digits);
+    if (!AllDigits(g) || prefixed || port_name) {
+      bool upper = false;
+      for (char c : g) upper = upper || (c >= 'A' && c <= 'F');
+      std::string mapped = Guid(g.substr(0, 16)) + (digits == 32 ? Guid(g.substr(16)) : "");
+      if (upper) mapped = AsciiUpper(mapped);
+      return std::string(token.substr(0, start)) + mapped + std::string(token.substr(hex));
+    }
+  }
+  // A word ending a sentence keeps its full stop.
+  std::string t(token);
+  std::string dots;
+  while (t.size() > 1 && t.back() == '.' && !IsAddress(t)) {
+    dots.push_back('.');
+    t.pop_back();
+  }
+  if (auto s = serials_.find(t); s != serials_.end()) return s->second + dots;
+  if (auto a = addresses_.find(t); a != addresses_.end()) return a->second + dots;
+  if (const std::string* n = NameOf(t)) return *n + dots;
+  return t + dots;
+}
+
 std::string Anonymiser::Apply(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -168,47 +249,24 @@ std::string Anonymiser::Apply(std::string_view text) {
     }
     size_t end = i;
     while (end < text.size() && IsTokenChar(text[end])) ++end;
-    const std::string_view token = text.substr(i, end - i);
+    out += ApplyToken(text.substr(i, end - i));
     i = end;
-    // A GUID: 16 hex digits, alone, after 0x, or before "_<n>" (a port name).
-    const bool prefixed =
-        token.size() >= 18 && token[0] == '0' && (token[1] == 'x' || token[1] == 'X');
-    const size_t start = prefixed ? 2 : 0;
-    size_t hex = start;
-    while (hex < token.size() && IsHex(token[hex])) ++hex;
-    const bool port_name = hex - start == 16 && hex < token.size() && token[hex] == '_';
-    if (hex - start == 16 && (hex == token.size() || port_name)) {
-      const std::string_view g = token.substr(start, 16);
-      bool decimal = true;
-      for (char c : g) decimal = decimal && std::isdigit(static_cast<unsigned char>(c));
-      if (!decimal || prefixed || port_name) {
-        std::string mapped = Guid(g);
-        bool upper = false;
-        for (char c : g) upper = upper || (c >= 'A' && c <= 'F');
-        if (upper) mapped = AsciiUpper(mapped);
-        out.append(token.substr(0, start)).append(mapped).append(token.substr(hex));
-        continue;
-      }
+  }
+  // A credential, wherever it stands (inside a longer word too).
+  for (const auto& secret : secrets_) {
+    for (size_t at = out.find(secret); at != std::string::npos; at = out.find(secret, at)) {
+      out.replace(at, secret.size(), "redacted");
     }
-    // A word ending a sentence keeps its full stop.
-    std::string t(token);
-    std::string dots;
-    while (t.size() > 1 && t.back() == '.' && !IsAddress(t)) {
-      dots.push_back('.');
-      t.pop_back();
-    }
-    if (auto s = serials_.find(t); s != serials_.end()) {
-      out += s->second;
-    } else if (auto a = addresses_.find(t); a != addresses_.end()) {
-      out += a->second;
-    } else if (auto n = names_.find(t); n != names_.end()) {
-      out += n->second;
-    } else {
-      out += t;
-    }
-    out += dots;
   }
   return out;
+}
+
+std::string Anonymiser::ApplyJson(const std::string& body) {
+  // Ordered: the answer keeps its fields' order.
+  auto doc = nlohmann::ordered_json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded()) return Apply(body);
+  ApplyStrings(&doc, this);
+  return doc.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 Anonymiser::Counts Anonymiser::counts() const {

@@ -98,6 +98,9 @@ Result<Json> RecordSite(const Config& config, const UfmReads& ufm,
       {"event.log",
        config.event_log.path.empty() ? "" : Tail(config.event_log.path, size_t{1} << 20)},
   };
+  if (!config.event_log.path.empty() && answers.back().body.empty()) {
+    missing.push_back("event.log: cannot read " + config.event_log.path + " (or it is empty)");
+  }
   std::string syslog;
   for (const auto& r : syslog_records) syslog += r + "\n";
   answers.push_back({"syslog.txt", syslog});
@@ -108,8 +111,15 @@ Result<Json> RecordSite(const Config& config, const UfmReads& ufm,
                                       ? version["ufm_release_version"].get<std::string>()
                                       : "";
 
-  // Learn every name, serial and address first, so every file is rewritten alike.
+  // Learn every name, serial and address first, so every file is rewritten alike; and what must
+  // never be written at all.
   Anonymiser anon(RandomKey());
+  std::vector<std::string> secrets;
+  for (const std::string* s : {&config.ufm.password, &config.ufm.token}) {
+    if (s->size() >= 4) secrets.push_back(*s);
+  }
+  for (const std::string& s : secrets) anon.LearnSecret(s);
+  anon.LearnUser(config.ufm.user);
   anon.LearnPorts(ParsedOrNull(answers[0].body));
   anon.LearnLinks(ParsedOrNull(answers[1].body));
   anon.LearnUnhealthyPorts(ParsedOrNull(answers[3].body));
@@ -118,8 +128,15 @@ Result<Json> RecordSite(const Config& config, const UfmReads& ufm,
   Json written = Json::array();
   for (const auto& a : answers) {
     if (a.body.empty()) continue;
+    const bool is_json = a.file.size() > 5 && a.file.compare(a.file.size() - 5, 5, ".json") == 0;
+    const std::string text = is_json ? anon.ApplyJson(a.body) : anon.Apply(a.body);
+    for (const std::string& s : secrets) {  // never, whatever a UFM echoes
+      if (text.find(s) != std::string::npos) {
+        return Status::Internal(a.file + " would hold a credential: not written");
+      }
+    }
     std::ofstream out(dir + "/" + a.file, std::ios::binary | std::ios::trunc);
-    out << anon.Apply(a.body);
+    out << text;
     if (!out) return Status::Unavailable("cannot write " + dir + "/" + a.file);
     written.push_back(a.file);
   }

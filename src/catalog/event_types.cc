@@ -33,6 +33,14 @@ std::vector<UfmEventType> ParseTable() {
 
 }  // namespace
 
+std::string UfmSeverity(std::string_view severity) {
+  const std::string lower = AsciiLower(TrimBlanks(severity));
+  for (const char* s : {"Info", "Minor", "Warning", "Critical"}) {
+    if (lower == AsciiLower(s)) return s;
+  }
+  return std::string(severity);
+}
+
 const std::vector<UfmEventType>& UfmEventTypes() {
   static const std::vector<UfmEventType> table = ParseTable();
   return table;

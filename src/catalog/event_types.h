@@ -20,6 +20,9 @@ struct UfmEventType {
   std::string category;          // "Fabric Topology"
 };
 
+// A severity as UFM's table and REST spell it ("Warning" for "WARNING"); other text as it is.
+std::string UfmSeverity(std::string_view severity);
+
 // The whole table, ordered by id.
 const std::vector<UfmEventType>& UfmEventTypes();
 // The row of an event id, or null when UFM's table has none.

@@ -106,6 +106,7 @@ std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>
 
 std::string_view HostNameOf(const PortInfo* info) {
   if (!info) return "";
+  if (!info->host.empty()) return info->host;  // the machine, not its adapter
   if (!info->system_name.empty()) return info->system_name;
   const std::string_view description(info->node_description);
   return description.substr(0, description.find_first_of(" :"));

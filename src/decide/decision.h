@@ -130,8 +130,9 @@ std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>
 
 // The node a port sits on, for a person: its system name, else its node description up to ':'.
 std::string_view NodeName(const PortInfo* info);
-// The host a port sits on, as the job scheduler would name it: its system name, else its node
-// description's first word ("gpu-node-0001" of "gpu-node-0001 HCA-1").
+// The host a port sits on, as the job scheduler would name it: its machine (PortInfo::host:
+// "r-ufm77" of "r-ufm77 mlx5_0"), else its system name, else its node description's first word
+// ("gpu-node-0001" of "gpu-node-0001 HCA-1").
 std::string_view HostNameOf(const PortInfo* info);
 
 // Fills {placeholders} (see TemplatePlaceholders) from the decision, the finding and the ports.

@@ -171,6 +171,8 @@ size_t CableSerial(std::string_view m, size_t i, Details* d) {
   size_t e = WordAt(m, k);
   std::string_view serial = m.substr(k, e - k);
   while (!serial.empty() && serial.back() == '.') serial.remove_suffix(1);
+  // "NA" and "N/A" say there is none (as UFM's cable_info does).
+  if (EqualsIgnoreCase(serial, "NA") || EqualsIgnoreCase(serial, "N/A")) serial = {};
   d->cable_serial->assign(serial);
   return e == k ? k : e - 1;
 }

@@ -388,18 +388,20 @@ std::string ObjectPortName(std::string_view object_type, std::string_view object
 
 namespace {
 
-// The fields a REST event carries, written straight into a UfmEvent or an Observation: for an id
-// in UFM's event table, the table's name, severity and category (as REST gives them: "Link is
-// Down", "Warning", "Fabric Topology"); for another, the message's first words, the line's
-// severity and category in REST's spelling.
+// The fields a REST event carries, written straight into a UfmEvent or an Observation: the line's
+// severity in REST's spelling ("Warning"); for an id in UFM's event table, the table's name and
+// category (as REST gives them: "Link is Down", "Fabric Topology"); for another, the message's
+// first words and the line's category in REST's spelling.
 template <typename Event>
 void FillEventFields(const LogEntry& e, Event* u) {
   u->object_type = e.object_type;
   u->object_name = e.object;
+  u->severity = e.severity;
+  for (size_t k = 1; k < u->severity.size(); ++k) u->severity[k] = Lower(u->severity[k]);
   if (const UfmEventType* t = FindUfmEventType(e.event_id)) {
     u->name = t->name;
-    u->severity = t->severity;
     u->category = t->category;
+    if (u->severity.empty()) u->severity = t->severity;
     return;
   }
   std::string_view first = std::string_view(e.message).substr(0, e.message.find('\n'));
@@ -408,8 +410,6 @@ void FillEventFields(const LogEntry& e, Event* u) {
   name = Trim(name);
   while (!name.empty() && name.back() == '.') name.remove_suffix(1);
   u->name.assign(CutUtf8(name, kMaxNameBytes));
-  u->severity = e.severity;
-  for (size_t k = 1; k < u->severity.size(); ++k) u->severity[k] = Lower(u->severity[k]);
   u->category = e.category;
   for (char& c : u->category) {
     if (c == '_') c = ' ';

@@ -54,7 +54,7 @@ void InventoryRefresh::Refresh(bool standby) {
     spdlog::warn("links refresh failed: {}", links.status().ToString());
     p_.metrics.Add("ufmr_ufm_errors_total{call=\"links\"}");
   }
-  p_.metrics.Set("ufmr_inventory_links_unresolved", unresolved);
+  if (links.ok()) p_.metrics.Set("ufmr_inventory_links_unresolved", unresolved);
   for (const auto& c : p_.inventory.Replace(std::move(ports.value()))) {
     // Not an error, but worth knowing: tickets name links by their ends.
     spdlog::info("inventory: port {} now faces {} (was {})", c.port,

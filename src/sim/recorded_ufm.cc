@@ -310,8 +310,14 @@ Status RecordedUfm::Isolate(const std::string& port) {
   if (!p) return Status::NotFound("no port '" + port + "' in the recording");
   const std::string name = RecText(*p, "name");
   RJson entry = unhealthy_.empty() ? RJson::object() : unhealthy_.front();
-  entry["UnhealthyGUID"] = name.substr(0, name.find('_'));
-  entry["UnhealthyPortNumber"] = std::stoi(name.substr(name.find('_') + 1));
+  const size_t underscore = name.find('_');
+  const std::string number = underscore == std::string::npos ? "" : name.substr(underscore + 1);
+  if (number.empty() || number.size() > 4 ||
+      number.find_first_not_of("0123456789") != std::string::npos) {
+    return Status::InvalidArgument("port '" + name + "' is not named <guid>_<number>");
+  }
+  entry["UnhealthyGUID"] = name.substr(0, underscore);
+  entry["UnhealthyPortNumber"] = std::stoi(number);
   entry["UnhealthyNode"] = RecText(*p, "system_name");
   entry["Condition"] = "MANUAL";
   if (entry.contains("UnhealthyPortDname")) entry["UnhealthyPortDname"] = RecText(*p, "dname");

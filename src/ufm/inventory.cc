@@ -180,8 +180,12 @@ void Inventory::SetHostNamer(HostNamer namer) {
 
 std::string Inventory::NodeKeyOf(const PortInfo& p) {
   if (!p.is_switch()) {
+    // The machine and its system GUID: the adapters UFM names "r-ufm77 mlx5_0" and "r-ufm77
+    // mlx5_1" under one host system are one node; two machines that share a name ("localhost",
+    // an unset node description) but not a system GUID stay two, so the last-link guard never
+    // counts another machine's links as this one's.
     const std::string machine = p.host.empty() ? HostNamer().MachineOf(p) : p.host;
-    if (!machine.empty()) return "host|" + AsciiLower(machine);
+    if (!machine.empty()) return "host|" + AsciiLower(machine) + "|" + AsciiLower(p.system_guid);
   }
   std::string node = p.system_name;
   if (node.empty() && p.is_switch()) {
@@ -474,8 +478,8 @@ void Inventory::Upsert(const PortInfo& port) {
   PortInfo kept = port;
   kept.host = host_namer_.MachineOf(kept);
   if (it != ports_.end()) KeepCableSerial(it->second, &kept);
+  if (reindex) IndexPort(kept);  // as stored: with the site's host pattern
   ports_[port.name] = std::move(kept);
-  if (reindex) IndexPort(port);
   if (changed) generation_.fetch_add(1, std::memory_order_release);
 }
 

@@ -171,10 +171,10 @@ class Inventory {
   // they derived from the inventory.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   // The node a port sits on, as NodePorts groups them: a host port's machine (PortInfo::host, else
-  // as the default HostNamer reads it: the adapters of one machine are one host, whatever system
-  // GUIDs UFM gives them); a switch's system GUID and system name (either may be missing; both
-  // must agree, so two switches a faulty inventory gives one GUID stay two); "" when none is
-  // known.
+  // as the default HostNamer reads it) and system GUID (the adapters of one machine under one
+  // host system are one host, however UFM names them; two machines that share a name are two);
+  // a switch's system GUID and system name (either may be missing; both must agree, so two
+  // switches a faulty inventory gives one GUID stay two); "" when none is known.
   static std::string NodeKeyOf(const PortInfo& p);
 
  private:
