@@ -230,6 +230,20 @@ TEST_F(ProbeTest, RecordAnonymisesEverythingAndTheRecordingIsServed) {
   EXPECT_NE(telemetry.find("0x" + first_switch_row_guid), std::string::npos);
   EXPECT_NE(testing::ReadFile(rec + "/event.log").find(links->front().a), std::string::npos);
 
+  // replay runs over it: the recorded link-down is decided, on the switch's end, its cable named
+  // by the recording's serial.
+  auto replay =
+      testing::RunCommand({BinaryDir() + "/ufm-remediator", "replay", "--rules",
+                           testing::SourceDir() + "/rules", "--event-log", rec + "/event.log",
+                           "--ports", rec + "/ports.json", "--telemetry", rec + "/telemetry.csv"});
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const json decision = json::parse(replay.out.substr(0, replay.out.find('\n')), nullptr, false);
+  ASSERT_TRUE(decision.is_object()) << replay.out;
+  EXPECT_EQ(decision["decision"], "disable") << replay.out;
+  EXPECT_EQ(decision["port"], links->front().a);
+  EXPECT_NE(decision["repair_hint"].get<std::string>().find("SN0000000"), std::string::npos)
+      << decision["repair_hint"];
+
   // Served back, the probe reads it as it read the fabric.
   testing::SimProcess served(dir_, {"--recording", rec, "--password", password}, "served");
   ASSERT_TRUE(served.AwaitReady());
