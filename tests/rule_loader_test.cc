@@ -1381,31 +1381,31 @@ TEST(RuleLoaderTest, FilesAndFoldersThatAreNotThere) {
 // One document with one of each warning (line numbers on the right).
 std::string WarningsText() {
   return Lines({
-      "version: 2",                                       // 1
-      "lists:",                                           // 2
-      "  spare: [1, 2]",                                  // 3
-      "macros:",                                          // 4
-      "  unused_macro: {event_id: 3}",                    // 5
-      "rules:",                                           // 6
-      "  - name: r",                                      // 7
-      "    priority: high",                               // 8
-      "    match: {event_id: 329, colour: red}",          // 9
-      "    action: log_only",                             // 10
-      "  - name: c",                                      // 11
-      "    counter: X",                                   // 12
-      "    rate: {above: 1, every: 1m}",                  // 13
-      "    action: log_only",                             // 14
-      "  - name: f",                                      // 15
-      "    flapping: {downs: 2, within: 1m, after: 1s}",  // 16
-      "    action: log_only",                             // 17
-      "  - name: sw",                                     // 18
-      "    match: {event_id: 907}",                       // 19
-      "    scope: switch",                                // 20
-      "    inhibits: {rules: [r], for: 1m, also: [c]}",   // 21
-      "    action: log_only",                             // 22
-      "  - name: u",                                      // 23
-      "    match: {event_id: 3290, name: Link went down}", // 24
-      "    action: log_only",                             // 25
+      "version: 2",                                         // 1
+      "lists:",                                             // 2
+      "  spare: [1, 2]",                                    // 3
+      "macros:",                                            // 4
+      "  unused_macro: {event_id: 3}",                      // 5
+      "rules:",                                             // 6
+      "  - name: r",                                        // 7
+      "    priority: high",                                 // 8
+      "    match: {event_id: 329, colour: red}",            // 9
+      "    action: log_only",                               // 10
+      "  - name: c",                                        // 11
+      "    counter: X",                                     // 12
+      "    rate: {above: 1, every: 1m}",                    // 13
+      "    action: log_only",                               // 14
+      "  - name: f",                                        // 15
+      "    flapping: {downs: 2, within: 1m, after: 1s}",    // 16
+      "    action: log_only",                               // 17
+      "  - name: sw",                                       // 18
+      "    match: {event_id: 907}",                         // 19
+      "    scope: switch",                                  // 20
+      "    inhibits: {rules: [r], for: 1m, also: [c]}",     // 21
+      "    action: log_only",                               // 22
+      "  - name: u",                                        // 23
+      "    match: {event_id: 3290, name: Link went down}",  // 24
+      "    action: log_only",                               // 25
   });
 }
 

@@ -9,6 +9,7 @@
 
 #include "app/anonymiser.h"
 #include "base/clock.h"
+#include "base/text.h"
 
 namespace ufmr::app {
 
@@ -78,59 +79,53 @@ nlohmann::json ParsedOrNull(const std::string& body) {
   return nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
 }
 
-}  // namespace
-
-Result<Json> RecordSite(const Config& config, const UfmReads& ufm,
-                        const std::vector<std::string>& syslog_records, const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
-    return Status::Unavailable("cannot create " + dir);
-  }
-  Json missing = Json::array();
+// Every answer the recording holds, as UFM gave it; what it did not give goes to *missing.
+std::vector<Answer> ReadAnswers(const Config& config, const UfmReads& ufm,
+                                const std::vector<std::string>& syslog_records, Json* missing) {
   std::vector<Answer> answers = {
-      {"ports.json", Get(ufm, "/resources/ports?show_disabled=true", "ports.json", &missing)},
-      {"links.json", Get(ufm, "/resources/links?cable_info=true", "links.json", &missing)},
-      {"events.json", Get(ufm, "/app/events", "events.json", &missing)},
-      {"unhealthy_ports.json", Get(ufm, "/app/unhealthy_ports", "unhealthy_ports.json", &missing)},
-      {"jobs.json", Get(ufm, "/jobs", "jobs.json", &missing)},
-      {"telemetry.csv", Telemetry(ufm, config.telemetry.url, "telemetry.csv", &missing)},
+      {"ports.json", Get(ufm, "/resources/ports?show_disabled=true", "ports.json", missing)},
+      {"links.json", Get(ufm, "/resources/links?cable_info=true", "links.json", missing)},
+      {"events.json", Get(ufm, "/app/events", "events.json", missing)},
+      {"unhealthy_ports.json", Get(ufm, "/app/unhealthy_ports", "unhealthy_ports.json", missing)},
+      {"jobs.json", Get(ufm, "/jobs", "jobs.json", missing)},
+      {"telemetry.csv", Telemetry(ufm, config.telemetry.url, "telemetry.csv", missing)},
       {"secondary_telemetry.csv",
-       Telemetry(ufm, config.telemetry.secondary_url, "secondary_telemetry.csv", &missing)},
+       Telemetry(ufm, config.telemetry.secondary_url, "secondary_telemetry.csv", missing)},
       {"event.log",
        config.event_log.path.empty() ? "" : Tail(config.event_log.path, size_t{1} << 20)},
   };
   if (!config.event_log.path.empty() && answers.back().body.empty()) {
-    missing.push_back("event.log: cannot read " + config.event_log.path + " (or it is empty)");
+    missing->push_back("event.log: cannot read " + config.event_log.path + " (or it is empty)");
   }
   std::string syslog;
   for (const auto& r : syslog_records) syslog += r + "\n";
   answers.push_back({"syslog.txt", syslog});
-  const std::string version_body = Get(ufm, "/app/ufm_version", "ufm.json", &missing);
-  const nlohmann::json version = ParsedOrNull(version_body);
-  const std::string ufm_version = version.is_object() && version.contains("ufm_release_version") &&
-                                          version["ufm_release_version"].is_string()
-                                      ? version["ufm_release_version"].get<std::string>()
-                                      : "";
+  return answers;
+}
 
-  // Learn every name, serial and address first, so every file is rewritten alike; and what must
-  // never be written at all.
-  Anonymiser anon(RandomKey());
+// The credentials that must never be written: the password and token as sent, and basic auth's
+// header value (a peer may echo the request).
+std::vector<std::string> Secrets(const Config& config) {
   std::vector<std::string> secrets;
-  for (const std::string* s : {&config.ufm.password, &config.ufm.token}) {
+  const std::string basic =
+      config.ufm.password.empty() ? "" : Base64Encode(config.ufm.user + ":" + config.ufm.password);
+  for (const std::string* s : {&config.ufm.password, &config.ufm.token, &basic}) {
     if (s->size() >= 4) secrets.push_back(*s);
   }
-  for (const std::string& s : secrets) anon.LearnSecret(s);
-  anon.LearnUser(config.ufm.user);
-  anon.LearnPorts(ParsedOrNull(answers[0].body));
-  anon.LearnLinks(ParsedOrNull(answers[1].body));
-  anon.LearnUnhealthyPorts(ParsedOrNull(answers[3].body));
-  for (const auto& a : answers) anon.LearnText(a.body);
+  return secrets;
+}
 
+// Writes each answer, anonymised; returns the files written.
+Result<Json> WriteAnswers(const std::vector<Answer>& answers,
+                          const std::vector<std::string>& secrets, const std::string& dir,
+                          Anonymiser* anon) {
   Json written = Json::array();
   for (const auto& a : answers) {
     if (a.body.empty()) continue;
     const bool is_json = a.file.size() > 5 && a.file.compare(a.file.size() - 5, 5, ".json") == 0;
-    const std::string text = is_json ? anon.ApplyJson(a.body) : anon.Apply(a.body);
-    for (const std::string& s : secrets) {  // never, whatever a UFM echoes
+    const std::string text = is_json ? anon->ApplyJson(a.body) : anon->Apply(a.body);
+    // Apply has replaced them already; this stays as the last word before a byte is written.
+    for (const std::string& s : secrets) {
       if (text.find(s) != std::string::npos) {
         return Status::Internal(a.file + " would hold a credential: not written");
       }
@@ -140,6 +135,37 @@ Result<Json> RecordSite(const Config& config, const UfmReads& ufm,
     if (!out) return Status::Unavailable("cannot write " + dir + "/" + a.file);
     written.push_back(a.file);
   }
+  return written;
+}
+
+}  // namespace
+
+Result<Json> RecordSite(const Config& config, const UfmReads& ufm,
+                        const std::vector<std::string>& syslog_records, const std::string& dir) {
+  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return Status::Unavailable("cannot create " + dir);
+  }
+  Json missing = Json::array();
+  const std::vector<Answer> answers = ReadAnswers(config, ufm, syslog_records, &missing);
+  const nlohmann::json version = ParsedOrNull(Get(ufm, "/app/ufm_version", "ufm.json", &missing));
+  const std::string ufm_version = version.is_object() && version.contains("ufm_release_version") &&
+                                          version["ufm_release_version"].is_string()
+                                      ? version["ufm_release_version"].get<std::string>()
+                                      : "";
+
+  // Learn every name, serial and address first, so every file is rewritten alike; and what must
+  // never be written at all.
+  Anonymiser anon(RandomKey());
+  const std::vector<std::string> secrets = Secrets(config);
+  for (const std::string& s : secrets) anon.LearnSecret(s);
+  anon.LearnUser(config.ufm.user);
+  anon.LearnPorts(ParsedOrNull(answers[0].body));
+  anon.LearnLinks(ParsedOrNull(answers[1].body));
+  anon.LearnUnhealthyPorts(ParsedOrNull(answers[3].body));
+  for (const auto& a : answers) anon.LearnText(a.body);
+  auto written = WriteAnswers(answers, secrets, dir, &anon);
+  if (!written.ok()) return written.status();
+
   const Anonymiser::Counts c = anon.counts();
   Json meta = {{"ufm_version", ufm_version},
                {"recorded_at", FormatIsoTime(std::chrono::system_clock::now())},
@@ -148,10 +174,10 @@ Result<Json> RecordSite(const Config& config, const UfmReads& ufm,
   std::ofstream out(dir + "/ufm.json", std::ios::trunc);
   out << meta.dump(1) << "\n";
   if (!out) return Status::Unavailable("cannot write " + dir + "/ufm.json");
-  written.push_back("ufm.json");
+  written->push_back("ufm.json");
   return Json{{"dir", dir},
               {"ufm_version", ufm_version},
-              {"files", written},
+              {"files", written.value()},
               {"missing", missing},
               {"anonymised",
                {{"guids", c.guids},

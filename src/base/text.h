@@ -17,6 +17,9 @@ std::string_view TrimBlanks(std::string_view s);
 // s without leading and trailing ASCII white space (space, tab, CR, LF, VT, FF).
 std::string_view TrimSpace(std::string_view s);
 
+// Standard base64 with padding (RFC 4648): MIME words, HTTP basic credentials.
+std::string Base64Encode(std::string_view in);
+
 // Levenshtein distance of two short texts (bytes), for "did you mean".
 size_t EditDistance(std::string_view a, std::string_view b);
 

@@ -44,9 +44,9 @@ void InventoryRefresh::Refresh(bool standby) {
     unresolved =
         ResolveLinks(&links.value(), [&](const std::string& n) { return known.count(n) > 0; });
     if (unresolved > 0) {
+      const LinkInfo& first = FirstUnresolved(links.value());
       spdlog::warn("inventory: {} of {} links name a port UFM does not list (e.g. {} - {})",
-                   unresolved, links->size(), FirstUnresolved(links.value()).a,
-                   FirstUnresolved(links.value()).b);
+                   unresolved, links->size(), first.a, first.b);
     }
     int filled = FillPeersFromLinks(&ports.value(), links.value());
     if (filled > 0) spdlog::debug("inventory: {} peers filled in from the links", filled);

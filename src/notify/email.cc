@@ -8,6 +8,8 @@
 #include <ctime>
 #include <mutex>
 
+#include "base/text.h"
+
 namespace ufmr {
 
 namespace {
@@ -27,27 +29,6 @@ bool IsAscii(const std::string& s) {
   return true;
 }
 
-std::string Base64(const std::string& in) {
-  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    const unsigned v = (static_cast<unsigned char>(in[i]) << 16) |
-                       (static_cast<unsigned char>(in[i + 1]) << 8) |
-                       static_cast<unsigned char>(in[i + 2]);
-    out += {k[v >> 18], k[(v >> 12) & 63], k[(v >> 6) & 63], k[v & 63]};
-  }
-  if (i + 1 == in.size()) {
-    const unsigned v = static_cast<unsigned char>(in[i]) << 16;
-    out += {k[v >> 18], k[(v >> 12) & 63], '=', '='};
-  } else if (i + 2 == in.size()) {
-    const unsigned v =
-        (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
-    out += {k[v >> 18], k[(v >> 12) & 63], k[(v >> 6) & 63], '='};
-  }
-  return out;
-}
-
 // A subject with non-ASCII characters as RFC 2047 encoded words, each of at most 45 bytes of
 // text (75 characters encoded) and never splitting a character, on folded lines.
 std::string SubjectHeader(const std::string& subject) {
@@ -60,8 +41,8 @@ std::string SubjectHeader(const std::string& subject) {
     while (end < s.size() && end > at + 1 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) {
       --end;  // not in the middle of a UTF-8 sequence
     }
-    out += (out.empty() ? "" : "\n ") + std::string("=?UTF-8?B?") + Base64(s.substr(at, end - at)) +
-           "?=";
+    out += (out.empty() ? "" : "\n ") + std::string("=?UTF-8?B?") +
+           Base64Encode(s.substr(at, end - at)) + "?=";
     at = end;
   }
   return out;

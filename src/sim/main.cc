@@ -62,8 +62,8 @@ options:
                          system's GUID
   --recording DIR        answer as a recording says (ufm-remediator probe --record DIR, or
                          tests/testdata/recorded/): its ports, links, events, unhealthy ports,
-                         jobs and telemetry sample in their recorded shapes; /ufmRest with basic
-                         auth; POST /sim/faults {"kind": "link_down", "port"}, POST /sim/operator
+                         jobs and telemetry sample in their recorded shapes, through the same
+                         ways in as above; POST /sim/faults {"kind": "link_down", "port"}, POST /sim/operator
                          {"port", "action": "isolate"}, GET /sim/requests, /sim/actions. The
                          topology, fault, event-log and syslog options do not apply
   --disabled-state S     how a disabled port reads in /resources/ports: physical (default:
@@ -393,6 +393,13 @@ void LogEndpoints(const Options& options, const ufmr::sim::SimServer& server) {
   spdlog::info("telemetry: {}{}/csv/metrics", base, server.telemetry_port());
 }
 
+// Blocks until SIGINT or SIGTERM (blocked on every thread, BlockStopSignals) arrives.
+void AwaitStop(const sigset_t& stop_signals) {
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("signal {} received, stopping", signal_number);
+}
+
 // --recording DIR: a RecordedUfm on the REST and telemetry ports until SIGINT/SIGTERM.
 int ServeRecording(const Options& options) {
   auto ufm = ufmr::sim::RecordedUfm::Load(options.recording, options.user, options.password);
@@ -419,9 +426,7 @@ int ServeRecording(const Options& options) {
     spdlog::error("cannot write ready file {}", options.ready_file);
     return 1;
   }
-  int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
-  spdlog::info("signal {} received, stopping", signal_number);
+  AwaitStop(stop_signals);
   rest.Stop();
   telemetry.Stop();
   return 0;
@@ -484,9 +489,7 @@ int main(int argc, char** argv) {
     spdlog::info("ready file written: {}", options.ready_file);
   }
 
-  int signal_number = 0;
-  sigwait(&stop_signals, &signal_number);
-  spdlog::info("signal {} received, stopping", signal_number);
+  AwaitStop(stop_signals);
   ticker.Stop();
   server.Stop();
   return 0;

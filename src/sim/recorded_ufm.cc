@@ -18,27 +18,6 @@ namespace {
 
 using RJson = RecordedUfm::Json;
 
-std::string RecBase64(const std::string& in) {
-  static const char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    const uint32_t v = (static_cast<uint8_t>(in[i]) << 16) |
-                       (static_cast<uint8_t>(in[i + 1]) << 8) | static_cast<uint8_t>(in[i + 2]);
-    for (int s : {18, 12, 6, 0}) out.push_back(kAlphabet[(v >> s) & 63]);
-  }
-  if (i < in.size()) {
-    uint32_t v = static_cast<uint8_t>(in[i]) << 16;
-    if (i + 1 < in.size()) v |= static_cast<uint8_t>(in[i + 1]) << 8;
-    out.push_back(kAlphabet[(v >> 18) & 63]);
-    out.push_back(kAlphabet[(v >> 12) & 63]);
-    out.push_back(i + 1 < in.size() ? kAlphabet[(v >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
-
 // A file of the recording: absent is "", unreadable an error.
 Result<std::string> RecReadFile(const std::string& path, bool required) {
   std::ifstream in(path, std::ios::binary);
@@ -83,32 +62,30 @@ std::string RecNow(bool millis) {
   return millis ? t + ".000" : t;
 }
 
-// A link's ends as the service reads them: explicit port names, else the halves of "name".
-RJson RecEndsOf(const RJson& link) {
-  std::string a = AsciiLower(RecText(link, "source_port_name"));
-  std::string b = AsciiLower(RecText(link, "destination_port_name"));
+}  // namespace
+
+// A link's ends as the service reads them: explicit port names, else the halves of "name"; and
+// its cable's serial ("NA" and "N/A" are none).
+RecordedUfm::LinkEnds RecordedUfm::EndsOf(const Json& link) {
+  LinkEnds l{AsciiLower(RecText(link, "source_port_name")),
+             AsciiLower(RecText(link, "destination_port_name")), ""};
   const std::string name = AsciiLower(RecText(link, "name"));
   const size_t colon = name.find(':');
-  if ((a.empty() || b.empty()) && colon != std::string::npos) {
-    a = name.substr(0, colon);
-    b = name.substr(colon + 1);
+  if ((l.a.empty() || l.b.empty()) && colon != std::string::npos) {
+    l.a = name.substr(0, colon);
+    l.b = name.substr(colon + 1);
   }
-  std::string serial;
   if (auto info = link.find("cable_info"); info != link.end() && info->is_object()) {
-    serial = RecText(*info, "serial_number");
+    l.serial = RecText(*info, "serial_number");
   }
-  if (serial.empty()) serial = RecText(link, "serial_number");
-  if (AsciiUpper(serial) == "NA" || AsciiUpper(serial) == "N/A") serial.clear();
-  return RJson{{"a", a}, {"b", b}, {"serial", serial}};
+  if (l.serial.empty()) l.serial = RecText(link, "serial_number");
+  if (AsciiUpper(l.serial) == "NA" || AsciiUpper(l.serial) == "N/A") l.serial.clear();
+  return l;
 }
-
-}  // namespace
 
 Result<std::unique_ptr<RecordedUfm>> RecordedUfm::Load(const std::string& dir, std::string user,
                                                        std::string password) {
-  std::unique_ptr<RecordedUfm> u(new RecordedUfm());
-  u->user_ = std::move(user);
-  u->password_ = std::move(password);
+  std::unique_ptr<RecordedUfm> u(new RecordedUfm(std::move(user), std::move(password)));
   auto meta = RecReadJson(dir, "ufm.json", false);
   if (!meta.ok()) return meta.status();
   if (meta->is_object()) {
@@ -121,10 +98,7 @@ Result<std::unique_ptr<RecordedUfm>> RecordedUfm::Load(const std::string& dir, s
   auto links = RecReadJson(dir, "links.json", false);
   if (!links.ok()) return links.status();
   u->links_ = RecListOf(links.value(), &u->links_wrapped_);
-  for (const auto& l : u->links_) {
-    const RJson e = RecEndsOf(l);
-    u->link_ends_.push_back({e["a"], e["b"], e["serial"]});
-  }
+  for (const auto& l : u->links_) u->link_ends_.push_back(EndsOf(l));
   u->link_down_.assign(u->links_.size(), false);
   auto events = RecReadJson(dir, "events.json", false);
   if (!events.ok()) return events.status();
@@ -157,11 +131,13 @@ HttpResponse RecordedUfm::Answer(const HttpRequest& r) {
   if (r.path == "/csv/metrics") return Telemetry();  // every poll: not kept
   requests_.push_back({{"method", r.method}, {"target", r.target}, {"body", r.body}});
   if (r.path.rfind("/sim/", 0) == 0) return Control(r);
-  if (r.path.rfind("/ufmRest/", 0) != 0) return HttpResponse::Error(404, "not found");
-  if (r.Header("authorization") != "Basic " + RecBase64(user_ + ":" + password_)) {
-    return HttpResponse::Error(401, "unauthorized");
-  }
-  return Rest(r, r.path.substr(std::string("/ufmRest").size()));
+  // UFM's ways in, as ufm-sim lets them in (basic auth, a session, a token, the UFM host).
+  if (r.method == "POST" && r.path == "/dologin") return access_.Login(r);
+  HttpRequest in = r;
+  if (auto refused = access_.Admit(in)) return *refused;
+  if (in.path.rfind("/ufmRest/", 0) != 0) return HttpResponse::Error(404, "not found");
+  if (in.method == "POST" && in.path == "/ufmRest/app/tokens") return access_.IssueToken(in);
+  return Rest(in, in.path.substr(std::string("/ufmRest").size()));
 }
 
 HttpResponse RecordedUfm::Rest(const HttpRequest& r, const std::string& path) {

@@ -19,6 +19,7 @@
 
 #include "base/status.h"
 #include "http/http_server.h"
+#include "sim/ufm_access.h"
 
 namespace ufmr::sim {
 
@@ -31,7 +32,8 @@ class RecordedUfm {
   static Result<std::unique_ptr<RecordedUfm>> Load(const std::string& dir, std::string user,
                                                    std::string password);
 
-  // Every route: /ufmRest/... (basic auth), /csv/metrics (telemetry, no auth), /sim/....
+  // Every route: UFM REST (basic auth on /ufmRest, a session, a token or the UFM host, as
+  // ufm-sim lets them in), /csv/metrics (telemetry, no auth), /sim/....
   HttpResponse Answer(const HttpRequest& request);
   int ufm_version() const { return version_; }
   size_t port_count() const;
@@ -46,7 +48,9 @@ class RecordedUfm {
     std::string a, b, serial;
   };
 
-  RecordedUfm() = default;
+  RecordedUfm(std::string user, std::string password)
+      : access_(std::move(user), std::move(password)) {}
+  static LinkEnds EndsOf(const Json& link);
   HttpResponse Rest(const HttpRequest& r, const std::string& path);
   HttpResponse Control(const HttpRequest& r);
   HttpResponse Links(const HttpRequest& r) const;
@@ -67,7 +71,7 @@ class RecordedUfm {
 
   mutable std::mutex mu_;
   int version_ = 622;
-  std::string user_, password_;
+  UfmAccess access_;
   Json ports_ = Json::array();
   Json links_ = Json::array();
   bool links_wrapped_ = false;

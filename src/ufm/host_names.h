@@ -2,10 +2,10 @@
 // ("luna-0218") or by its adapter ("r-ufm77 mlx5_0", "c931f03p08 HCA-1"), and a host port's node
 // description is "<machine> <device>" ("luna-0218 mlx5_4", "mtlx-cai-ubuntu mlx5_0:1"). The
 // ports of one machine (under one host system GUID: Inventory::NodeKeyOf) are one host: for the
-// last-link guard, the scheduler's node name, tickets and the dashboard. By default the machine is the system name (else the node description)
-// without a trailing adapter (" mlx5_<n>", " HCA-<n>") and port (":<n>"); a site whose names
-// differ sets `inventory.host_pattern` (RE2, searched: the machine is its first group). Immutable
-// once made; thread-safe.
+// last-link guard, the scheduler's node name, tickets and the dashboard. By default the machine is
+// the system name (else the node description) without a trailing adapter (" mlx5_<n>", " HCA-<n>")
+// and port (":<n>"); a site whose names differ sets `inventory.host_pattern` (RE2, searched: the
+// machine is its first group). Immutable once made; thread-safe.
 #pragma once
 
 #include <memory>
