@@ -275,13 +275,54 @@ TEST_F(DrainWorkerTest, APersonsDrainIsWaitedForButNeverResumed) {
   Made m = Insert("gpu-node-001");
   Pass();
   EXPECT_EQ(scheduler_.Count("drain gpu-node-001"), 0);
-  EXPECT_NE(Drain(m).note.find("by someone else"), std::string::npos) << Drain(m).note;
+  EXPECT_NE(Drain(m).note.find("by a person"), std::string::npos) << Drain(m).note;
   Pass();
   EXPECT_EQ(Cut(m), "pending");  // drained: cutting is safe
   SetState(m, drain_state::kResuming);
   Pass();
   EXPECT_EQ(scheduler_.Count("resume gpu-node-001"), 0);
   EXPECT_EQ(Drain(m).state, "released");
+  EXPECT_TRUE(scheduler_.nodes["gpu-node-001"].drain);
+}
+
+// A person's drain is waited for, never the service's: it does not count against the cap of nodes
+// the service drains (with the cap at 1, another host is still drained), nor as a drain sent
+// or a node drained by the service, and the ticket's end says the person's drain was kept.
+TEST_F(DrainWorkerTest, APersonsDrainNeverCountsAgainstTheServicesCap) {
+  config_.max_drained_nodes = 1;
+  scheduler_.nodes["gpu-node-001"].drain = true;
+  scheduler_.nodes["gpu-node-001"].reason = "bad DIMM, DC-991";
+  Made persons = Insert("gpu-node-001");
+  Pass();
+  EXPECT_EQ(Drain(persons).state, "draining");
+  EXPECT_TRUE(Drain(persons).by_person);
+  EXPECT_EQ(metrics_.Get("ufmr_drains_total{result=\"sent\"}"), 0);
+  EXPECT_EQ(metrics_.Get("ufmr_drains_total{result=\"person\"}"), 1);
+  Made ours = Insert("gpu-node-002");
+  Pass();
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-002"), 1) << Timeline(ours);
+  EXPECT_EQ(Events(ours, "drain_waits"), 0) << Timeline(ours);
+  EXPECT_EQ(metrics_.Get("ufmr_drains_total{result=\"sent\"}"), 1);
+  EXPECT_EQ(metrics_.Get("ufmr_nodes_drained"), 1);
+  Made third = Insert("gpu-node-003");
+  Pass();
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-003"), 0);
+  EXPECT_NE(Timeline(third).find("1 node is drained by the service already (at most 1"),
+            std::string::npos)
+      << Timeline(third);
+  // A second ticket on the person's node waits for the same drain, not for the cap.
+  Made again = Insert("gpu-node-001", ticket_state::kDraining, std::nullopt, 2);
+  Pass();
+  EXPECT_EQ(Drain(again).state, "draining") << Timeline(again);
+  EXPECT_TRUE(Drain(again).by_person);
+  EXPECT_EQ(scheduler_.Count("drain gpu-node-001"), 0);
+  SetState(persons, drain_state::kResuming);
+  Pass();
+  EXPECT_EQ(Drain(persons).state, "released");
+  EXPECT_NE(Timeline(persons).find("drained by a person before the service asked"),
+            std::string::npos)
+      << Timeline(persons);
+  EXPECT_EQ(Timeline(persons).find("drained again by someone else"), std::string::npos);
   EXPECT_TRUE(scheduler_.nodes["gpu-node-001"].drain);
 }
 
@@ -514,7 +555,7 @@ TEST_F(DrainWorkerTest, AReasonLeftOnANodeTheServiceGaveUpIsNotItsOwn) {
   SetState(a, drain_state::kReleased);
   Made c = Insert("gpu-node-001", ticket_state::kDraining, std::nullopt, 2);
   Pass();
-  EXPECT_NE(Timeline(c).find("drained by someone else already"), std::string::npos) << Timeline(c);
+  EXPECT_NE(Timeline(c).find("drained by a person already"), std::string::npos) << Timeline(c);
   Pass();
   ASSERT_EQ(Drain(c).state, "drained");
   SetState(c, drain_state::kResuming);

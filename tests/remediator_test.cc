@@ -394,6 +394,59 @@ TEST_F(RemediatorTest, PortAPersonIsolatedIsNeverActedOn) {
   EXPECT_EQ(decisions.value()[0]["guard"], "manual");
 }
 
+// A silenced link's event is decided once, though a restart reads it again. The count window that
+// still holds the event keeps the event cursor before it (so a restart rebuilds the window), and
+// the link_down finding the re-read rebuilds was decided before the restart: it is not decided a
+// second time, with the silence or without it (an open ticket's evidence likewise).
+TEST_F(RemediatorTest, AnEventReadAgainAfterARestartIsNotDecidedAgain) {
+  UseRules(R"(rules:
+  - name: link_down
+    match: {event_id: [329]}
+    for: 30s
+    clear: {event_id: [328]}
+    action: disable_port
+  - name: link_flapping
+    match: {event_id: [329]}
+    count: 3
+    window: 10m
+    action: ticket_only
+)");
+  clock_.Advance(SystemClock().Now() - clock_.Now());  // silences are in force by the db clock
+  Silence silence;
+  silence.port = "fc6a1c0300000001_1";
+  silence.reason = "cable work in row 3";
+  silence.created_by = "tech";
+  silence.created_at = clock_.Now() - seconds(60);
+  silence.expires_at = clock_.Now() + seconds(3600);
+  ASSERT_TRUE(store_->AddSilence(silence).ok());
+  // UFM's stamp: now, in UFM's own format (its zone is UTC here).
+  const std::string stamp = FormatIsoTime(clock_.Now()).substr(0, 19).replace(10, 1, " ");
+  {
+    auto r = Make();
+    Run(*r, 1);
+    ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1", stamp);
+    ufm_.LinkDown("fc6a1c0300000002_1", "e41d2d0300000002_1", stamp);  // not silenced
+    Run(*r, 20);
+  }
+  auto decided = [&] {
+    auto d = store_->RecentDecisions(100, "link_down");
+    EXPECT_TRUE(d.ok());
+    return d.ok() ? d.value() : nlohmann::json::array();
+  };
+  ASSERT_EQ(decided().size(), 2u) << decided().dump(2);
+  ASSERT_EQ(Tickets().size(), 1u);
+  auto r = Make();  // a new process: the events are read again
+  Run(*r, 30);
+  EXPECT_EQ(decided().size(), 2u) << decided().dump(2);
+  EXPECT_EQ(metrics_.Get("ufmr_findings_decided_already_total"), 2);
+  EXPECT_EQ(Tickets().size(), 1u);
+  // A new event on the silenced link is decided.
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1",
+                FormatIsoTime(clock_.Now()).substr(0, 19).replace(10, 1, " "));
+  Run(*r, 20);
+  EXPECT_EQ(decided().size(), 3u) << decided().dump(2);
+}
+
 // A person isolates the port while its repair is under watch (702 MANUAL), then the link goes
 // down: the soak fails, but the port is theirs now and is not disabled again.
 TEST_F(RemediatorTest, FailedSoakDoesNotDisableAgainAPortAPersonTook) {

@@ -37,6 +37,7 @@ constexpr const char* kOneLinkHosts = "fat-tree:leaves=2,spines=2,hosts_per_leaf
 struct Scenario {
   std::string remediation;  // extra lines under `remediation:`
   std::string crash_at;     // UFMR_CRASH_AT for the first start
+  std::string scheduler;    // extra lines under `scheduler:`
 };
 
 class SchedulerDrainTest : public ::testing::Test {
@@ -77,7 +78,8 @@ class SchedulerDrainTest : public ::testing::Test {
          .remediation_extra = std::string(testing::kHighCaps) + setup.remediation,
          .sections_extra = "scheduler:\n  backend: slurm\n  scontrol: " + scontrol +
                            "\n  slurm_conf: " + slurm_->conf() +
-                           "\n  poll_interval_s: 0.3\n  retry_s: 0.5\n  timeout_s: 5\n"}));
+                           "\n  poll_interval_s: 0.3\n  retry_s: 0.5\n  timeout_s: 5\n" +
+                           setup.scheduler}));
     ASSERT_TRUE(service_->Migrate());
     http_.SetHeader("Authorization", "Bearer " + service_->CreateToken("tech", "engineer"));
     service_->Start({.log_level = "debug", .crash_at = setup.crash_at});
@@ -163,6 +165,12 @@ class SchedulerDrainTest : public ::testing::Test {
   }
 
   std::string dir_, db_url_, sim_url_, api_;
+  // The text of /metrics.
+  std::string Metrics() {
+    auto r = http_.Get(api_ + "/metrics");
+    return r.ok() ? r->body : "";
+  }
+
   std::vector<std::pair<std::string, std::string>> links_;  // switch port, host port
   std::vector<std::string> hosts_;                          // links_' hosts, in order
   std::unique_ptr<testing::SimProcess> sim_;
@@ -248,6 +256,46 @@ TEST_F(SchedulerDrainTest, APersonsDrainIsNeverResumed) {
   EXPECT_EQ(slurm_->Reason(node).rfind("dimm errors, ticket DC-991", 0), 0u);
   EXPECT_NE(t["events"].dump().find("drained again by someone else"), std::string::npos)
       << t["events"].dump(2);
+}
+
+// The cap counts the service's drains only. With at most one node drained, a host a person
+// drained for their own reason, whose only link then goes down, does not hold back the drain of
+// another host; it is waited for, never counted as a drain sent, and never resumed.
+TEST_F(SchedulerDrainTest, APersonsDrainedHostDoesNotHoldBackAnotherHostsDrain) {
+  Start({.scheduler = "  max_drained_nodes: 1\n  max_drained_percent: 0\n"});
+  auto [persons_sw, persons_port] = links_.at(0);
+  auto [sw, host_port] = links_.at(1);
+  auto r = slurm_->Run(
+      {"scontrol", "update", "NodeName=" + hosts_.at(0), "State=DRAIN", "Reason=bad DIMM, DC-991"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  Fault(persons_port);
+  json persons = AwaitTicket(persons_sw, [](const json& x) { return State(x, "port_disabled"); });
+  EXPECT_NE(persons["events"].dump().find("drained by a person already"), std::string::npos)
+      << persons["events"].dump(2);
+  EXPECT_EQ(persons["drains"][0]["by_person"], true);
+  Fault(host_port);
+  json t = AwaitTicket(sw, [](const json& x) { return State(x, "port_disabled"); });
+  EXPECT_EQ(t["events"].dump().find("drained by the service already"), std::string::npos)
+      << t["events"].dump(2);
+  EXPECT_EQ(ScontrolCalls("State=DRAIN"), 1u);  // the second host's; the person's never asked
+  const std::string metrics = Metrics();
+  EXPECT_NE(metrics.find("ufmr_drains_total{result=\"sent\"} 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("ufmr_drains_total{result=\"person\"} 1\n"), std::string::npos) << metrics;
+  EXPECT_NE(metrics.find("ufmr_nodes_drained 1\n"), std::string::npos) << metrics;
+  EXPECT_EQ(service_->Log().find("node " + hosts_.at(0) + " draining"), std::string::npos);
+  ASSERT_EQ(Repaired(persons, persons_port), 200);
+  persons = AwaitTicket(
+      persons_sw,
+      [](const json& x) {
+        return State(x, "closed") && !x["drains"].empty() && x["drains"][0]["state"] == "released";
+      },
+      seconds(60));
+  EXPECT_EQ(slurm_->State(hosts_.at(0)), "idle+drain");
+  EXPECT_EQ(slurm_->Reason(hosts_.at(0)).rfind("bad DIMM, DC-991", 0), 0u);
+  EXPECT_NE(persons["events"].dump().find("drained by a person before the service asked"),
+            std::string::npos)
+      << persons["events"].dump(2);
+  EXPECT_EQ(ScontrolCalls("State=RESUME"), 0u);
 }
 
 TEST_F(SchedulerDrainTest, ACrashBetweenTheDrainAndTheCutNeitherRepeatsNorLosesAStep) {

@@ -84,7 +84,9 @@ bool DrainWorker::Due(const NodeDrain& d) const {
 DrainWorker::PassState DrainWorker::ReadPassState(const std::vector<NodeDrain>& open) {
   PassState pass;
   for (const auto& d : open) {
-    if (d.state != drain_state::kPending) pass.held_nodes.insert(d.node);
+    if (d.state != drain_state::kPending) {
+      (d.by_person ? pass.person_nodes : pass.held_nodes).insert(d.node);
+    }
     if (d.state != drain_state::kResuming) pass.holding[d.node].insert(d.ticket_id);
   }
   if (open.empty()) return pass;
@@ -301,43 +303,54 @@ void DrainWorker::StepPending(NodeDrain& d, PassState& pass) {
     return Wait(d, "the circuit breaker is tripped: no host is drained until a person re-arms it");
   }
   if (!pass.cap_unknown.ok()) return Retry(d, pass.cap_unknown);
-  if (!pass.held_nodes.count(d.node) && static_cast<int>(pass.held_nodes.size()) >= pass.cap) {
-    return Wait(d, std::to_string(pass.held_nodes.size()) +
-                       " nodes are drained by the service already (at most " +
-                       std::to_string(pass.cap) +
-                       ": scheduler.max_drained_nodes, max_drained_percent): the drain of " +
-                       d.node + " waits");
+  if (!pass.held_nodes.count(d.node) && !pass.person_nodes.count(d.node) &&
+      static_cast<int>(pass.held_nodes.size()) >= pass.cap) {
+    return Wait(d, CapWords(pass, d.node));
   }
   auto node = p_.scheduler.Node(d.node);
   if (!node.ok()) return Trouble(d, node.status());
-  std::string adopted;
-  if (node->drain) {
-    adopted = OursReason(node->reason, d.node)
-                  ? "was drained for this service already (" + node->reason + ")"
-                  : "was drained by someone else already (reason: " + node->reason +
-                        "); the service waits for it and will not resume it";
+  Change c(d);
+  if (node->drain && !OursReason(node->reason, d.node)) {
+    c.drain.by_person = true;  // a person's: waited for, never the service's
+    c.drain.note = "was drained by a person already (reason: " + node->reason +
+                   "); the service waits for it and will not resume it";
+  } else if (node->drain) {
+    c.drain.note = "was drained for this service already (" + node->reason + ")";
   } else if (Status s = p_.scheduler.Drain(d.node, d.reason); !s.ok()) {
     return Trouble(d, s);
   }
   CrashPoint("drain_sent", "drain");
   auto jobs = p_.scheduler.Jobs(d.node);
-  pass.held_nodes.insert(d.node);
-  Change c(d);
+  (c.drain.by_person ? pass.person_nodes : pass.held_nodes).insert(d.node);
   c.drain.state = drain_state::kDraining;
-  c.drain.sent_at = ToEpochSeconds(p_.clock.Now());
+  if (!c.drain.by_person) c.drain.sent_at = ToEpochSeconds(p_.clock.Now());
   c.drain.tries = 0;
   c.drain.next_try_at.reset();
-  c.drain.note = adopted;
   c.event_kind = "drain";
   c.event = "node " + d.node +
-            (adopted.empty() ? " drained in the job scheduler (reason: " + d.reason + ")"
-                             : " " + adopted) +
+            (c.drain.note.empty() ? " drained in the job scheduler (reason: " + d.reason + ")"
+                                  : " " + c.drain.note) +
             "; " + (jobs.ok() ? JobsWords(jobs.value()) : "its jobs are not known") +
             "; the link is cut once they have ended";
   if (jobs.ok()) c.details["jobs"] = JobsJson(jobs.value());
-  p_.metrics.Add(MetricName("ufmr_drains_total", {{"result", "sent"}}));
-  spdlog::info("ticket {}: node {} draining ({})", d.ticket_id, d.node, d.reason);
+  p_.metrics.Add(
+      MetricName("ufmr_drains_total", {{"result", c.drain.by_person ? "person" : "sent"}}));
+  if (c.drain.by_person) {
+    spdlog::info("ticket {}: node {} was drained by a person already ({}); waiting for its jobs",
+                 d.ticket_id, d.node, node->reason);
+  } else {
+    spdlog::info("ticket {}: node {} draining ({})", d.ticket_id, d.node, d.reason);
+  }
   Record(c);
+}
+
+std::string DrainWorker::CapWords(const PassState& pass, const std::string& node) {
+  const size_t held = pass.held_nodes.size();
+  return std::to_string(held) + (held == 1 ? " node is" : " nodes are") +
+         " drained by the service already (at most " + std::to_string(pass.cap) +
+         ": scheduler.max_drained_nodes, max_drained_percent; a person's drains are not "
+         "counted): the drain of " +
+         node + " waits";
 }
 
 void DrainWorker::StepDraining(NodeDrain& d, const PassState& pass) {
@@ -427,6 +440,13 @@ void DrainWorker::StepResuming(NodeDrain& d, const PassState& pass) {
   if (!node.ok()) return Retry(d, node.status());
   if (!node->drain) {
     return Release(d, "resumed", "node " + d.node + " was back in service already", false);
+  }
+  if (d.by_person) {
+    return Release(d, "drain_left",
+                   "node " + d.node +
+                       " was drained by a person before the service asked (reason: " +
+                       node->reason + "): left drained, as they left it",
+                   false);
   }
   if (!OursReason(node->reason, d.node)) {
     return Release(d, "drain_left",

@@ -2,8 +2,9 @@
 // pass it carries every open drain a step further, asking the scheduler (Slurm) outside any
 // transaction and recording what it found in one:
 //   pending   -> asks the scheduler to drain the node (unless the breaker is tripped or the cap of
-//                drained nodes is reached: it waits, and says so once); a node already drained
-//                is adopted, a person's drain never claimed as ours -> draining
+//                nodes the service drains is reached: it waits, and says so once); a node the
+//                service drained already is adopted; a person's drain is waited for (by_person),
+//                never claimed, counted under the cap or resumed -> draining
 //   draining  -> once the node's jobs have ended: the ticket's cut is released (waiting ->
 //                pending, for the ActionExecutor) -> drained; jobs still running past
 //                scheduler.drain_deadline_s escalate the ticket; a node resumed meanwhile by a
@@ -56,9 +57,10 @@ class DrainWorker {
   // What the pass knows before its steps: the breaker, the nodes held drained, the cap.
   struct PassState {
     bool breaker_tripped = false;
-    std::set<std::string> held_nodes;  // draining, drained or resuming
-    int cap = 0;                       // nodes the service may hold drained at once
-    Status cap_unknown;                // why the cap is not known (the scheduler did not answer)
+    std::set<std::string> held_nodes;    // the service's drains: draining, drained or resuming
+    std::set<std::string> person_nodes;  // a person's drains the service waits for
+    int cap = 0;                         // nodes the service may hold drained at once
+    Status cap_unknown;                  // why the cap is not known (the scheduler did not answer)
     std::map<std::string, std::set<int64_t>> holding;  // node: tickets whose drain holds it
   };
   // What a step concluded, recorded in one transaction (Record).
@@ -69,6 +71,8 @@ class DrainWorker {
   Result<int> Cap();
   void Step(NodeDrain& d, PassState& pass);
   void StepPending(NodeDrain& d, PassState& pass);
+  // Why a drain waits for the cap.
+  static std::string CapWords(const PassState& pass, const std::string& node);
   void StepDraining(NodeDrain& d, const PassState& pass);
   void StepDrained(NodeDrain& d);
   void StepResuming(NodeDrain& d, const PassState& pass);

@@ -211,6 +211,7 @@ HttpResponse Api::GetTicket(const HttpRequest& req) {
                            {"reason", d.reason},
                            {"note", d.note},
                            {"escalated", d.escalated},
+                           {"by_person", d.by_person},
                            {"sent_at", OptTime(d.sent_at)},
                            {"created_at", FormatIsoTime(FromEpochSeconds(d.created_at))},
                            {"updated_at", FormatIsoTime(FromEpochSeconds(d.updated_at))}});

@@ -131,9 +131,11 @@ std::vector<MetricInfo> ActionMetrics() {
       M("ufmr_breaker_trips_total", "counter", "", "Times the circuit breaker tripped."),
       M("ufmr_drains_total", "counter", "result",
         "Hosts' nodes drained and resumed in the job scheduler, by result: sent (a drain "
-        "sent, or one found in place and adopted), drained, resumed or failed."),
+        "sent, or the service's own found in place and adopted), person (a person's drain "
+        "found in place and waited for), drained, resumed or failed."),
       M("ufmr_nodes_drained", "gauge", "",
-        "Nodes the service holds drained (or draining) in the job scheduler."),
+        "Nodes the service holds drained (or draining) in the job scheduler; a person's drains "
+        "it waits for are not counted."),
       M("ufmr_scheduler_requests_total", "counter", "result",
         "Requests to the job scheduler that did not get an answer (result unavailable): the step "
         "is retried."),

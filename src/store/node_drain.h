@@ -34,6 +34,9 @@ struct NodeDrain {
   std::optional<double> next_try_at;  // epoch seconds; not asked again before
   std::optional<double> sent_at;      // epoch seconds the scheduler took the drain
   bool escalated = false;             // the drain outlasted scheduler.drain_deadline_s
+  // A person had drained the node already: waited for, never the service's (never counted
+  // under its cap, never resumed by it).
+  bool by_person = false;
   double created_at = 0;
   double updated_at = 0;
 };

@@ -119,7 +119,6 @@ class Store {
     void UpdateDrain(const NodeDrain& d);
     std::vector<NodeDrain> OpenDrains();  // pending, draining, drained, resuming; locks the rows
     std::vector<NodeDrain> DrainsOfTicket(int64_t ticket_id);  // locks the rows
-    int NodesHeldDrained();  // distinct nodes the service has drained or is draining
     // A cut waiting for its drain (port action 'waiting') made `state` (pending, skipped).
     void SetCutState(int64_t action_id, const std::string& state, const std::string& why);
     std::vector<Ticket> TicketsWithoutHostJobs(int limit);  // open, on a host, jobs not looked up

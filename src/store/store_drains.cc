@@ -11,7 +11,7 @@ namespace {
 constexpr const char* kDrainColumns =
     "id, ticket_id, host, node, reason, coalesce(cut_action, 0), state, note, tries, "
     "extract(epoch from next_try_at)::float8, extract(epoch from sent_at)::float8, escalated, "
-    "extract(epoch from created_at)::float8, extract(epoch from updated_at)::float8";
+    "extract(epoch from created_at)::float8, extract(epoch from updated_at)::float8, by_person";
 
 NodeDrain ReadDrain(const pqxx::row& r) {
   NodeDrain d;
@@ -29,6 +29,7 @@ NodeDrain ReadDrain(const pqxx::row& r) {
   d.escalated = r[11].as<bool>();
   d.created_at = Float(r[12]);
   d.updated_at = Float(r[13]);
+  d.by_person = r[14].as<bool>();
   return d;
 }
 
@@ -47,11 +48,12 @@ void Store::Tx::UpdateDrain(const NodeDrain& d) {
       "UPDATE node_drains SET state = $2, note = $3, tries = $4, "
       "next_try_at = CASE WHEN $5 = '' THEN NULL ELSE to_timestamp($5::float8) END, "
       "sent_at = CASE WHEN $6 = '' THEN NULL ELSE to_timestamp($6::float8) END, escalated = $7, "
+      "by_person = $8, "
       "drained_at = CASE WHEN $2 = 'drained' THEN coalesce(drained_at, now()) ELSE drained_at END, "
       "resumed_at = CASE WHEN $2 = 'resumed' THEN coalesce(resumed_at, now()) END, "
       "updated_at = now() WHERE id = $1",
       d.id, d.state, d.note, d.tries, EpochOrEmpty(d.next_try_at), EpochOrEmpty(d.sent_at),
-      d.escalated);
+      d.escalated, d.by_person);
 }
 
 std::vector<NodeDrain> Store::Tx::OpenDrains() {
@@ -67,14 +69,6 @@ std::vector<NodeDrain> Store::Tx::DrainsOfTicket(int64_t ticket_id) {
                                  " FROM node_drains WHERE ticket_id = $1 ORDER BY id FOR UPDATE",
                              ticket_id),
                  ReadDrain);
-}
-
-int Store::Tx::NodesHeldDrained() {
-  auto r = impl_->Exec(
-      "SELECT count(DISTINCT node) FROM node_drains WHERE fabric = $1 AND state IN ('draining', "
-      "'drained', 'resuming')",
-      store_->fabric_);
-  return r[0][0].as<int>();
 }
 
 void Store::Tx::SetCutState(int64_t action_id, const std::string& state, const std::string& why) {
