@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "act/decided_once.h"
 #include "act/drain_intent.h"
 #include "act/port_intent.h"
 #include "act/storm_ticket.h"
@@ -25,6 +26,14 @@ const char* ActingState(const Decision& d) {
 }  // namespace
 
 void FindingRecorder::Record(Store::Tx& tx, const Finding& f, RecordedFindings* out) {
+  std::string trigger = DecisionTrigger(f);
+  if (!trigger.empty() && FromEventsReadAgain(f) && tx.Decided(trigger)) {
+    // Made again from events read again after a restart or a change of leader: decided then.
+    p_.metrics.Add("ufmr_findings_decided_already_total");
+    spdlog::info("rule {} on {}: decided already, before its events were read again", f.rule,
+                 f.link_key);
+    return;
+  }
   p_.metrics.Add(MetricName("ufmr_findings_total", {{"rule", f.rule}}));
   if (f.evidence.value("during_soak", false)) return RecordSoakSign(tx, f);
   LiveDecider::Verdict v = p_.decider.Decide(tx, f);
@@ -33,7 +42,7 @@ void FindingRecorder::Record(Store::Tx& tx, const Finding& f, RecordedFindings* 
   if (d.kind == DecisionKind::kBlocked) {
     p_.metrics.Add(MetricName("ufmr_guard_vetoes_total", {{"guard", d.guard}}));
   }
-  Judged j{f, d, Explain(f, d), f.evidence};
+  Judged j{f, d, Explain(f, d), f.evidence, std::move(trigger)};
   j.evidence["decision"] = d.ToJson();
   j.evidence["explanation"] = j.explanation;
   if (d.guard == "breaker") {
@@ -41,13 +50,13 @@ void FindingRecorder::Record(Store::Tx& tx, const Finding& f, RecordedFindings* 
     if (v.tripped_count) {
       OpenStormTicket(tx, p_.remediation, p_.metrics, *v.tripped_count, j.evidence);
     }
-    return RecordHeldBack(tx, f, d);
+    return RecordHeldBack(tx, f, d, j.trigger);
   }
   if (v.open && !d.acts()) return OnOpenTicket(tx, j, *v.open);
   if (d.acts() && v.open) return Upgrade(tx, j, *v.open, out);
   if (d.kind == DecisionKind::kSuppressed || d.kind == DecisionKind::kFinding) {
     // Inhibited, silenced, shadow or log-only: recorded, no ticket.
-    tx.AddDecision(d.ToJson(), std::nullopt);
+    tx.AddDecision(d.ToJson(), std::nullopt, j.trigger);
     spdlog::info("rule {} on {}: {} ({}); rules {}", f.rule, f.link_key, DecisionKindName(d.kind),
                  d.reason, d.rules_hash);
     return;
@@ -71,7 +80,7 @@ void FindingRecorder::RecordSoakSign(Store::Tx& tx, const Finding& f) {
 void FindingRecorder::OnOpenTicket(Store::Tx& tx, const Judged& j, Ticket& existing) {
   const Finding& f = j.f;
   const Decision& d = j.d;
-  tx.AddDecision(d.ToJson(), existing.id);
+  tx.AddDecision(d.ToJson(), existing.id, j.trigger);
   // Only a rule that would take the link out judges a repair (as BreaksSoak does for single
   // signs); a shadow, ticket-only or record-only finding adds evidence.
   bool judges = f.mode == RuleMode::kEnforce && TakesPortOut(f.action);
@@ -100,7 +109,7 @@ void FindingRecorder::OnOpenTicket(Store::Tx& tx, const Judged& j, Ticket& exist
 void FindingRecorder::Upgrade(Store::Tx& tx, const Judged& j, Ticket& t, RecordedFindings* out) {
   const Finding& f = j.f;
   const Decision& d = j.d;
-  tx.AddDecision(d.ToJson(), t.id);
+  tx.AddDecision(d.ToJson(), t.id, j.trigger);
   t.state = ActingState(d);
   t.action_port = d.port;
   t.method = CutOf(d);
@@ -136,7 +145,7 @@ void FindingRecorder::OpenTicket(Store::Tx& tx, const Judged& j, RecordedFinding
   p_.placer.Place(p_.inventory, &t, f.cable_serial);
   t.id = tx.InsertTicket(t);
   ++out->tickets_opened;
-  tx.AddDecision(d.ToJson(), t.id);
+  tx.AddDecision(d.ToJson(), t.id, j.trigger);
   tx.AddEvent(t.id, "opened", kServiceActor, "rule " + f.rule + ": " + f.reason, j.evidence);
   if (d.acts()) {
     RecordCut(tx, j, t.id, t.action_port, out);

@@ -57,6 +57,7 @@ class FindingRecorder {
     const Decision& d;
     std::string explanation;
     nlohmann::json evidence;  // the finding's, with the decision and its explanation
+    std::string trigger;      // act/decided_once.h
   };
   // A sign during a soak: a verdict on the soak, never a finding of its own.
   void RecordSoakSign(Store::Tx& tx, const Finding& f);

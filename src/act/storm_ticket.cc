@@ -35,9 +35,10 @@ void OpenStormTicket(Store::Tx& tx, const Config::Remediation& remediation, Metr
                 storm.id);
 }
 
-void RecordHeldBack(Store::Tx& tx, const Finding& f, const Decision& d) {
+void RecordHeldBack(Store::Tx& tx, const Finding& f, const Decision& d,
+                    const std::string& trigger) {
   auto storm = tx.OpenTicketForLink("storm");
-  tx.AddDecision(d.ToJson(), storm ? std::optional<int64_t>(storm->id) : std::nullopt);
+  tx.AddDecision(d.ToJson(), storm ? std::optional<int64_t>(storm->id) : std::nullopt, trigger);
   if (!storm) return;
   tx.AddEvent(storm->id, "held_back", kServiceActor,
               "held back: rule " + f.rule + " on " + (d.title.empty() ? f.link_key : d.title) +

@@ -17,7 +17,8 @@ namespace ufmr {
 // earlier trip is reused) and the breaker's row.
 void OpenStormTicket(Store::Tx& tx, const Config::Remediation& remediation, Metrics& metrics,
                      int count, const nlohmann::json& evidence);
-// A finding the breaker held back: its decision, and evidence on the storm ticket.
-void RecordHeldBack(Store::Tx& tx, const Finding& f, const Decision& d);
+// A finding the breaker held back: its decision (with its trigger, act/decided_once.h), and
+// evidence on the storm ticket.
+void RecordHeldBack(Store::Tx& tx, const Finding& f, const Decision& d, const std::string& trigger);
 
 }  // namespace ufmr

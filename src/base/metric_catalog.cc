@@ -101,6 +101,9 @@ std::vector<MetricInfo> DecisionMetrics() {
       M("ufmr_rules_reload_duration_seconds", "gauge", "",
         "How long the last rules load took, successful or not."),
       M("ufmr_findings_total", "counter", "rule", "Rule matches (findings), by rule."),
+      M("ufmr_findings_decided_already_total", "counter", "",
+        "Findings made again from events read again after a restart or a change of leader, "
+        "and not decided again: they were decided before."),
       M("ufmr_decisions_total", "counter", "decision",
         "Decisions on findings, by kind: finding, disable, isolate, ticket, suppressed, blocked."),
       M("ufmr_guard_vetoes_total", "counter", "guard",

@@ -54,6 +54,7 @@ nlohmann::json ObservationToJson(const Observation& o) {
     m.emplace("description", o.description);
     m.emplace("ufm_timestamp", o.ufm_timestamp);
     if (!o.object_name.empty()) m.emplace("object", o.object_name);
+    if (o.reread) m.emplace("reread", true);  // read again after a restart (act/decided_once.h)
   } else {
     m.emplace("counter", o.counter);
     m.emplace("delta", o.delta);

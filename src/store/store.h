@@ -110,10 +110,14 @@ class Store {
     // Tickets not closed whose place (TicketPlacer) was never filled (filed before 007).
     std::vector<Ticket> UnplacedTickets(int limit);
     void SetPlace(const Ticket& t);  // switch_name, rack, host_name, ends, search_text
-    // Records a decision (decision.h's Decision, as JSON) and the ticket it opened or touched.
-    // The transaction's decisions are written together, in order, when it commits: a storm's
-    // pass records thousands, and one statement each kept the pipeline waiting on PostgreSQL.
-    void AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id);
+    // Records a decision (decision.h's Decision, as JSON), the ticket it opened or touched and
+    // its trigger (act/decided_once.h; "" none). The transaction's decisions are written
+    // together, in order, when it commits: a storm's pass records thousands, and one statement
+    // each kept the pipeline waiting on PostgreSQL.
+    void AddDecision(const nlohmann::json& decision, std::optional<int64_t> ticket_id,
+                     const std::string& trigger = "");
+    // Whether a decision with this trigger is recorded (committed) already.
+    bool Decided(const std::string& trigger);
     // Drains of hosts in the job scheduler (store_drains.cc).
     int64_t InsertDrain(const NodeDrain& d);
     void UpdateDrain(const NodeDrain& d);

@@ -8,7 +8,8 @@
 
 namespace ufmr {
 
-void Store::Tx::AddDecision(const nlohmann::json& d, std::optional<int64_t> ticket_id) {
+void Store::Tx::AddDecision(const nlohmann::json& d, std::optional<int64_t> ticket_id,
+                            const std::string& trigger) {
   auto text = [&](const char* k) { return d.contains(k) ? d[k].get<std::string>() : ""; };
   JsonWriter w;
   w.BeginObject();
@@ -17,6 +18,7 @@ void Store::Tx::AddDecision(const nlohmann::json& d, std::optional<int64_t> tick
     w.Key(k).String(text(k));
   }
   w.Key("ticket_id").Int(ticket_id.value_or(0));
+  w.Key("trigger").String(trigger);
   w.Key("details").String(JsonText(d));
   w.EndObject();
   if (!decisions_.empty()) decisions_ += ',';
@@ -27,12 +29,20 @@ void Store::Tx::WriteDecisions() {
   if (decisions_.empty()) return;
   impl_->ExecPrepared(
       "INSERT INTO decisions (fabric, finding_at, rule, decision, guard, entity, port, peer, "
-      "reason, rules_hash, ticket_id, details) SELECT $1, (e->>'time')::timestamptz, e->>'rule', "
-      "e->>'decision', e->>'guard', e->>'entity', e->>'port', e->>'peer', e->>'reason', "
-      "e->>'rules_hash', NULLIF((e->>'ticket_id')::bigint, 0), (e->>'details')::jsonb FROM "
+      "reason, rules_hash, ticket_id, details, trigger) SELECT $1, (e->>'time')::timestamptz, "
+      "e->>'rule', e->>'decision', e->>'guard', e->>'entity', e->>'port', e->>'peer', "
+      "e->>'reason', e->>'rules_hash', NULLIF((e->>'ticket_id')::bigint, 0), "
+      "(e->>'details')::jsonb, e->>'trigger' FROM "
       "jsonb_array_elements($2::jsonb) WITH ORDINALITY AS d(e, n) ORDER BY n",
       store_->fabric_, "[" + decisions_ + "]");
   decisions_.clear();
+}
+
+bool Store::Tx::Decided(const std::string& trigger) {
+  return !impl_
+              ->Exec("SELECT 1 FROM decisions WHERE fabric = $1 AND trigger = $2 LIMIT 1",
+                     store_->fabric_, trigger)
+              .empty();
 }
 
 Result<nlohmann::json> Store::RecentDecisions(int limit, const std::string& rule) {
