@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "http/http_server.h"
+#include "support/http_receiver.h"
 #include "support/service_process.h"
+#include "support/shipped_rules.h"
 #include "support/sim_process.h"
 #include "support/test_env.h"
 #include "ufm/http_client.h"
@@ -414,6 +416,84 @@ TEST_P(SecretsTest, ServeWithAMalformedDatabaseUrl) {
     EXPECT_NE(out.find("PostgreSQL"), std::string::npos) << out;
     ExpectNoSecrets("db migrate, malformed database URL", out);
   }
+}
+
+// Peers that echo what they were sent, as web frameworks' 4xx and 5xx pages do: two receivers whose
+// URLs hold keys in their path and query (one answers 404, the other 503, each echoing the path
+// and every header), and a UFM that answers 400, 401 and 503 echoing the path, the body and the
+// Authorization header. The service's log, its HTTP answers (the failing receivers, inputs,
+// metrics, tickets) and `notify test`'s output show none of the URLs, their key-like parts, the
+// password or basic auth's header value, while the echoes themselves did arrive (masked).
+TEST_P(SecretsTest, PeersThatEchoTheRequestLeakNothing) {
+  ASSERT_NO_FATAL_FAILURE(StartSim());
+  ASSERT_EQ(setenv("UFM_REMEDIATOR_UFM_PASSWORD", kEnvPassword, 1), 0);
+  testing::HttpReceiver refusing(404), failing(503);
+  refusing.set_echo(true);
+  failing.set_echo(true);
+  const std::string refusing_url =
+      refusing.Url("/services/T0HOOK404A/B0HOOK404B/xoxbEchoSecret404x?token=QueryTok404x");
+  const std::string failing_url = failing.Url("/services/T0HOOK503A/B0HOOK503B/xoxbEcho503x");
+  for (const std::string& s :
+       {refusing_url, failing_url, std::string("T0HOOK404A"), std::string("B0HOOK404B"),
+        std::string("xoxbEchoSecret404x"), std::string("QueryTok404x"), std::string("T0HOOK503A"),
+        std::string("B0HOOK503B"), std::string("xoxbEcho503x")}) {
+    secrets_.push_back(s);
+  }
+  const std::string notify =
+      "notify:\n  retry_max_s: 1\n  receivers:\n"
+      "    - {name: refusing, type: webhook, url: \"" +
+      refusing_url + "\", timeout_s: 2}\n    - {name: failing, type: slack, url: \"" + failing_url +
+      "\", timeout_s: 2}\n  route:\n    group_wait: 1s\n    group_interval: 1s\n    routes:\n"
+      "      - {receiver: refusing, continue: true}\n      - {receiver: failing}\n";
+  auto service = std::make_unique<testing::ServiceProcess>(dir_, "echo");
+  ASSERT_TRUE(testing::ShippedRulesWithShortHold(dir_ + "/rules"));  // a ticket, soon
+  std::string config =
+      ConfigYaml(sim_url_, BasicUfm(), db_url_, telemetry_url_, service->port()) + notify;
+  const std::string shipped = "  dir: " + SourceDir() + "/rules\n";
+  config.replace(config.find(shipped), shipped.size(), "  dir: " + dir_ + "/rules\n");
+  service->WriteConfig(config);
+  ASSERT_TRUE(service->Migrate());
+  HttpClient http;
+  auto post = [&](const std::string& path, const json& body) {
+    auto r = http.Post(sim_url_ + path, body.dump());
+    EXPECT_TRUE(r.ok() && r->status / 100 == 2) << path << (r.ok() ? r->body : "");
+  };
+  std::string failing_list;  // GET /api/notify/failing's last answer
+  ServeRun run =
+      Serve(*service, [&, queued = false](HttpClient& h, const std::string& log) mutable {
+        if (!queued && log.find("resuming events") == std::string::npos &&
+            log.find("skipping") == std::string::npos) {
+          return false;
+        }
+        if (!queued) {
+          queued = true;
+          const json links = json::parse(http.Get(sim_url_ + "/sim/links")->body);
+          post("/sim/faults", {{"kind", "link_down"}, {"port", links[0]["a"]["port"]}});
+          for (const char* mode : {"echo_503", "echo_400", "echo_401"}) {
+            post("/sim/misbehave", {{"mode", mode}, {"count", 3}});
+          }
+        }
+        auto r = h.Get(service->api() + "/api/notify/failing");
+        if (r.ok()) failing_list = r->body;
+        return r.ok() && r->body.find("refusing") != std::string::npos &&
+               r->body.find("failing") != std::string::npos &&
+               log.find("Service Unavailable") != std::string::npos;
+      });
+  EXPECT_TRUE(run.condition_met) << "the echoes never came\n" << run.log;
+  run.http += "GET /api/notify/failing -> " + failing_list + "\n";
+  ExpectNoSecrets("serve log, echoing peers", run.log);
+  ExpectNoSecrets("HTTP answers, echoing peers", run.http);
+  // The echoes arrived, masked: the test saw what it meant to.
+  EXPECT_NE(run.log.find("Cannot POST /services/***/***/***?token=***"), std::string::npos)
+      << run.log;
+  EXPECT_NE(run.log.find("Basic ***"), std::string::npos) << run.log;  // UFM's echo
+  EXPECT_NE(failing_list.find("POST /services/***/***/***"), std::string::npos) << failing_list;
+  testing::WriteFile(dir_ + "/echo-test.yaml", config);
+  std::string out =
+      RunToEnd("notify-test", {"notify", "test", "--config", dir_ + "/echo-test.yaml"});
+  ExpectNoSecrets("notify test, echoing receivers", out);
+  EXPECT_NE(out.find("refusing (webhook): NOT delivered: HTTP 404"), std::string::npos) << out;
+  EXPECT_NE(out.find("failing (slack): NOT delivered: HTTP 503"), std::string::npos) << out;
 }
 
 INSTANTIATE_TEST_SUITE_P(LogFormats, SecretsTest, ::testing::Values("text", "json"),

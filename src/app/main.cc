@@ -21,12 +21,12 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/config_commands.h"
+#include "app/masked_output.h"
 #include "app/notify_command.h"
 #include "app/parse_command.h"
 #include "app/probe_command.h"
 #include "app/rules_commands.h"
 #include "app/user_commands.h"
-#include "base/json_log.h"
 #include "base/metrics.h"
 #include "config/config.h"
 #include "http/http_server.h"
@@ -196,7 +196,7 @@ void RunLoop(ufmr::Remediator& remediator, const ufmr::Config& c) {
 int Serve(const Args& args) {
   auto config = ufmr::LoadConfigFile(args.config, args.sets);
   if (config.ok() && config->log.format == "json") {
-    spdlog::set_formatter(std::make_unique<ufmr::JsonLogFormatter>());
+    ufmr::app::UseJsonLogs();
   }
   if (Step("load config", config.ok() ? ufmr::Status::Ok() : config.status())) return 1;
   const ufmr::Config& c = config.value();
@@ -232,7 +232,9 @@ int Serve(const Args& args) {
       c.http.listen, static_cast<uint16_t>(c.http.port),
       [&router](const ufmr::HttpRequest& req) {
         ufmr::HttpRequest copy = req;
-        return router.Dispatch(copy);
+        ufmr::HttpResponse answer = router.Dispatch(copy);
+        ufmr::app::MaskAnswer(&answer);
+        return answer;
       },
       4);
   server.set_max_connections(c.http.max_connections);
@@ -331,6 +333,8 @@ int main(int argc, char** argv) {
   // would hold a pass, or a readiness probe, for minutes. A URL's own connect_timeout (or the
   // operator's PGCONNECT_TIMEOUT) still wins.
   setenv("PGCONNECT_TIMEOUT", "5", /*overwrite=*/0);
+  // Every configured secret is masked in all the program writes (config/secret_mask.h).
+  ufmr::app::MaskOutput("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
   std::vector<std::string> given(argv + 1, argv + argc);
   ufmr::app::Invocation inv =
       ufmr::app::ReadCommandLine(ufmr::app::Commands(), given, kVersion, std::cout, std::cerr);
@@ -343,6 +347,5 @@ int main(int argc, char** argv) {
                                  "error, critical or off");
   }
   spdlog::set_level(spdlog::level::from_str(level));
-  spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e%z %^%l%$ %v");
   return Run(inv.words, cl);
 }

@@ -15,6 +15,7 @@
 #include "config/config_reader.h"
 #include "config/db_url.h"
 #include "config/notify_config.h"
+#include "config/secret_mask.h"
 #include "config/telemetry_columns.h"
 
 namespace ufmr {
@@ -483,7 +484,9 @@ Result<Config> LoadConfigTextUnchecked(const std::string& text, const std::strin
 Result<Config> LoadConfigText(const std::string& text, const std::string& name,
                               const std::vector<std::string>& sets) {
   try {
-    return LoadConfigTextUnchecked(text, name, sets);
+    auto c = LoadConfigTextUnchecked(text, name, sets);
+    if (c.ok()) MaskConfigSecrets(c.value());  // from now on, masked wherever they show
+    return c;
   } catch (const YAML::Exception& e) {
     // A shape the reader did not foresee is still a config error, never a crash.
     return Status::InvalidArgument(name + ": " + e.what());

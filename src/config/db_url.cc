@@ -113,6 +113,8 @@ void ReplaceAll(std::string& text, const std::string& what) {
 
 }  // namespace
 
+std::vector<std::string> DatabasePasswordForms(const std::string& url) { return SecretForms(url); }
+
 std::string DatabasePassword(const std::string& url) {
   bool is_uri = false;
   std::vector<std::string> uri = UriPasswords(url, &is_uri);

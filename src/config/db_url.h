@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace ufmr {
 
@@ -15,5 +16,8 @@ std::string DatabasePassword(const std::string& url);
 // `text` with every form of every password the URL may hold replaced by "***": libpq's, the text
 // up to the last '@' of the user info, `password=` query parameters; as written and decoded.
 std::string RedactDatabasePassword(std::string text, const std::string& url);
+
+// Those forms, longest first (config/secret_mask.h masks them everywhere).
+std::vector<std::string> DatabasePasswordForms(const std::string& url);
 
 }  // namespace ufmr

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "config/secret_mask.h"
 #include "notify/email.h"
 #include "ufm/http_client.h"
 
@@ -9,18 +10,19 @@ namespace ufmr {
 
 namespace {
 
-// `text` with every occurrence of `secret` replaced.
-std::string Redacted(std::string text, const std::string& secret) {
-  if (secret.empty()) return text;
-  for (size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at)) {
-    text.replace(at, secret.size(), "<url>");
+// `text` with the receiver's URL, and every configured secret, masked: a receiver may echo them.
+std::string Redacted(std::string text, const std::string& url) {
+  if (!url.empty()) {
+    for (size_t at = text.find(url); at != std::string::npos; at = text.find(url, at)) {
+      text.replace(at, url.size(), "<url>");
+    }
   }
-  return text;
+  return SecretMask::Global().Mask(text);
 }
 
-// The start of a refusal's body, on one line, for the error message.
+// The start of a refusal's body, masked before it is cut, on one line, for the error message.
 std::string Snippet(const std::string& body) {
-  std::string out = body.substr(0, 200);
+  std::string out = SecretMask::Global().Excerpt(body, 200);
   for (char& c : out) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
@@ -40,8 +42,9 @@ DeliveryResult Deliver(const Config::Notify::Receiver& receiver, const Message& 
   options.headers["Idempotency-Key"] = message.idempotency_key;
   HttpClient client(options);
   const nlohmann::json body = receiver.type == "slack" ? SlackBody(message) : WebhookBody(message);
-  auto answer = client.Post(receiver.url,
-                            body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  std::string text = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  SecretMask::Global().MaskInPlace(&text);  // what a message quotes never carries a secret
+  auto answer = client.Post(receiver.url, text);
   DeliveryResult r;
   if (!answer.ok()) {
     r.retryable = true;

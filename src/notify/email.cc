@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "base/text.h"
+#include "config/secret_mask.h"
 
 namespace ufmr {
 
@@ -116,7 +117,8 @@ DeliveryResult Failure(CURLcode code, long reply, const char* detail) {
   const bool refused = !temporary && (code == CURLE_LOGIN_DENIED || code == CURLE_USE_SSL_FAILED ||
                                       (reply >= 500 && reply < 600));
   r.retryable = !refused;
-  r.error = std::string("SMTP: ") + (detail && *detail ? detail : curl_easy_strerror(code));
+  r.error = SecretMask::Global().Mask(std::string("SMTP: ") +
+                                      (detail && *detail ? detail : curl_easy_strerror(code)));
   if (reply > 0) r.error += " (reply " + std::to_string(reply) + ")";
   return r;
 }

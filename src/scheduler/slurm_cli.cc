@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "config/secret_mask.h"
 #include "scheduler/slurm_text.h"
 
 namespace ufmr {
@@ -16,7 +17,7 @@ bool Mentions(const std::string& text, const char* what) {
 Status Failure(const std::string& program, const CommandOutput& out, const std::string& node) {
   std::string said = out.err.empty() ? out.out : out.err;
   while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
-  if (said.size() > 300) said = said.substr(0, 300) + "...";
+  said = SecretMask::Global().Excerpt(said, 300);  // masked before it is cut
   std::string what = program + " exited " + std::to_string(out.exit_code) + ": " + said;
   if (Mentions(said, "Invalid node name")) {
     return Status::NotFound("Slurm does not know node " + node + " (" + what + ")");

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <set>
 
+#include "config/secret_mask.h"
+
 namespace ufmr::slurm_text {
 
 namespace {
@@ -39,9 +41,7 @@ Status ForEachLine(std::string_view text, F&& f) {
   return Status::Ok();
 }
 
-std::string Excerpt(std::string_view line) {
-  return std::string(line.substr(0, 120)) + (line.size() > 120 ? "..." : "");
-}
+std::string Excerpt(std::string_view line) { return SecretMask::Global().Excerpt(line, 120); }
 
 }  // namespace
 

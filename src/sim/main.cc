@@ -104,7 +104,8 @@ control API (no auth, on --port):
   POST /sim/node_description {"port": "<guid>_<n>", "description": "..."}
                     the node description of the port's node from now on ("" restores it)
   POST /sim/misbehave {"mode": "html_error"|"html_login"|"status_500"|"status_401"|
-                    "malformed_json"|"slow", "count": 1, "delay_ms": 0}
+                    "malformed_json"|"slow"|"echo_400"|"echo_401"|"echo_503",
+                    "count": 1, "delay_ms": 0}
   POST /sim/events/reset_ids, /sim/events/skip {"count": N}
   GET  /sim/faults, /sim/actions, /sim/operator, /sim/external_events, /sim/links
 )";

@@ -85,7 +85,7 @@ std::optional<HttpResponse> UfmAccess::Admit(HttpRequest& r) {
     if (prefix == "/ufmRest") out.headers.emplace_back("WWW-Authenticate", "Basic realm=\"UFM\"");
     return out;
   }
-  if (auto bad = NextMisbehaviour()) return bad;
+  if (auto bad = NextMisbehaviour(r)) return bad;
   if (prefix != "/ufmRest") {
     r.path = "/ufmRest" + r.path.substr(prefix.size());
     r.target = "/ufmRest" + r.target.substr(prefix.size());
@@ -137,9 +137,23 @@ HttpResponse UfmAccess::IssueToken(const HttpRequest&) {
   return HttpResponse::Json(200, Json{{"access_token", token}, {"revoked", false}});
 }
 
+HttpResponse UfmAccess::Echo(const HttpRequest& r, int status) {
+  // As a web framework's debugging error page: the request, its credentials included.
+  Json headers = Json::object();
+  for (const auto& [k, v] : r.headers) headers[k] = v;
+  return HttpResponse::Json(status, Json{{"error", status == 503 ? "Service Unavailable"
+                                                   : status == 401 ? "Unauthorized"
+                                                                   : "Bad Request"},
+                                         {"method", r.method},
+                                         {"path", r.target},
+                                         {"body", r.body},
+                                         {"headers", headers}});
+}
+
 HttpResponse UfmAccess::Misbehave(const HttpRequest& request) {
-  static const std::set<std::string> kModes = {"html_error", "html_login",     "status_500",
-                                               "status_401", "malformed_json", "slow"};
+  static const std::set<std::string> kModes = {
+      "html_error", "html_login", "status_500", "status_401", "malformed_json",
+      "slow",       "echo_400",   "echo_401",   "echo_503"};
   Json b = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (b.is_discarded()) return HttpResponse::Error(400, "malformed JSON body");
   if (!b.is_object()) return HttpResponse::Error(400, "body must be a JSON object");
@@ -147,7 +161,7 @@ HttpResponse UfmAccess::Misbehave(const HttpRequest& request) {
   if (!kModes.count(mode)) {
     return HttpResponse::Error(400,
                                "mode must be one of html_error, html_login, status_500, "
-                               "status_401, malformed_json, slow");
+                               "status_401, malformed_json, slow, echo_400, echo_401, echo_503");
   }
   int count = b.value("count", 1);
   int delay_ms = b.value("delay_ms", 0);
@@ -159,7 +173,7 @@ HttpResponse UfmAccess::Misbehave(const HttpRequest& request) {
   return HttpResponse::Json(200, Json{{"queued", misbehaviours_.size()}});
 }
 
-std::optional<HttpResponse> UfmAccess::NextMisbehaviour() {
+std::optional<HttpResponse> UfmAccess::NextMisbehaviour(const HttpRequest& r) {
   Misbehaviour m;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -180,6 +194,7 @@ std::optional<HttpResponse> UfmAccess::NextMisbehaviour() {
     return HttpResponse::Text(200, "<!DOCTYPE html><html><body><form action=\"/dologin\">",
                               "text/html");
   }
+  if (m.mode.rfind("echo_", 0) == 0) return Echo(r, std::stoi(m.mode.substr(5)));
   if (m.mode == "status_500") return HttpResponse::Error(500, "internal server error");
   if (m.mode == "status_401") return HttpResponse::Error(401, "session expired");
   return HttpResponse::Text(200, "[{\"id\": 1, \"name\": ", "application/json");

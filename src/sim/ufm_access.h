@@ -2,7 +2,9 @@
 // on /ufmRest, a session cookie (from POST /dologin) on /ufmRestV2, a token (from POST
 // /ufmRest/app/tokens) on /ufmRestV3, and X-Remote-User: ufmsystem with no prefix on the UFM host
 // itself. Also the scripted misbehaviours of POST /sim/misbehave (HTML where JSON was expected,
-// 500s, 401s, cut JSON, slow answers), served to the next requests that get in. Thread-safe: one
+// 500s, 401s, cut JSON, slow answers, and 400, 401 and 503 answers that echo the request, its
+// Authorization header included, as web frameworks' error pages do), served to the next
+// requests that get in. Thread-safe: one
 // mutex guards the sessions, tokens and misbehaviours.
 #pragma once
 
@@ -41,7 +43,9 @@ class UfmAccess {
   bool HoldsSecret(const HttpRequest& request, const std::string& prefix);
   // The next queued misbehaviour's answer; nullopt when none is queued or it only slows the
   // request down (after sleeping).
-  std::optional<HttpResponse> NextMisbehaviour();
+  std::optional<HttpResponse> NextMisbehaviour(const HttpRequest& r);
+  // An error answer that carries the request back: method, path, body and every header.
+  static HttpResponse Echo(const HttpRequest& r, int status);
 
   struct Misbehaviour {
     std::string mode;

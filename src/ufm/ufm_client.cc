@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "config/secret_mask.h"
 #include "ufm/ufm_json.h"
 
 namespace ufmr {
@@ -224,17 +225,18 @@ Result<HttpResult> RestUfmClient::Call(const std::string& method, const std::str
     if (code == 404) return Status::NotFound(what + ": not found");
     if (code >= 500 || code == 429) {
       last = Status::Unavailable(what + ": HTTP " + std::to_string(code) + ": " +
-                                 r->body.substr(0, 200));
+                                 SecretMask::Global().Excerpt(r->body, 200));
       if (idempotent) continue;
       return last;
     }
     if (code >= 400) {
       return Status::InvalidArgument(what + ": UFM rejected the request: HTTP " +
-                                     std::to_string(code) + ": " + r->body.substr(0, 200));
+                                     std::to_string(code) + ": " +
+                                     SecretMask::Global().Excerpt(r->body, 200));
     }
     if (code < 200 || code >= 300) {
       return Status::Unavailable(what + ": HTTP " + std::to_string(code) + ": " +
-                                 r->body.substr(0, 200));
+                                 SecretMask::Global().Excerpt(r->body, 200));
     }
     if (want_json && LooksLikeHtml(r.value())) {
       return Status::Unavailable(what +
@@ -256,7 +258,7 @@ Result<HttpResult> RestUfmClient::Checked(Result<HttpResult> r, const std::strin
   if (r->status == 404) return Status::NotFound(what + ": not found");
   if (r->status < 200 || r->status >= 300) {
     return Status::Unavailable(what + ": HTTP " + std::to_string(r->status) + ": " +
-                               r->body.substr(0, 300));
+                               SecretMask::Global().Excerpt(r->body, 300));
   }
   return r;
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <thread>
 
 namespace ufmr::testing {
@@ -32,6 +33,13 @@ HttpResponse HttpReceiver::Take(const HttpRequest& r) {
   }
   if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
   const int status = status_.load();
+  if (status != 200 && echo_.load()) {
+    nlohmann::json headers = nlohmann::json::object();
+    for (const auto& [k, v] : r.headers) headers[k] = v;
+    // As Express's "Cannot POST /path", with the request's headers after it.
+    return HttpResponse::Text(status, std::string(status < 500 ? "Cannot " : "Unavailable: ") +
+                                          r.method + " " + r.target + " " + headers.dump());
+  }
   return HttpResponse::Text(status, status == 200 ? "ok" : "no_service");
 }
 

@@ -1,6 +1,8 @@
 // HttpReceiver: a receiver of notifications for the tests, a real HTTP server on loopback that
 // records every request and answers with the status it is set to (after a delay, if set): a
-// receiver that works, fails, hangs or comes back.
+// receiver that works, fails, hangs or comes back. Set to echo, an error answer carries the
+// request back as common web frameworks' 404 and 5xx pages do: its method, path with query, and
+// every header, Authorization included.
 #pragma once
 
 #include <atomic>
@@ -23,11 +25,13 @@ class HttpReceiver {
   std::string Url(const std::string& path) const;
   std::vector<HttpRequest> Requests();  // a copy, in arrival order
   void set_status(int status) { status_.store(status); }
+  void set_echo(bool echo) { echo_.store(echo); }
 
  private:
   HttpResponse Take(const HttpRequest& r);
 
   std::atomic<int> status_;
+  std::atomic<bool> echo_{false};
   std::chrono::milliseconds delay_;
   std::mutex mu_;
   std::vector<HttpRequest> requests_;
