@@ -19,9 +19,9 @@
 # sanitized suite, whose tests spend most of their time waiting on the servers they start: the
 # tests start their servers on free ports and private sockets, so they do not collide),
 # SANITIZE_SKIP_LABELS (a ctest label
-# regex; default "chaos|browser|schema|services|shape": the chaos test kills the service with
-# SIGKILL, which leaves a sanitizer nothing to report, and the others test no C++ the rest of the
-# suite does not; empty runs everything sanitized).
+# regex; default "chaos|campaign|browser|schema|services|shape": the chaos test and the campaign
+# kill the service with SIGKILL, which leaves a sanitizer nothing to report, and the others test
+# no C++ the rest of the suite does not; empty runs everything sanitized).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -113,7 +113,7 @@ phase "tests"
 status=0
 skip=()
 if [[ $sanitize == ON ]]; then
-  skip_labels=${SANITIZE_SKIP_LABELS-chaos|browser|schema|services|shape}
+  skip_labels=${SANITIZE_SKIP_LABELS-chaos|campaign|browser|schema|services|shape}
   [[ -n $skip_labels ]] && skip=(-LE "$skip_labels")
 fi
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$jobs" "${skip[@]}" "$@" ||

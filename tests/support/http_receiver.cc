@@ -9,7 +9,7 @@ namespace ufmr::testing {
 
 HttpReceiver::HttpReceiver(int status, std::chrono::milliseconds delay)
     : status_(status),
-      delay_(delay),
+      delay_ms_(delay.count()),
       server_(
           "127.0.0.1", 0, [this](const HttpRequest& r) { return Take(r); }, 2) {
   EXPECT_TRUE(server_.Start().ok());
@@ -26,13 +26,22 @@ std::vector<HttpRequest> HttpReceiver::Requests() {
   return requests_;
 }
 
+std::vector<int> HttpReceiver::Statuses() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return statuses_;
+}
+
 HttpResponse HttpReceiver::Take(const HttpRequest& r) {
+  ++in_flight_;
+  const int status = status_.load();
   {
     std::lock_guard<std::mutex> lock(mu_);
     requests_.push_back(r);
+    statuses_.push_back(status);
   }
-  if (delay_.count() > 0) std::this_thread::sleep_for(delay_);
-  const int status = status_.load();
+  const int64_t delay = delay_ms_.load();
+  if (delay > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+  --in_flight_;
   if (status != 200 && echo_.load()) {
     nlohmann::json headers = nlohmann::json::object();
     for (const auto& [k, v] : r.headers) headers[k] = v;

@@ -26,15 +26,23 @@ class HttpReceiver {
   std::vector<HttpRequest> Requests();  // a copy, in arrival order
   void set_status(int status) { status_.store(status); }
   void set_echo(bool echo) { echo_.store(echo); }
+  // How long it waits before it answers (past the sender's timeout: a receiver that hangs).
+  void set_delay(std::chrono::milliseconds delay) { delay_ms_.store(delay.count()); }
+  // Requests taken and not yet answered.
+  int in_flight() const { return in_flight_.load(); }
+  // The status each request was answered with, in arrival order (as Requests()).
+  std::vector<int> Statuses();
 
  private:
   HttpResponse Take(const HttpRequest& r);
 
   std::atomic<int> status_;
   std::atomic<bool> echo_{false};
-  std::chrono::milliseconds delay_;
+  std::atomic<int64_t> delay_ms_;
+  std::atomic<int> in_flight_{0};
   std::mutex mu_;
   std::vector<HttpRequest> requests_;
+  std::vector<int> statuses_;
   HttpServer server_;
 };
 

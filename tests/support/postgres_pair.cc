@@ -49,6 +49,12 @@ std::string PostgresPair::ReplicaUrl(const std::string& db) const {
 }
 
 void PostgresPair::KillPrimary() { Script({"kill", primary_dir_}); }
-void PostgresPair::Promote() { Script({"promote", replica_dir_}); }
+void PostgresPair::Promote() {
+  Script({"promote", replica_dir_});
+  promoted_ = true;
+}
+void PostgresPair::RestartPrimary() {
+  Script({"restart", promoted_ ? replica_dir_ : primary_dir_});
+}
 
 }  // namespace ufmr::testing
