@@ -65,12 +65,16 @@ case "$cmd" in
     # nothing. Set on the primary only (after the copy): the promoted replica waits for no one.
     as_pg "$bindir/psql" -h "$primary" -p $port -U postgres -d postgres -qAt \
       -c "ALTER SYSTEM SET synchronous_standby_names = '*'" -c "SELECT pg_reload_conf()" >/dev/null
-    for _ in $(seq 1 100); do
+    state=
+    for _ in $(seq 1 200); do
       state=$(as_pg "$bindir/psql" -h "$primary" -p $port -U postgres -d postgres -qAt \
         -c "SELECT sync_state FROM pg_stat_replication" 2>/dev/null || true)
       [[ "$state" == sync ]] && break
       sleep 0.1
     done
+    if [[ "$state" != sync ]]; then
+      echo "pg-temp: the replica never became synchronous (sync_state '$state')" >&2; exit 1
+    fi
     echo "host=$pg port=$port dbname=postgres user=postgres" | tee "$dir/url"
     ;;
   kill)

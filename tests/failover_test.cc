@@ -142,6 +142,9 @@ class FailoverTest : public ::testing::Test {
   void ExpectNothingLostOrRepeated(testing::ServiceProcess& in, size_t faults) {
     auto tickets = Tickets(in);
     EXPECT_EQ(tickets.size(), faults);
+    json list = Get(in.api() + "/api/tickets?state=all");  // not by link: a second one shows
+    ASSERT_TRUE(list.contains("tickets"));
+    EXPECT_EQ(list["tickets"].size(), faults) << list.dump(2);
     for (const auto& [port, n] : Disables()) EXPECT_EQ(n, 1) << port << " disabled " << n;
     EXPECT_EQ(Disables().size(), faults);
     bool repeated = false;

@@ -13,6 +13,7 @@
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "app/masked_output.h"
@@ -52,6 +53,17 @@ TEST_F(SecretMaskTest, ASecretIsMaskedInEveryFormItIsEchoedIn) {
   EXPECT_EQ(mask_.Mask("abc"), "abc");
 }
 
+// "123456", UFM's factory password, is masked where it stands alone, not inside a longer number
+// or word: an epoch, an id or a counter stay whole.
+TEST_F(SecretMaskTest, ASecretIsMaskedAloneNotInsideALongerWordOrNumber) {
+  mask_.Add("123456");
+  EXPECT_EQ(mask_.Mask("password=123456&x"), "password=***&x");
+  EXPECT_EQ(mask_.Mask("\"123456\" 123456"), "\"***\" ***");
+  EXPECT_EQ(mask_.Mask("at 1771234567, id 1234560"), "at 1771234567, id 1234560");
+  mask_.Add("p@ss!");  // ends in punctuation: masked whatever follows it
+  EXPECT_EQ(mask_.Mask("x p@ss!y"), "x ***y");
+}
+
 TEST_F(SecretMaskTest, AReceiversUrlIsMaskedWholeAndByItsKeyLikeParts) {
   mask_.AddUrl(kSlack);
   EXPECT_EQ(mask_.Mask(std::string("POST ") + kSlack + ": HTTP 503"), "POST ***: HTTP 503");
@@ -60,8 +72,13 @@ TEST_F(SecretMaskTest, AReceiversUrlIsMaskedWholeAndByItsKeyLikeParts) {
             R"({"path": "/services/***/***/***"})");
   EXPECT_EQ(mask_.Mask(R"({"path": "\/services\/T0A1B2C3D\/B4E5F6G7H"})"),
             R"({"path": "\/services\/***\/***"})");
-  mask_.AddUrl("http://user:s3cretPw@sink.example:8080/hooks/ufm?token=f00dCafe42&format=json");
-  EXPECT_EQ(mask_.Mask("got token=f00dCafe42 from s3cretPw"), "got token=*** from ***");
+  mask_.AddUrl(
+      "http://user:s3cretPw@sink.example:8080/hooks/ufm?token=f00d&format=json&sig=abc%2Fdef");
+  EXPECT_EQ(mask_.Mask("got token=f00d from s3cretPw"), "got token=*** from ***");
+  EXPECT_EQ(mask_.Mask("sig=abc/def sig=abc%2Fdef"), "sig=*** sig=***");
+  // The Authorization header curl sends for the URL's user info.
+  EXPECT_EQ(mask_.Mask("authorization: Basic " + Base64Encode("user:s3cretPw")),
+            "authorization: Basic ***");
   EXPECT_EQ(mask_.Mask("GET /hooks/ufm?format=json"), "GET /hooks/ufm?format=json");
 }
 
@@ -83,10 +100,10 @@ TEST_F(SecretMaskTest, OverlappingSecretsAreMaskedWhole) {
 
 TEST_F(SecretMaskTest, AnExcerptIsMaskedBeforeItIsCut) {
   mask_.Add("TopSecretValue99");
-  const std::string body = std::string(190, 'x') + "TopSecretValue99 and more";
+  const std::string body = std::string(189, 'x') + " TopSecretValue99 and more";
   const std::string cut = mask_.Excerpt(body, 200);
   EXPECT_EQ(cut.find("TopSecret"), std::string::npos) << cut;
-  EXPECT_EQ(cut, std::string(190, 'x') + "*** and mo...");
+  EXPECT_EQ(cut, std::string(189, 'x') + " *** and mo...");
   EXPECT_EQ(mask_.Excerpt("short", 200), "short");
 }
 
@@ -148,6 +165,18 @@ TEST(MaskedOutputTest, LogLinesInEitherFormatAndStreamsWrittenInPiecesAreMasked)
   app::MaskAnswer(&answer);
   EXPECT_EQ(answer.body, "echo ***");
   EXPECT_EQ(answer.headers[0].second, "***");
+  // A JSON answer by its strings: a number equal to a secret stays a number (valid JSON).
+  SecretMask::Global().Add("123456");
+  HttpResponse doc = HttpResponse::Json(200, {{"id", 123456}, {"note", "password 123456"}});
+  app::MaskAnswer(&doc);
+  EXPECT_EQ(nlohmann::json::parse(doc.body),
+            nlohmann::json({{"id", 123456}, {"note", "password ***"}}));
+  // /metrics by its names, labels and help: a sample's value stays a number.
+  HttpResponse metrics =
+      HttpResponse::Text(200, "# HELP x about 123456\nx{receiver=\"123456\"} 123456\ny 2\n",
+                         "text/plain; version=0.0.4");
+  app::MaskAnswer(&metrics);
+  EXPECT_EQ(metrics.body, "# HELP x about ***\nx{receiver=\"***\"} 123456\ny 2\n");
   SecretMask::Global().Clear();
 }
 

@@ -303,13 +303,15 @@ void DrainWorker::StepPending(NodeDrain& d, PassState& pass) {
     return Wait(d, "the circuit breaker is tripped: no host is drained until a person re-arms it");
   }
   if (!pass.cap_unknown.ok()) return Retry(d, pass.cap_unknown);
-  if (!pass.held_nodes.count(d.node) && !pass.person_nodes.count(d.node) &&
-      static_cast<int>(pass.held_nodes.size()) >= pass.cap) {
-    return Wait(d, CapWords(pass, d.node));
-  }
+  const bool over_cap =
+      !pass.held_nodes.count(d.node) && static_cast<int>(pass.held_nodes.size()) >= pass.cap;
+  // Over the cap, only a node a person drained (as this pass began) is looked at: its drain is
+  // waited for, not sent.
+  if (over_cap && !pass.person_nodes.count(d.node)) return Wait(d, CapWords(pass, d.node));
   auto node = p_.scheduler.Node(d.node);
   if (!node.ok()) return Trouble(d, node.status());
   Change c(d);
+  if (over_cap && !node->drain) return Wait(d, CapWords(pass, d.node));  // resumed meanwhile
   if (node->drain && !OursReason(node->reason, d.node)) {
     c.drain.by_person = true;  // a person's: waited for, never the service's
     c.drain.note = "was drained by a person already (reason: " + node->reason +
@@ -323,7 +325,7 @@ void DrainWorker::StepPending(NodeDrain& d, PassState& pass) {
   auto jobs = p_.scheduler.Jobs(d.node);
   (c.drain.by_person ? pass.person_nodes : pass.held_nodes).insert(d.node);
   c.drain.state = drain_state::kDraining;
-  if (!c.drain.by_person) c.drain.sent_at = ToEpochSeconds(p_.clock.Now());
+  c.drain.sent_at = ToEpochSeconds(p_.clock.Now());  // or found: the deadline counts from now
   c.drain.tries = 0;
   c.drain.next_try_at.reset();
   c.event_kind = "drain";

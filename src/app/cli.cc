@@ -1,5 +1,6 @@
 #include "app/cli.h"
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -9,7 +10,7 @@
 #include <set>
 
 #include "base/text.h"
-
+#include "config/secret_mask.h"
 namespace ufmr::app {
 namespace {
 
@@ -287,7 +288,8 @@ int UsageError(const std::vector<std::string>& words, const std::string& message
 void LogWarningsToStderr() {
   auto logger = spdlog::stderr_color_mt("cli");
   logger->set_level(spdlog::level::warn);
-  logger->set_pattern("%^%l%$: %v");
+  logger->set_formatter(std::make_unique<MaskedLogFormatter>(  // secrets masked, as everywhere
+      std::make_unique<spdlog::pattern_formatter>("%^%l%$: %v")));
   spdlog::set_default_logger(logger);
 }
 

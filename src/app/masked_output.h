@@ -1,9 +1,11 @@
 // MaskedOutput: every byte the program writes passes the secret mask (config/secret_mask.h):
 // standard output and error, line by line (a secret never spans a line), every log line, in
-// the text format or JSON, and every HTTP answer the service gives. Installed once, first thing in
+// the text format or JSON, and every HTTP answer the service gives (a JSON answer by its strings,
+// /metrics by its names, labels and help, so numbers stay numbers). Installed once, first thing in
 // main; the secrets join the mask as a config is loaded. Thread-safe as the streams and spdlog are.
 #pragma once
 
+#include <mutex>
 #include <ostream>
 #include <streambuf>
 #include <string>
@@ -27,6 +29,7 @@ class MaskedLineBuf final : public std::streambuf {
   // Writes the first `upto` bytes held, masked; false once `out` failed to take them.
   bool Emit(size_t upto);
 
+  std::mutex mu_;  // several threads may write to one stream
   std::streambuf* out_;
   std::string line_;
   bool failed_ = false;  // `out` did not take everything: the stream reports it

@@ -10,6 +10,7 @@
 #include "app/anonymiser.h"
 #include "base/clock.h"
 #include "base/text.h"
+#include "config/secret_mask.h"
 
 namespace ufmr::app {
 
@@ -123,7 +124,13 @@ Result<Json> WriteAnswers(const std::vector<Answer>& answers,
   for (const auto& a : answers) {
     if (a.body.empty()) continue;
     const bool is_json = a.file.size() > 5 && a.file.compare(a.file.size() - 5, 5, ".json") == 0;
-    const std::string text = is_json ? anon->ApplyJson(a.body) : anon->Apply(a.body);
+    std::string text = is_json ? anon->ApplyJson(a.body) : anon->Apply(a.body);
+    // Every other configured secret (a receiver's URL, the database password): masked in a
+    // text file; a JSON answer that holds one is not written (masked, it could be invalid).
+    if (!is_json) SecretMask::Global().MaskInPlace(&text);
+    if (is_json && SecretMask::Global().Holds(text)) {
+      return Status::Internal(a.file + " would hold a configured secret: not written");
+    }
     // Apply has replaced them already; this stays as the last word before a byte is written.
     for (const std::string& s : secrets) {
       if (text.find(s) != std::string::npos) {

@@ -20,6 +20,10 @@ bool Unreserved(unsigned char c) {
          c == '.' || c == '_' || c == '~';
 }
 
+bool WordChar(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 std::string PercentEncoded(std::string_view s, const char* hex) {
   std::string out;
   for (unsigned char c : s) {
@@ -72,6 +76,22 @@ std::string JsonEscaped(std::string_view s, bool slash) {
   return out;
 }
 
+// A form as a pattern: one that starts (ends) with a letter or digit matches only where none goes
+// before (after) it.
+std::string Bounded(const std::string& form) {
+  return (WordChar(form.front()) ? "\\b" : "") + RE2::QuoteMeta(form) +
+         (WordChar(form.back()) ? "\\b" : "");
+}
+
+// A query parameter's name that says its value is a secret (token=, api_key=, sig=, ...).
+bool NamesASecret(const std::string& name) {
+  const std::string lower = AsciiLower(name);
+  for (const char* word : {"token", "key", "secret", "sig", "auth", "pass", "code", "session"}) {
+    if (lower.find(word) != std::string::npos) return true;
+  }
+  return false;
+}
+
 std::vector<std::string> Split(std::string_view s, char by) {
   std::vector<std::string> out;
   size_t start = 0;
@@ -117,17 +137,16 @@ void SecretMask::Add(std::string_view secret) {
     return a.size() != b.size() ? a.size() > b.size() : a < b;
   });
   std::string alternation;
-  for (const auto& s : order) {
-    if (!alternation.empty()) alternation += '|';
-    alternation += RE2::QuoteMeta(s);
-  }
+  for (const auto& s : order) alternation += (alternation.empty() ? "" : "|") + Bounded(s);
   RE2::Options options;
   options.set_encoding(RE2::Options::EncodingLatin1);  // secrets and text as bytes
   options.set_max_mem(64 << 20);
   options.set_log_errors(false);
   auto pattern = std::make_shared<const RE2>("(?:" + alternation + ")", options);
-  if (pattern->ok()) pattern_ = std::move(pattern);
-  empty_.store(pattern_ == nullptr);
+  if (!pattern->ok()) return;
+  longest_.store(order.front().size());
+  pattern_.store(std::move(pattern));  // readers never wait for the compile above
+  empty_.store(false);
 }
 
 void SecretMask::AddUrl(std::string_view url) {
@@ -142,8 +161,11 @@ void SecretMask::AddUrl(std::string_view url) {
   if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
     std::string_view userinfo = authority.substr(0, at);
     if (size_t colon = userinfo.find(':'); colon != std::string_view::npos) {
+      const std::string user = PercentDecoded(userinfo.substr(0, colon));
+      const std::string password = PercentDecoded(userinfo.substr(colon + 1));
       Add(userinfo.substr(colon + 1));
-      Add(PercentDecoded(userinfo.substr(colon + 1)));
+      Add(password);
+      Add(Base64Encode(user + ":" + password));  // the Authorization header curl sends
     }
   }
   if (path_at == std::string_view::npos) return;
@@ -159,24 +181,24 @@ void SecretMask::AddUrl(std::string_view url) {
   if (query_at == std::string_view::npos) return;
   for (const auto& pair : Split(tail.substr(query_at + 1), '&')) {
     const size_t eq = pair.find('=');
-    std::string value = eq == std::string::npos ? pair : pair.substr(eq + 1);
-    if (LooksLikeKey(value)) {
+    const std::string value = eq == std::string::npos ? pair : pair.substr(eq + 1);
+    if (LooksLikeKey(value) || (eq != std::string::npos && NamesASecret(pair.substr(0, eq)))) {
       Add(value);
       Add(PercentDecoded(value));
     }
   }
 }
 
-std::shared_ptr<const RE2> SecretMask::Pattern() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return pattern_;
+bool SecretMask::Holds(std::string_view text) const {
+  if (empty()) return false;
+  auto pattern = pattern_.load();
+  return pattern && RE2::PartialMatch(text, *pattern);
 }
 
 bool SecretMask::MaskInPlace(std::string* text) const {
-  if (empty()) return false;
-  auto pattern = Pattern();
-  if (!pattern || text->empty()) return false;
-  return RE2::GlobalReplace(text, *pattern, kMasked) > 0;
+  if (empty() || text->empty()) return false;
+  auto pattern = pattern_.load();
+  return pattern && RE2::GlobalReplace(text, *pattern, kMasked) > 0;
 }
 
 std::string SecretMask::Mask(std::string_view text) const {
@@ -186,10 +208,14 @@ std::string SecretMask::Mask(std::string_view text) const {
 }
 
 std::string SecretMask::Excerpt(std::string_view text, size_t max) const {
-  std::string out = Mask(text);
-  if (out.size() <= max) return out;
-  size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // UTF-8
+  // Only what can reach the cut: a secret that starts before it ends within this much.
+  const size_t reach = max + longest_.load() + 1;
+  std::string out = Mask(text.substr(0, reach));
+  if (out.size() <= max && text.size() <= reach) return out;
+  size_t cut = std::min(max, out.size());
+  while (cut > 0 && cut < out.size() && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) {
+    --cut;  // not inside a UTF-8 character
+  }
   out.resize(cut);
   return out + "...";
 }
@@ -197,7 +223,8 @@ std::string SecretMask::Excerpt(std::string_view text, size_t max) const {
 void SecretMask::Clear() {
   std::lock_guard<std::mutex> lock(mu_);
   secrets_.clear();
-  pattern_.reset();
+  pattern_.store(nullptr);
+  longest_.store(0);
   empty_.store(true);
 }
 
@@ -208,7 +235,7 @@ void MaskConfigSecrets(const Config& c) {
   if (!c.ufm.password.empty()) mask.Add(Base64Encode(c.ufm.user + ":" + c.ufm.password));
   for (const auto& form : DatabasePasswordForms(c.database.url)) mask.Add(form);
   for (const auto& r : c.notify.receivers) {
-    if (r.type != "email") mask.AddUrl(r.url);
+    mask.AddUrl(r.url);
     if (r.password.empty()) continue;
     mask.Add(r.password);
     mask.Add(Base64Encode(r.password));                                             // AUTH LOGIN
@@ -218,6 +245,7 @@ void MaskConfigSecrets(const Config& c) {
 }
 
 void MaskedLogFormatter::format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) {
+  if (SecretMask::Global().empty()) return inner_->format(msg, dest);
   std::string payload(msg.payload.data(), msg.payload.size());
   if (!SecretMask::Global().MaskInPlace(&payload)) return inner_->format(msg, dest);
   spdlog::details::log_msg masked = msg;

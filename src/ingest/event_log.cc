@@ -5,6 +5,7 @@
 
 #include "base/utf8.h"
 #include "catalog/event_types.h"
+#include "config/secret_mask.h"
 #include "ingest/byte_scan.h"
 #include "ingest/event_details.h"
 #include "ingest/port_names.h"
@@ -36,13 +37,10 @@ using event_details::SplitPortRef;
 constexpr size_t kExcerptBytes = 120;
 constexpr size_t kMaxNameBytes = 200;
 
-// The first line of s, at most kExcerptBytes, cut on a UTF-8 boundary (s is valid UTF-8).
+// The first line of s, masked (config/secret_mask.h), at most kExcerptBytes, cut on a UTF-8
+// boundary (s is valid UTF-8).
 std::string Excerpt(std::string_view s) {
-  s = s.substr(0, s.find('\n'));
-  if (s.size() <= kExcerptBytes) return std::string(s);
-  size_t cut = kExcerptBytes;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(s.substr(0, cut)) + "...";
+  return SecretMask::Global().Excerpt(s.substr(0, s.find('\n')), kExcerptBytes);
 }
 
 std::string_view CutUtf8(std::string_view s, size_t max) {

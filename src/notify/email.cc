@@ -139,12 +139,13 @@ std::string EmailText(const Config::Notify::Receiver& x, const Message& m, TimeP
   std::string to;
   for (const std::string& a : x.to) to += (to.empty() ? "" : ", ") + HeaderSafe(a);
   std::string head =
-      "From: " + HeaderSafe(x.from) + "\nTo: " + to + "\nSubject: " + SubjectHeader(Subject(m)) +
+      "From: " + HeaderSafe(x.from) + "\nTo: " + to +
+      "\nSubject: " + SubjectHeader(SecretMask::Global().Mask(Subject(m))) +
       "\nDate: " + RfcDate(now) + "\nMessage-ID: <" + HeaderSafe(m.idempotency_key) +
       "@ufm-remediator>" + "\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8" +
       "\nContent-Transfer-Encoding: 8bit\nX-UFM-Remediator-Fabric: " + HeaderSafe(m.fabric) +
       "\n\n";
-  return Crlf(head + Body(m));
+  return Crlf(head + SecretMask::Global().Mask(Body(m)));  // what it quotes carries no secret
 }
 
 DeliveryResult SendEmail(const Config::Notify::Receiver& x, const Message& m) {

@@ -32,7 +32,7 @@ struct NodeDrain {
   std::string note;
   int tries = 0;                      // scheduler failures in a row
   std::optional<double> next_try_at;  // epoch seconds; not asked again before
-  std::optional<double> sent_at;      // epoch seconds the scheduler took the drain
+  std::optional<double> sent_at;      // epoch seconds the scheduler took it (or it was found)
   bool escalated = false;             // the drain outlasted scheduler.drain_deadline_s
   // A person had drained the node already: waited for, never the service's (never counted
   // under its cap, never resumed by it).

@@ -122,7 +122,9 @@ class Store {
     int64_t InsertDrain(const NodeDrain& d);
     void UpdateDrain(const NodeDrain& d);
     std::vector<NodeDrain> OpenDrains();  // pending, draining, drained, resuming; locks the rows
-    std::vector<NodeDrain> DrainsOfTicket(int64_t ticket_id);  // locks the rows
+    // This fabric's drains for the ticket (a reason naming another fabric's ticket is not
+    // ours); locks the rows.
+    std::vector<NodeDrain> DrainsOfTicket(int64_t ticket_id);
     // A cut waiting for its drain (port action 'waiting') made `state` (pending, skipped).
     void SetCutState(int64_t action_id, const std::string& state, const std::string& why);
     std::vector<Ticket> TicketsWithoutHostJobs(int limit);  // open, on a host, jobs not looked up

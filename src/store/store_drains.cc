@@ -66,8 +66,9 @@ std::vector<NodeDrain> Store::Tx::OpenDrains() {
 
 std::vector<NodeDrain> Store::Tx::DrainsOfTicket(int64_t ticket_id) {
   return ReadAll(impl_->Exec(std::string("SELECT ") + kDrainColumns +
-                                 " FROM node_drains WHERE ticket_id = $1 ORDER BY id FOR UPDATE",
-                             ticket_id),
+                                 " FROM node_drains WHERE ticket_id = $1 AND fabric = $2 ORDER BY "
+                                 "id FOR UPDATE",
+                             ticket_id, store_->fabric_),
                  ReadDrain);
 }
 

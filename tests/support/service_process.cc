@@ -73,6 +73,7 @@ void ServiceProcess::Stop() {
 }
 
 int ServiceProcess::term_signal() const { return process_ ? process_->term_signal() : 0; }
+int ServiceProcess::exit_code() const { return process_ ? process_->exit_code() : -1; }
 
 std::string ServiceProcess::Log() const { return logs_.empty() ? "" : ReadFile(logs_.back()); }
 

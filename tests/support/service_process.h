@@ -53,6 +53,8 @@ class ServiceProcess {
   void Stop();
   // The signal that ended the last process (SIGKILL after a kill -9), once running() saw it end.
   int term_signal() const;
+  // The last process's exit status once running() saw it exit; -1 if a signal ended it.
+  int exit_code() const;
 
   // The last start's log ("" before the first), and every start's log file in order.
   std::string Log() const;

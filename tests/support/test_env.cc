@@ -172,6 +172,7 @@ bool ChildProcess::running() {
   if (waitpid(pid_, &status, WNOHANG) == pid_) {
     pid_ = -1;
     if (WIFSIGNALED(status)) term_signal_ = WTERMSIG(status);
+    if (WIFEXITED(status)) exit_code_ = WEXITSTATUS(status);
     return false;
   }
   return true;

@@ -63,10 +63,13 @@ class ChildProcess {
   std::string Log() const;
   // The signal that ended the process (9 after a SIGKILL), once running() saw it end; 0 if none.
   int term_signal() const { return term_signal_; }
+  // Its exit status, once running() saw it exit; -1 if it did not exit (a signal ended it).
+  int exit_code() const { return exit_code_; }
 
  private:
   pid_t pid_ = -1;
   int term_signal_ = 0;
+  int exit_code_ = -1;
   std::string log_path_;
 };
 
