@@ -648,7 +648,16 @@ int CampaignTest::LostFaults(const json& tickets) {
     const int n = faults[l.sw];
     if (answered[l.sw] != n) {  // fewer: a fault lost; more: a fault ticketed twice
       lost += std::abs(n - answered[l.sw]);
-      ADD_FAILURE() << l.sw << ": " << n << " faults, " << answered[l.sw] << " tickets";
+      std::string seen;
+      for (const auto& f : faults_) {
+        if (f.sw == l.sw) seen += "\n  fault " + f.kind + " at " + std::to_string(f.at);
+      }
+      for (const auto& t : tickets) {
+        if (t["link"].get<std::string>().find(l.sw) != std::string::npos) {
+          seen += "\n  ticket " + t.dump();
+        }
+      }
+      ADD_FAILURE() << l.sw << ": " << n << " faults, " << answered[l.sw] << " tickets" << seen;
     }
   }
   return lost;

@@ -91,7 +91,9 @@ class FakeHeld final : public HeldPorts {
   bool AnyDisabled() const override { return !disabled.empty(); }
   bool HoldsDisabled(const std::string& p) const override { return disabled.count(p) > 0; }
   bool HoldsIsolated(const std::string& p) const override { return isolated.count(p) > 0; }
+  bool DisabledAt(const std::string& p, TimePoint) const override { return was.count(p) > 0; }
   std::set<std::string> disabled, isolated;
+  std::set<std::string> was;  // disabled by the service when the event was stamped
 };
 
 class FakeSoaking final : public SoakingLinks {

@@ -59,7 +59,9 @@ class FakeHeld final : public HeldPorts {
   bool AnyDisabled() const override { return !disabled.empty(); }
   bool HoldsDisabled(const std::string& p) const override { return disabled.count(p) > 0; }
   bool HoldsIsolated(const std::string& p) const override { return isolated.count(p) > 0; }
+  bool DisabledAt(const std::string& p, TimePoint) const override { return was.count(p) > 0; }
   std::set<std::string> disabled, isolated;
+  std::set<std::string> was;  // disabled by the service when the event was stamped
 };
 
 class FakeSoaking final : public SoakingLinks {
@@ -204,6 +206,29 @@ TEST_F(FilterTest, OwnDisableFilterDropsWhatALinkWeHoldReports) {
   soaking_.links = {LinkKey({"sw_1", "host_1"})};
   EXPECT_EQ(Check(filter, Event(329, {"sw_1", "host_1"})), FilterVerdict::kPass)
       << "a link under soak is judged, not held";
+}
+
+// Read again after a restart, its ticket since closed and the port back, this service's own
+// disable is still its own: its 336 is not a person's disable (which would swallow the link's
+// next minute of real faults), and its link-down is not a fault; a fresh event on that port is
+// judged as the port is now.
+TEST_F(FilterTest, AnEventOfItsOwnUndoneDisableReadAgainIsStillItsOwn) {
+  held_.was = {"sw_1"};  // disabled by the service when these events were stamped
+  RecentDisables disables;
+  HandDisableNotes notes(disables, held_);
+  Observation own_336 = Event(336, {"sw_1"});
+  own_336.reread = true;
+  EXPECT_EQ(Check(notes, own_336), FilterVerdict::kPass);
+  EXPECT_TRUE(disables.empty()) << "not noted as someone else's disable";
+  OwnDisableFilter filter(held_, soaking_, inventory_, metrics_);
+  Observation down = Event(329, {"sw_1", "host_1"});
+  EXPECT_EQ(Check(filter, down), FilterVerdict::kPass) << "read now: the port is not held";
+  down.reread = true;
+  EXPECT_EQ(Check(filter, down), FilterVerdict::kDrop) << "read again: stamped while held";
+  held_.was.clear();
+  EXPECT_EQ(Check(filter, down), FilterVerdict::kPass);
+  EXPECT_EQ(Check(notes, own_336), FilterVerdict::kPass);
+  EXPECT_FALSE(disables.empty()) << "a disable the service never made is a person's";
 }
 
 TEST_F(FilterTest, SoakFilterMarksWhatALinkUnderSoakReports) {

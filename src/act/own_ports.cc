@@ -4,6 +4,12 @@
 
 namespace ufmr {
 
+namespace {
+constexpr double kSpanMemoryS = 25 * 3600;  // a day's window, and an hour's slack
+constexpr double kSpanSlackS = 5;           // UFM's stamp may be a little before the request
+constexpr double kSpanAfterS = 60;          // the link's events after the enable
+}  // namespace
+
 bool OwnPorts::LoadDisables(Store& store) {
   auto txr = store.Begin();
   if (!txr.ok()) return false;
@@ -12,7 +18,13 @@ bool OwnPorts::LoadDisables(Store& store) {
     for (const auto& t : txr.value()->HeldTickets()) {
       if (t.method == "disable") ports.insert(t.action_port);
     }
+    std::map<std::string, std::vector<std::pair<double, double>>> spans;
+    for (const auto& d : txr.value()->DisabledSpans(kSpanMemoryS)) {
+      spans[d.port].emplace_back(d.from, d.to);
+    }
+    txr.value()->Commit();
     disables_ = std::move(ports);
+    spans_ = std::move(spans);
     disables_loaded_ = true;
     return true;
   } catch (const std::exception& e) {
@@ -25,8 +37,27 @@ void OwnPorts::AddDisabling(const std::vector<std::string>& ports) {
   disables_.insert(ports.begin(), ports.end());
 }
 
+bool OwnPorts::DisabledAt(const std::string& port, TimePoint at) const {
+  auto it = spans_.find(port);
+  if (it == spans_.end()) return false;
+  const double t = ToEpochSeconds(at);
+  for (const auto& [from, to] : it->second) {
+    if (t >= from - kSpanSlackS && (to == 0 || t <= to + kSpanAfterS)) return true;
+  }
+  return false;
+}
+
 void OwnPorts::OnOutcome(const PortAction& a, ActionExecutor::Outcome outcome) {
   using Outcome = ActionExecutor::Outcome;
+  const double now = ToEpochSeconds(SystemClock().Now());
+  if (a.action == "disable" && (outcome == Outcome::kConfirmed || outcome == Outcome::kUncertain)) {
+    spans_[a.port].emplace_back(a.created_at > 0 ? a.created_at : now, 0);
+  }
+  if (a.action == "enable" && outcome != Outcome::kFailed) {
+    for (auto& span : spans_[a.port]) {
+      if (span.second == 0) span.second = now;
+    }
+  }
   // Failed, or done by a person first: not this service's cut. Back up (by us or by a person):
   // what the link says is judged again. An uncertain cut is held as ours: what its link reports
   // is not a new fault.

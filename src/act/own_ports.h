@@ -1,10 +1,12 @@
 // OwnPorts: the ports this service holds out of service: disabled (or being disabled: intents
-// recorded this pass count once they commit) and isolated. Read from the database (the tickets
-// that hold ports), kept up to date by each action's outcome and by reconciliation. The filter
+// recorded this pass count once they commit) and isolated, and when it had each port disabled
+// over the last day. Read from the database (the tickets that hold ports, the confirmed port
+// actions), kept up to date by each action's outcome and by reconciliation. The filter
 // stage reads it through HeldPorts: what a held link reports is not a fault. Pipeline thread only;
 // not thread-safe.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,6 +22,7 @@ class OwnPorts final : public HeldPorts {
   bool AnyDisabled() const override { return !disables_.empty(); }
   bool HoldsDisabled(const std::string& port) const override { return disables_.count(port) > 0; }
   bool HoldsIsolated(const std::string& port) const override { return isolations_.count(port) > 0; }
+  bool DisabledAt(const std::string& port, TimePoint at) const override;
 
   // Reads the ports held disabled from the database (at start, with each reconciliation, and
   // again after a spell as standby). False when it could not be read (the last set stays).
@@ -41,6 +44,9 @@ class OwnPorts final : public HeldPorts {
  private:
   std::set<std::string> disables_;    // held disabled, or being disabled
   std::set<std::string> isolations_;  // held isolated
+  // The spans this service had each port disabled (epoch seconds; `to` 0 while it still does),
+  // over the last day: a restart may read a day of events again (a window that long holds them).
+  std::map<std::string, std::vector<std::pair<double, double>>> spans_;
   bool disables_loaded_ = false;
 };
 

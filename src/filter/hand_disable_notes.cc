@@ -7,7 +7,11 @@ namespace ufmr {
 FilterVerdict HandDisableNotes::Check(Sifting& s) {
   const Observation& o = s.observation();
   if (o.event_type != 336 || o.source == "syslog") return FilterVerdict::kPass;
-  auto ours = [this](const std::string& port) { return held_.HoldsDisabled(port); };
+  // Ours: a port this service holds disabled, or had disabled when UFM stamped the 336 (read
+  // again after a restart, its ticket may be closed since).
+  auto ours = [this, &o](const std::string& port) {
+    return held_.HoldsDisabled(port) || held_.DisabledAt(port, o.time);
+  };
   for (const auto& port : disables_.Note(o, s.ports(), ours)) {
     spdlog::info(
         "port {} was disabled in UFM, not by this service: what its link reports in the next "

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
+
 namespace ufmr {
 
 class HeldPorts {
@@ -18,6 +20,11 @@ class HeldPorts {
   virtual bool HoldsDisabled(const std::string& port) const = 0;
   // Whether this service holds the port isolated (its own 702 MANUAL is not a person's).
   virtual bool HoldsIsolated(const std::string& port) const = 0;
+  // Whether this service had the port disabled at `at` (by UFM's stamp): from just before its
+  // disable to a minute after its enable. An event read again after a restart is judged by when
+  // UFM stamped it, though the port may be back since: its disable's 336 and link-down are still
+  // this service's, not a person's or a fault.
+  virtual bool DisabledAt(const std::string& port, TimePoint at) const = 0;
 };
 
 class SoakingLinks {

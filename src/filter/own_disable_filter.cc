@@ -18,10 +18,14 @@ FilterVerdict OwnDisableFilter::Check(Sifting& s) {
 }
 
 bool OwnDisableFilter::AboutOurDisable(const Observation& o) const {
-  if (!held_.AnyDisabled() || o.ports.empty()) return false;
+  if ((!held_.AnyDisabled() && !o.reread) || o.ports.empty()) return false;
   // On every event: the inventory is asked for the link only when a held port is named, or when
-  // the event names one end and the held one may be its peer.
-  auto held = [this](const std::string& p) { return held_.HoldsDisabled(p); };
+  // the event names one end and the held one may be its peer. An event read again after a
+  // restart is judged by when UFM stamped it: the link-down of a disable since undone is still
+  // this service's doing, not a fault.
+  auto held = [this, &o](const std::string& p) {
+    return held_.HoldsDisabled(p) || (o.reread && held_.DisabledAt(p, o.time));
+  };
   const bool named = std::any_of(o.ports.begin(), o.ports.end(), held);
   if (!named && o.ports.size() > 1) return false;  // a link event names both ends
   std::vector<std::string> ends = inventory_.LinkEnds(o.ports);

@@ -40,6 +40,14 @@ struct CounterSample {
   nlohmann::json counters;  // {"SymbolErrorCounterExtended": 12, ...}
 };
 
+// A span this service had a port disabled: from its disable's request to its enable's
+// confirmation (epoch seconds; `to` 0 while still disabled).
+struct DisabledSpan {
+  std::string port;
+  double from = 0;
+  double to = 0;
+};
+
 // The actor the service records on a ticket's timeline for what it did itself (staff actions
 // carry the user's name).
 inline constexpr const char* kServiceActor = "service";
@@ -82,6 +90,8 @@ class Store {
     // Ports this service holds out of service, or is about to (pending intents): the guards'
     // view. CountHeldDisabled is their number; HeldTickets the tickets that hold them.
     int CountHeldDisabled();
+    // This fabric's confirmed disables of the last `within_s` seconds, with their enables.
+    std::vector<DisabledSpan> DisabledSpans(double within_s);
     std::vector<std::string> HeldPorts();
     std::vector<Ticket> HeldTickets();
     // Disable and isolate intents recorded at or after the time (not failed or skipped).

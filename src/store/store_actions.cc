@@ -25,6 +25,22 @@ void Store::Tx::UpdateAction(const PortAction& a) {
       a.system_guid);
 }
 
+std::vector<DisabledSpan> Store::Tx::DisabledSpans(double within_s) {
+  auto rows = impl_->Exec(
+      "SELECT d.port, extract(epoch from d.created_at)::float8, coalesce(extract(epoch from "
+      "(SELECT min(e.updated_at) FROM port_actions e WHERE e.fabric = d.fabric AND e.port = "
+      "d.port AND e.action = 'enable' AND e.state = 'confirmed' AND e.created_at > "
+      "d.created_at))::float8, 0) FROM port_actions d WHERE d.fabric = $1 AND d.action = "
+      "'disable' AND d.state = 'confirmed' AND d.updated_at > now() - make_interval(secs => $2) "
+      "ORDER BY d.id",
+      store_->fabric_, within_s);
+  std::vector<DisabledSpan> out;
+  for (const auto& r : rows) {
+    out.push_back({r[0].as<std::string>(), r[1].as<double>(), r[2].as<double>()});
+  }
+  return out;
+}
+
 std::vector<PortAction> Store::Tx::OpenActions() {
   return ReadActions(impl_->Exec(std::string("SELECT ") + kActionColumns +
                                      " FROM port_actions WHERE fabric = $1 AND state IN "
