@@ -92,8 +92,12 @@ class FakeHeld final : public HeldPorts {
   bool HoldsDisabled(const std::string& p) const override { return disabled.count(p) > 0; }
   bool HoldsIsolated(const std::string& p) const override { return isolated.count(p) > 0; }
   bool DisabledAt(const std::string& p, TimePoint) const override { return was.count(p) > 0; }
+  bool IsolatedAt(const std::string& p, TimePoint) const override {
+    return was_isolated.count(p) > 0;
+  }
   std::set<std::string> disabled, isolated;
-  std::set<std::string> was;  // disabled by the service when the event was stamped
+  std::set<std::string> was;           // disabled by the service when the event was stamped
+  std::set<std::string> was_isolated;  // isolated by it then
 };
 
 class FakeSoaking final : public SoakingLinks {

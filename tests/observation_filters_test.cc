@@ -60,8 +60,12 @@ class FakeHeld final : public HeldPorts {
   bool HoldsDisabled(const std::string& p) const override { return disabled.count(p) > 0; }
   bool HoldsIsolated(const std::string& p) const override { return isolated.count(p) > 0; }
   bool DisabledAt(const std::string& p, TimePoint) const override { return was.count(p) > 0; }
+  bool IsolatedAt(const std::string& p, TimePoint) const override {
+    return was_isolated.count(p) > 0;
+  }
   std::set<std::string> disabled, isolated;
-  std::set<std::string> was;  // disabled by the service when the event was stamped
+  std::set<std::string> was;           // disabled by the service when the event was stamped
+  std::set<std::string> was_isolated;  // isolated by it then
 };
 
 class FakeSoaking final : public SoakingLinks {
@@ -229,6 +233,15 @@ TEST_F(FilterTest, AnEventOfItsOwnUndoneDisableReadAgainIsStillItsOwn) {
   EXPECT_EQ(Check(filter, down), FilterVerdict::kPass);
   EXPECT_EQ(Check(notes, own_336), FilterVerdict::kPass);
   EXPECT_FALSE(disables.empty()) << "a disable the service never made is a person's";
+  // Its own isolation's 702 MANUAL, read again after it was made healthy: not a person's.
+  held_.was_isolated = {"sw_1"};
+  ManualMarks marks;
+  ManualMarkFilter manual(marks, held_);
+  Observation own_702 = Event(702, {"sw_1"});
+  own_702.description = "Port is considered by SM as unhealthy due to MANUAL.";
+  own_702.reread = true;
+  EXPECT_EQ(Check(manual, own_702), FilterVerdict::kPass);
+  EXPECT_EQ(marks.Why("sw_1"), "") << "this service's own isolation, undone since";
 }
 
 TEST_F(FilterTest, SoakFilterMarksWhatALinkUnderSoakReports) {

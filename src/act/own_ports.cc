@@ -19,8 +19,8 @@ bool OwnPorts::LoadDisables(Store& store) {
       if (t.method == "disable") ports.insert(t.action_port);
     }
     std::map<std::string, std::vector<std::pair<double, double>>> spans;
-    for (const auto& d : txr.value()->DisabledSpans(kSpanMemoryS)) {
-      spans[d.port].emplace_back(d.from, d.to);
+    for (const auto& d : txr.value()->HeldSpans(kSpanMemoryS)) {
+      spans[d.action + "|" + d.port].emplace_back(d.from, d.to);
     }
     txr.value()->Commit();
     disables_ = std::move(ports);
@@ -37,8 +37,8 @@ void OwnPorts::AddDisabling(const std::vector<std::string>& ports) {
   disables_.insert(ports.begin(), ports.end());
 }
 
-bool OwnPorts::DisabledAt(const std::string& port, TimePoint at) const {
-  auto it = spans_.find(port);
+bool OwnPorts::HeldAt(const std::string& action, const std::string& port, TimePoint at) const {
+  auto it = spans_.find(action + "|" + port);
   if (it == spans_.end()) return false;
   const double t = ToEpochSeconds(at);
   for (const auto& [from, to] : it->second) {
@@ -50,11 +50,12 @@ bool OwnPorts::DisabledAt(const std::string& port, TimePoint at) const {
 void OwnPorts::OnOutcome(const PortAction& a, ActionExecutor::Outcome outcome) {
   using Outcome = ActionExecutor::Outcome;
   const double now = ToEpochSeconds(SystemClock().Now());
-  if (a.action == "disable" && (outcome == Outcome::kConfirmed || outcome == Outcome::kUncertain)) {
-    spans_[a.port].emplace_back(a.created_at > 0 ? a.created_at : now, 0);
+  const bool held = outcome == Outcome::kConfirmed || outcome == Outcome::kUncertain;
+  if ((a.action == "disable" || a.action == "isolate") && held) {
+    spans_[a.action + "|" + a.port].emplace_back(a.created_at > 0 ? a.created_at : now, 0);
   }
-  if (a.action == "enable" && outcome != Outcome::kFailed) {
-    for (auto& span : spans_[a.port]) {
+  if ((a.action == "enable" || a.action == "unisolate") && outcome != Outcome::kFailed) {
+    for (auto& span : spans_[(a.action == "enable" ? "disable|" : "isolate|") + a.port]) {
       if (span.second == 0) span.second = now;
     }
   }

@@ -22,7 +22,12 @@ class OwnPorts final : public HeldPorts {
   bool AnyDisabled() const override { return !disables_.empty(); }
   bool HoldsDisabled(const std::string& port) const override { return disables_.count(port) > 0; }
   bool HoldsIsolated(const std::string& port) const override { return isolations_.count(port) > 0; }
-  bool DisabledAt(const std::string& port, TimePoint at) const override;
+  bool DisabledAt(const std::string& port, TimePoint at) const override {
+    return HeldAt("disable", port, at);
+  }
+  bool IsolatedAt(const std::string& port, TimePoint at) const override {
+    return HeldAt("isolate", port, at);
+  }
 
   // Reads the ports held disabled from the database (at start, with each reconciliation, and
   // again after a spell as standby). False when it could not be read (the last set stays).
@@ -42,10 +47,12 @@ class OwnPorts final : public HeldPorts {
   void DropIsolation(const std::string& port) { isolations_.erase(port); }
 
  private:
+  bool HeldAt(const std::string& action, const std::string& port, TimePoint at) const;
+
   std::set<std::string> disables_;    // held disabled, or being disabled
   std::set<std::string> isolations_;  // held isolated
-  // The spans this service had each port disabled (epoch seconds; `to` 0 while it still does),
-  // over the last day: a restart may read a day of events again (a window that long holds them).
+  // The spans this service had each port disabled or isolated (by "disable|port" or
+  // "isolate|port"; epoch seconds, `to` 0 while it still does) over the last day.
   std::map<std::string, std::vector<std::pair<double, double>>> spans_;
   bool disables_loaded_ = false;
 };

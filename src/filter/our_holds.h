@@ -25,6 +25,8 @@ class HeldPorts {
   // UFM stamped it, though the port may be back since: its disable's 336 and link-down are still
   // this service's, not a person's or a fault.
   virtual bool DisabledAt(const std::string& port, TimePoint at) const = 0;
+  // The same for an isolation: its 702 MANUAL, read again, is not a person's.
+  virtual bool IsolatedAt(const std::string& port, TimePoint at) const = 0;
 };
 
 class SoakingLinks {

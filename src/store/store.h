@@ -40,10 +40,11 @@ struct CounterSample {
   nlohmann::json counters;  // {"SymbolErrorCounterExtended": 12, ...}
 };
 
-// A span this service had a port disabled: from its disable's request to its enable's
-// confirmation (epoch seconds; `to` 0 while still disabled).
-struct DisabledSpan {
+// A span this service had a port disabled or isolated (`action`): from the action's request to
+// its undoing's confirmation (epoch seconds; `to` 0 while still held).
+struct HeldSpan {
   std::string port;
+  std::string action;  // disable | isolate
   double from = 0;
   double to = 0;
 };
@@ -90,8 +91,9 @@ class Store {
     // Ports this service holds out of service, or is about to (pending intents): the guards'
     // view. CountHeldDisabled is their number; HeldTickets the tickets that hold them.
     int CountHeldDisabled();
-    // This fabric's confirmed disables of the last `within_s` seconds, with their enables.
-    std::vector<DisabledSpan> DisabledSpans(double within_s);
+    // This fabric's confirmed disables and isolations of the last `within_s` seconds, with
+    // their undoing (enable, unisolate).
+    std::vector<HeldSpan> HeldSpans(double within_s);
     std::vector<std::string> HeldPorts();
     std::vector<Ticket> HeldTickets();
     // Disable and isolate intents recorded at or after the time (not failed or skipped).

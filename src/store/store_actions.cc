@@ -25,18 +25,19 @@ void Store::Tx::UpdateAction(const PortAction& a) {
       a.system_guid);
 }
 
-std::vector<DisabledSpan> Store::Tx::DisabledSpans(double within_s) {
+std::vector<HeldSpan> Store::Tx::HeldSpans(double within_s) {
   auto rows = impl_->Exec(
-      "SELECT d.port, extract(epoch from d.created_at)::float8, coalesce(extract(epoch from "
-      "(SELECT min(e.updated_at) FROM port_actions e WHERE e.fabric = d.fabric AND e.port = "
-      "d.port AND e.action = 'enable' AND e.state = 'confirmed' AND e.created_at > "
-      "d.created_at))::float8, 0) FROM port_actions d WHERE d.fabric = $1 AND d.action = "
-      "'disable' AND d.state = 'confirmed' AND d.updated_at > now() - make_interval(secs => $2) "
-      "ORDER BY d.id",
+      "SELECT d.port, d.action, extract(epoch from d.created_at)::float8, coalesce(extract(epoch "
+      "from (SELECT min(e.updated_at) FROM port_actions e WHERE e.fabric = d.fabric AND e.port = "
+      "d.port AND e.action = CASE d.action WHEN 'disable' THEN 'enable' ELSE 'unisolate' END AND "
+      "e.state = 'confirmed' AND e.created_at > d.created_at))::float8, 0) FROM port_actions d "
+      "WHERE d.fabric = $1 AND d.action IN ('disable', 'isolate') AND d.state = 'confirmed' AND "
+      "d.updated_at > now() - make_interval(secs => $2) ORDER BY d.id",
       store_->fabric_, within_s);
-  std::vector<DisabledSpan> out;
+  std::vector<HeldSpan> out;
   for (const auto& r : rows) {
-    out.push_back({r[0].as<std::string>(), r[1].as<double>(), r[2].as<double>()});
+    out.push_back(
+        {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<double>(), r[3].as<double>()});
   }
   return out;
 }
