@@ -141,7 +141,7 @@ HttpResponse UfmAccess::Echo(const HttpRequest& r, int status) {
   // As a web framework's debugging error page: the request, its credentials included.
   Json headers = Json::object();
   for (const auto& [k, v] : r.headers) headers[k] = v;
-  return HttpResponse::Json(status, Json{{"error", status == 503 ? "Service Unavailable"
+  return HttpResponse::Json(status, Json{{"error", status == 503   ? "Service Unavailable"
                                                    : status == 401 ? "Unauthorized"
                                                                    : "Bad Request"},
                                          {"method", r.method},
@@ -151,9 +151,9 @@ HttpResponse UfmAccess::Echo(const HttpRequest& r, int status) {
 }
 
 HttpResponse UfmAccess::Misbehave(const HttpRequest& request) {
-  static const std::set<std::string> kModes = {
-      "html_error", "html_login", "status_500", "status_401", "malformed_json",
-      "slow",       "echo_400",   "echo_401",   "echo_503"};
+  static const std::set<std::string> kModes = {"html_error", "html_login",     "status_500",
+                                               "status_401", "malformed_json", "slow",
+                                               "echo_400",   "echo_401",       "echo_503"};
   Json b = Json::parse(request.body, nullptr, /*allow_exceptions=*/false);
   if (b.is_discarded()) return HttpResponse::Error(400, "malformed JSON body");
   if (!b.is_object()) return HttpResponse::Error(400, "body must be a JSON object");
