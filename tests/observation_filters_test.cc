@@ -242,6 +242,9 @@ TEST_F(FilterTest, AnEventOfItsOwnUndoneDisableReadAgainIsStillItsOwn) {
   own_702.reread = true;
   EXPECT_EQ(Check(manual, own_702), FilterVerdict::kPass);
   EXPECT_EQ(marks.Why("sw_1"), "") << "this service's own isolation, undone since";
+  own_702.reread = false;  // fresh: a person isolating the port now
+  EXPECT_EQ(Check(manual, own_702), FilterVerdict::kPass);
+  EXPECT_NE(marks.Why("sw_1"), "") << "a fresh 702 is judged as the port is held now";
 }
 
 TEST_F(FilterTest, SoakFilterMarksWhatALinkUnderSoakReports) {
