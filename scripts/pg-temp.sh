@@ -32,35 +32,40 @@ as_pg() {
   if [[ $(id -u) -eq 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
+port=5432
+
+# A short folder under /tmp for a new cluster ($pg), named in $dir/pgdir.
+new_cluster_dir() {
+  mkdir -p "$dir"
+  pg=$(mktemp -d /tmp/ufmr-pg.XXXXXX)
+  chmod 755 "$pg"
+  echo "$pg" >"$dir/pgdir"
+  [[ $(id -u) -eq 0 ]] && chown postgres: "$pg"
+  return 0
+}
+
+# Starts the cluster in $pg, on its Unix socket only.
+serve() {
+  as_pg "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 \
+    -o "-c listen_addresses='' -c unix_socket_directories='$pg' -p $port -c fsync=off -c max_connections=300" \
+    start >/dev/null || { cat "$pg/server.log" >&2; exit 1; }
+}
+
 case "$cmd" in
   start)
-    mkdir -p "$dir"
-    pg=$(mktemp -d /tmp/ufmr-pg.XXXXXX)
-    chmod 755 "$pg"
-    echo "$pg" >"$dir/pgdir"
-    [[ $(id -u) -eq 0 ]] && chown postgres: "$pg"
-    port=5432
+    new_cluster_dir
     as_pg "$bindir/initdb" -D "$pg/data" -U postgres -A trust -E UTF8 --no-locale >"$pg/initdb.log" 2>&1 ||
       { cat "$pg/initdb.log" >&2; exit 1; }
-    as_pg "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 \
-      -o "-c listen_addresses='' -c unix_socket_directories='$pg' -p $port -c fsync=off -c max_connections=300" \
-      start >/dev/null || { cat "$pg/server.log" >&2; exit 1; }
+    serve
     echo "host=$pg port=$port dbname=postgres user=postgres" | tee "$dir/url"
     ;;
   replica)
     primary=$(cat "$dir/pgdir")
     dir=${3:?usage: $0 replica PRIMARY_DIR DIR}
-    mkdir -p "$dir"
-    pg=$(mktemp -d /tmp/ufmr-pg.XXXXXX)
-    chmod 755 "$pg"
-    echo "$pg" >"$dir/pgdir"
-    [[ $(id -u) -eq 0 ]] && chown postgres: "$pg"
-    port=5432
+    new_cluster_dir
     as_pg "$bindir/pg_basebackup" -h "$primary" -p $port -U postgres -D "$pg/data" -R -X stream \
       -c fast >"$pg/basebackup.log" 2>&1 || { cat "$pg/basebackup.log" >&2; exit 1; }
-    as_pg "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 \
-      -o "-c listen_addresses='' -c unix_socket_directories='$pg' -p $port -c fsync=off -c max_connections=300" \
-      start >/dev/null || { cat "$pg/server.log" >&2; exit 1; }
+    serve
     # Synchronous: a commit the primary acknowledged is on the replica too, so a failover loses
     # nothing. Set on the primary only (after the copy): the promoted replica waits for no one.
     as_pg "$bindir/psql" -h "$primary" -p $port -U postgres -d postgres -qAt \
