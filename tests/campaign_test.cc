@@ -130,6 +130,7 @@ class CampaignTest : public ::testing::Test {
   void Settle();
   void Check();
   int LostFaults(const json& tickets);
+  std::string DecisionsOn(const std::string& port);
   int DuplicateActions();
   int HeldWithoutTicket(const json& tickets);
   int DrainedWithoutTicket(const json& tickets);
@@ -664,10 +665,31 @@ int CampaignTest::LostFaults(const json& tickets) {
         seen += "\n  ticket " + t.dump();
       }
     }
+    seen += DecisionsOn(l.sw);
     ADD_FAILURE() << l.sw << ": " << n << " faults, " << any[l.sw] << " tickets (" << answered[l.sw]
                   << " of the answering rules)" << seen;
   }
   return lost;
+}
+
+// What the service decided about a link, oldest first: why a fault got no ticket.
+std::string CampaignTest::DecisionsOn(const std::string& port) {
+  std::string out;
+  try {
+    pqxx::connection c(db_url_);
+    pqxx::nontransaction w(c);
+    for (const auto& r : w.exec_params(
+             "SELECT to_char(finding_at, 'HH24:MI:SS.MS'), rule, decision, guard, reason, "
+             "coalesce(ticket_id, 0) FROM decisions WHERE entity LIKE '%' || $1 || '%' ORDER BY id",
+             port)) {
+      out += "\n  decision " + r[0].as<std::string>() + " " + r[1].as<std::string>() + " " +
+             r[2].as<std::string>() + " [" + r[3].as<std::string>() + "] ticket " +
+             r[5].as<std::string>() + ": " + r[4].as<std::string>();
+    }
+  } catch (const std::exception& e) {
+    out += "\n  (decisions not read: " + std::string(e.what()) + ")";
+  }
+  return out;
 }
 
 int CampaignTest::DuplicateActions() {

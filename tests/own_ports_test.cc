@@ -62,6 +62,27 @@ TEST(OwnPortsTest, IsolationsAreHeldOnceConfirmed) {
   EXPECT_FALSE(own.disables_loaded());
 }
 
+// Read again after a restart, an event is the service's own when UFM stamped it while the service
+// held the port; a fault just after the enable is not (a span that ran on for a minute after the
+// enable swallowed the reread link-down of a real fault 10 to 20 s after a repair: the campaign).
+TEST(OwnPortsTest, AFaultSoonAfterTheEnableIsNotTheServicesOwn) {
+  OwnPorts own;
+  const double now = ToEpochSeconds(SystemClock().Now());
+  PortAction disable = Action("disable", "p1");
+  disable.created_at = now - 120;
+  own.OnOutcome(disable, Outcome::kConfirmed);
+  auto at = [&](double s) { return FromEpochSeconds(now + s); };
+  EXPECT_TRUE(own.DisabledAt("p1", at(-60))) << "while held";
+  EXPECT_TRUE(own.DisabledAt("p1", at(-122))) << "UFM's stamp a little before the request";
+  EXPECT_FALSE(own.DisabledAt("p1", at(-130))) << "before the disable";
+  EXPECT_TRUE(own.DisabledAt("p1", at(600))) << "still held: no end yet";
+  own.OnOutcome(Action("enable", "p1"), Outcome::kConfirmed);
+  EXPECT_TRUE(own.DisabledAt("p1", at(-1))) << "the enable's own link-up";
+  EXPECT_FALSE(own.DisabledAt("p1", at(10))) << "a fault 10 s after the enable is a fault";
+  EXPECT_FALSE(own.DisabledAt("p2", at(-60))) << "another port";
+  EXPECT_FALSE(own.IsolatedAt("p1", at(-60))) << "disabled, not isolated";
+}
+
 TEST(BreakerWindowTest, CountsWithinTheWindowAndForgetsOnlyAfterARearm) {
   const TimePoint t0 = TimePoint(std::chrono::seconds(1'767'225'600));
   auto at = [&](int s) { return t0 + std::chrono::seconds(s); };

@@ -451,6 +451,44 @@ TEST_F(RemediatorTest, AnEventReadAgainAfterARestartIsNotDecidedAgain) {
   EXPECT_EQ(decided().size(), 3u) << decided().dump(2);
 }
 
+// The link is repaired and its ticket closed; 10 s after the service's enable it goes down again,
+// and the service is killed while the new fault's hold runs. Read again by the next process, the
+// link-down is a new fault, not the service's own enable: it is ticketed (a minute after the
+// enable counted as the service's own swallowed such faults: the campaign lost two of 66).
+TEST_F(RemediatorTest, AFaultJustAfterARepairReadAgainAfterARestartIsTicketed) {
+  clock_.Advance(SystemClock().Now() - clock_.Now());  // UFM's stamps and the db's clock agree
+  const std::string sw = "fc6a1c0300000001_1", host = "e41d2d0300000001_1";
+  {
+    auto r = Make();
+    Run(*r, 1);
+    ufm_.LinkDown(sw, host, sim::FormatUfmTime(clock_.Now()));
+    Run(*r, 20);
+    ASSERT_EQ(Tickets().size(), 1u);
+    const int64_t id = Tickets()[0].id;
+    ufm_.link_broken = false;
+    ASSERT_TRUE(r->ReportRepair(id, "tech", "reseat", "").ok());
+    Run(*r, 40);
+    ASSERT_EQ(store_->GetTicket(id)->state, "closed") << Timeline(id);
+    pqxx::connection c(db_url_);
+    pqxx::nontransaction w(c);
+    const double enabled_at =
+        w.exec(
+             "SELECT extract(epoch from updated_at)::float8 FROM port_actions WHERE action = "
+             "'enable' AND state = 'confirmed'")[0][0]
+            .as<double>();
+    ufm_.link_broken = true;
+    ufm_.ports[sw].physical_state = "Link Down";
+    ufm_.LinkDown(sw, host, sim::FormatUfmTime(FromEpochSeconds(enabled_at + 10)));
+    Run(*r, 3);  // killed within the 30 s hold
+    ASSERT_EQ(Tickets().size(), 1u);
+  }
+  auto r = Make();
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 2u) << "the fault read again was taken as the service's own enable";
+  EXPECT_EQ(Tickets()[0].rule, "link_down");
+  EXPECT_EQ(ufm_.submitted.size(), 3u) << "disable, enable, disable";
+}
+
 // A person isolates the port while its repair is under watch (702 MANUAL), then the link goes
 // down: the soak fails, but the port is theirs now and is not disabled again.
 TEST_F(RemediatorTest, FailedSoakDoesNotDisableAgainAPortAPersonTook) {

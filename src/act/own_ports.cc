@@ -7,7 +7,10 @@ namespace ufmr {
 namespace {
 constexpr double kSpanMemoryS = 25 * 3600;  // a day's window, and an hour's slack
 constexpr double kSpanSlackS = 5;           // UFM's stamp may be a little before the request
-constexpr double kSpanAfterS = 60;          // the link's events after the enable
+// After the enable's confirmation, only UFM's stamps of the enable itself (its link-up comes
+// before the confirmation; the clocks may differ a little). A link-down stamped later is a new
+// fault: read again after a restart it must be judged, as it was when first read.
+constexpr double kSpanAfterS = 2;
 }  // namespace
 
 bool OwnPorts::LoadDisables(Store& store) {
