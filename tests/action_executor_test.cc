@@ -86,10 +86,10 @@ class FakeUfm : public UfmClient {
     p.events = events;
     return p;
   }
-  Result<std::vector<PortInfo>> GetPorts() override {
+  Result<PortTable> GetPorts() override {
     std::vector<PortInfo> out;
     for (const auto& [name, p] : ports) out.push_back(p);
-    return out;
+    return PortTable::From(out);
   }
   Result<PortInfo> GetPort(const std::string& name) override {
     ++get_port_calls;

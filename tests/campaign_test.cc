@@ -248,7 +248,8 @@ void CampaignTest::PickLinks() {
   std::vector<Link> all;
   for (const auto& l : Get(sim_->url() + "/sim/links")) {
     if (l["b"]["is_switch"].get<bool>()) continue;
-    all.push_back({l["a"]["port"], l["b"]["port"], l["a"]["system_name"], l["b"]["system_name"]});
+    all.push_back(
+        {l["a"]["port"], l["b"]["port"], l["a"]["system_name"], l["b"]["system_name"], "", {}});
   }
   for (const auto& l : all) {  // two a leaf, each on a host of its own
     if (per_leaf[l.leaf] >= 2 || used_hosts.count(l.host_name)) continue;
@@ -545,7 +546,7 @@ void CampaignTest::RestartStopped() {
     if (Clock::now() < due->second) continue;
     restart_at_.erase(due);
     killed_[in.get()] = false;
-    in->Start({.log_level = "info", .crash_at = ""});
+    in->Start({.log_level = "debug", .crash_at = ""});
   }
 }
 
@@ -609,7 +610,7 @@ void CampaignTest::Settle() {
   for (auto& in : instances_) {
     if (in->running()) continue;
     if (!restart_at_.count(in.get())) Judge(*in);  // not one the campaign killed
-    in->Start({.log_level = "info", .crash_at = ""});
+    in->Start({.log_level = "debug", .crash_at = ""});
   }
   restart_at_.clear();
   const bool settled = WaitUntil(
@@ -899,10 +900,10 @@ TEST_F(CampaignTest, EveryPromiseHoldsUnderKillsFaultsAndAFailover) {
   const int minutes = EnvInt("UFMR_CAMPAIGN_MINUTES", 3);
   const auto start = Clock::now();
   const auto end = start + std::chrono::minutes(minutes);
-  instances_[0]->Start({.log_level = "info", .crash_at = ""});
+  instances_[0]->Start({.log_level = "debug", .crash_at = ""});
   ASSERT_TRUE(instances_[0]->AwaitInventory(seconds(30)));
   ASSERT_TRUE(instances_[0]->AwaitLog({"skipping", "resuming events"}, seconds(10)));
-  instances_[1]->Start({.log_level = "info", .crash_at = ""});
+  instances_[1]->Start({.log_level = "debug", .crash_at = ""});
   auto next_kill = Clock::now() + seconds(Between(3, 8));
   bool spine_rebooted = false;
   while (Clock::now() < end) {

@@ -10,7 +10,10 @@
 // after the colon, never external_number. admin_state(): disabled by either state, enabled by a
 // trained or training link, unknown otherwise. Cable serials: read from /resources/links
 // (serial_number, flat or in a cable_info object; either shape of the list), and given by
-// FillPeersFromLinks to the ports of a link that lack one.
+// FillPeersFromLinks to the ports of a link that lack one. Ports as rows (PortTable, PortId): a
+// refresh keeps each port's id and updates it in place; a port left out is gone until it comes
+// back under its old id; Peek's copy follows SetLinkState; a PortTable fills peers and cables
+// from the links as a list does.
 #include "ufm/inventory.h"
 
 #include <gtest/gtest.h>
@@ -19,8 +22,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "ufm/ufm_json.h"
 
 namespace ufmr {
 namespace {
@@ -39,25 +40,6 @@ constexpr const char* kPorts = R"j([
    "number": 8, "logical_state": "Down", "physical_state": "Disabled",
    "peer": "9c0591030090e000_33"}
 ])j";
-
-// A large answer keeps only the fields that are read: the rest are dropped while parsing, bare
-// or wrapped in {"data": [...]}, nested values included.
-TEST(ParseUfmListTest, KeepsOnlyTheListedFieldsOfEachElement) {
-  for (const char* body :
-       {R"([{"name": "a", "tier": 3, "module": {"serial": "x"}}, {"name": "b", "extra": [1, 2]}])",
-        R"({"data": [{"name": "a", "tier": 3, "module": {"serial": "x"}},
-                     {"name": "b", "extra": [1, 2]}]})"}) {
-    auto doc = ParseUfmList(body, "ports", {"name", "module"});
-    ASSERT_TRUE(doc.ok()) << body;
-    ASSERT_EQ(doc->size(), 2u) << body;
-    EXPECT_EQ(doc.value()[0].dump(), R"({"module":{},"name":"a"})") << body;
-    EXPECT_EQ(doc.value()[1].dump(), R"({"name":"b"})") << body;
-    auto all = ParseUfmList(body, "ports");
-    ASSERT_TRUE(all.ok());
-    EXPECT_EQ(all.value()[0]["tier"], 3) << "without a list, every field stays";
-  }
-  EXPECT_FALSE(ParseUfmList("[{\"name\": ", "ports", {"name"}).ok());
-}
 
 TEST(ParsePortsTest, ParsesAListWithEveryField) {
   int skipped = -1;
@@ -713,6 +695,85 @@ TEST(InventorySetLinkStateTest, MovesAnEnabledPortAndLeavesADisabledOne) {
   EXPECT_FALSE(inv.Contains("c_1"));
   EXPECT_TRUE(inv.Contains("b_1"));
   EXPECT_EQ(inv.generation(), generation) << "a state is nothing a reader caches";
+}
+
+TEST(InventoryRowsTest, ARefreshKeepsEachPortsIdAndALeftOutPortComesBackUnderIt) {
+  auto ports = ParsePorts(kPorts, nullptr);
+  ASSERT_TRUE(ports.ok());
+  Inventory inv;
+  inv.Replace(ports.value());
+  const auto sw = inv.IdOf("9c0591030090e000_33"), host = inv.IdOf("fc6a1c0300244e00_8");
+  ASSERT_TRUE(sw && host);
+  EXPECT_NE(*sw, *host);
+  EXPECT_EQ(inv.NameOf(*sw), "9c0591030090e000_33");
+  // The next answer: the host port left out, the switch port's state changed, a new port.
+  std::vector<PortInfo> next = {ports.value()[0]};
+  next[0].logical_state = "Down";
+  PortInfo extra = ports.value()[0];
+  extra.name = "9c0591030090e000_34";
+  extra.label = "1/17/2";
+  next.push_back(extra);
+  const uint64_t generation = inv.generation();
+  inv.Replace(next);
+  EXPECT_GT(inv.generation(), generation);
+  EXPECT_EQ(inv.IdOf("9c0591030090e000_33"), sw) << "the same id, refreshed in place";
+  EXPECT_EQ(inv.Get("9c0591030090e000_33")->logical_state, "Down");
+  EXPECT_FALSE(inv.IdOf("fc6a1c0300244e00_8")) << "left out: gone";
+  EXPECT_FALSE(inv.Contains("fc6a1c0300244e00_8"));
+  EXPECT_FALSE(inv.Get("fc6a1c0300244e00_8"));
+  EXPECT_EQ(inv.size(), 2u);
+  EXPECT_EQ(inv.NodePorts(ports.value()[0]).size(), 2u) << "the switch's two ports, not the gone";
+  inv.Replace(ports.value());
+  EXPECT_EQ(inv.IdOf("fc6a1c0300244e00_8"), host) << "back under its old id";
+  EXPECT_EQ(inv.size(), 2u) << "the extra port is gone in its turn";
+  EXPECT_EQ(inv.FindByDescription("T3-E21-N-U47:1/17/2"), std::nullopt);
+  EXPECT_EQ(inv.FindByDescription("T3-E21-N-U47:1/17/1"), "9c0591030090e000_33");
+  EXPECT_GT(inv.bytes(), 0u);
+}
+
+TEST(InventoryRowsTest, PeeksCopyFollowsTheLinksStateUntilTheNextRefresh) {
+  auto ports = ParsePorts(kPorts, nullptr);
+  ASSERT_TRUE(ports.ok());
+  Inventory inv;
+  inv.Replace(ports.value());
+  const PortInfo* p = inv.Peek("9c0591030090e000_33");
+  ASSERT_NE(p, nullptr);
+  EXPECT_TRUE(p->link_up());
+  EXPECT_EQ(inv.Peek("9c0591030090e000_33"), p) << "one copy, kept";
+  ASSERT_TRUE(inv.SetLinkState("9c0591030090e000_33", false));
+  EXPECT_FALSE(p->link_up()) << "the kept copy follows the state";
+  EXPECT_EQ(p->physical_state, "Link Down");
+  EXPECT_EQ(inv.Peek("nope_1"), nullptr);
+  PortInfo changed = *p;
+  changed.label = "1/18/1";
+  inv.Upsert(changed);
+  EXPECT_EQ(inv.Peek("9c0591030090e000_33")->label, "1/18/1") << "a change is a new copy";
+}
+
+TEST(PortTableTest, FillsPeersAndCablesFromTheLinksAsAListDoes) {
+  std::vector<PortInfo> list(3);
+  list[0].name = "a_1";
+  list[1].name = "b_1";
+  list[2].name = "c_1";
+  list[2].peer = "x_1";
+  std::vector<LinkInfo> links(2);
+  links[0].a = "a_1";
+  links[0].b = "b_1";
+  links[0].cable_serial = "MT1";
+  links[1].a = "c_1";
+  links[1].b = "d_1";  // not listed: unresolved
+  links[1].resolved = false;
+  PortTable table = PortTable::From(list);
+  EXPECT_TRUE(table.Has("a_1"));
+  EXPECT_FALSE(table.Has("x_1")) << "a peer's name is no listed port";
+  EXPECT_FALSE(table.Has(""));
+  const int filled = table.FillPeersFromLinks(links);
+  EXPECT_EQ(filled, FillPeersFromLinks(&list, links));
+  const auto rows = table.ToVector();
+  for (size_t i = 0; i < list.size(); ++i) EXPECT_EQ(rows[i].ToJson(), list[i].ToJson()) << i;
+  EXPECT_EQ(rows[0].peer, "b_1");
+  EXPECT_EQ(rows[1].cable_serial, "MT1");
+  EXPECT_EQ(rows[2].peer, "x_1") << "a peer UFM names stays";
 }
 
 }  // namespace

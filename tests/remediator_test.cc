@@ -124,11 +124,11 @@ class FakeUfm : public UfmClient {
     p.errors = malformed;
     return p;
   }
-  Result<std::vector<PortInfo>> GetPorts() override {
+  Result<PortTable> GetPorts() override {
     if (ports_fail) return Status::Unavailable("GET /resources/ports: HTTP 500");
     std::vector<PortInfo> out;
     for (auto& [k, v] : ports) out.push_back(v);
-    return out;
+    return PortTable::From(out);
   }
   Result<PortInfo> GetPort(const std::string& name) override {
     if (!ports.count(name)) return Status::NotFound(name);
@@ -487,6 +487,31 @@ TEST_F(RemediatorTest, AFaultJustAfterARepairReadAgainAfterARestartIsTicketed) {
   ASSERT_EQ(Tickets().size(), 2u) << "the fault read again was taken as the service's own enable";
   EXPECT_EQ(Tickets()[0].rule, "link_down");
   EXPECT_EQ(ufm_.submitted.size(), 3u) << "disable, enable, disable";
+}
+
+// A standby reads the ports again when it takes the lead: a port the last leader enabled a moment
+// before it died reads enabled, so its next fault is acted on, not taken as in a person's hands
+// (the campaign: a standby's "Disabled", read before the enable, made a fault "manual").
+TEST_F(RemediatorTest, TakingTheLeadReadsThePortsAgain) {
+  config_.inventory.refresh_interval_s = 3600;
+  const std::string sw = "fc6a1c0300000001_1";
+  bool leader = false;
+  auto r = Make();
+  r->set_may_act([&] { return leader; });
+  ufm_.ports[sw].logical_state = "Down";  // the last leader's cut
+  ufm_.ports[sw].physical_state = "Disabled";
+  Run(*r, 2);  // a standby: reads the ports
+  ASSERT_TRUE(inventory_.Get(sw)->disabled());
+  ufm_.ports[sw].logical_state = "Active";  // the last leader's enable, then it dies
+  ufm_.ports[sw].physical_state = "Link Up";
+  leader = true;
+  Run(*r, 1);
+  EXPECT_FALSE(inventory_.Get(sw)->disabled()) << "read again on taking the lead";
+  ufm_.LinkDown(sw, "e41d2d0300000001_1");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  EXPECT_EQ(Tickets()[0].guard, "") << Timeline(Tickets()[0].id);
+  EXPECT_TRUE(Tickets()[0].disabled_by_us) << Timeline(Tickets()[0].id);
 }
 
 // A person isolates the port while its repair is under watch (702 MANUAL), then the link goes

@@ -289,7 +289,7 @@ TEST(TelemetryIntakeTest, WithoutAKnownRateNoSymbolBerAndItIsCounted) {
 class OneEndpointUfm : public UfmClient {
  public:
   Result<ParsedEvents> GetEvents() override { return ParsedEvents{}; }
-  Result<std::vector<PortInfo>> GetPorts() override { return std::vector<PortInfo>{}; }
+  Result<PortTable> GetPorts() override { return PortTable(); }
   Result<PortInfo> GetPort(const std::string& name) override { return Status::NotFound(name); }
   Result<std::string> SubmitPortAction(const std::string&, const PortInfo&,
                                        const std::string&) override {

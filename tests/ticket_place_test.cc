@@ -214,7 +214,7 @@ TEST(TicketPlacerTest, PlacingAgainReplacesTheEarlierPlace) {
   Ticket t = LinkTicket();
   placer.Place(inv, &t);
   ASSERT_EQ(t.rack, "T3-E21-N");
-  inv.Replace({});
+  inv.Replace(std::vector<PortInfo>{});
   placer.Place(inv, &t);
   EXPECT_EQ(t.switch_name, "");
   EXPECT_EQ(t.host_name, "");

@@ -24,6 +24,12 @@
 namespace ufmr {
 namespace {
 
+// A ports answer as a list of PortInfos, for the checks below.
+Result<std::vector<PortInfo>> AsList(Result<PortTable> table) {
+  if (!table.ok()) return table.status();
+  return table->ToVector();
+}
+
 using Json = nlohmann::json;
 
 class UfmClientTest : public ::testing::Test {
@@ -85,7 +91,7 @@ TEST_F(UfmClientTest, EveryAuthMethodReadsPorts) {
   for (const std::string auth : {"basic", "session", "token", "local"}) {
     config_.ufm.auth = auth;
     config_.ufm.token = Json::parse(token->body)["access_token"];
-    auto ports = Client()->GetPorts();
+    auto ports = AsList(Client()->GetPorts());
     ASSERT_TRUE(ports.ok()) << auth << ": " << ports.status().ToString();
     EXPECT_EQ(ports->size(), 6u) << auth;  // 1 leaf x (2 hosts + 1 uplink), 1 spine x 1, 2 HCAs
   }
@@ -96,7 +102,7 @@ TEST_F(UfmClientTest, LinksNameBothEnds) {
   auto links = Client()->GetLinks();
   ASSERT_TRUE(links.ok()) << links.status().ToString();
   EXPECT_EQ(links->size(), 3u);  // 2 hosts and 1 uplink on the one leaf
-  auto ports = Client()->GetPorts();
+  auto ports = AsList(Client()->GetPorts());
   ASSERT_TRUE(ports.ok());
   for (const auto& l : links.value()) {
     bool found = false;
@@ -111,7 +117,7 @@ TEST_F(UfmClientTest, LinksNameBothEnds) {
 // listed by UnhealthyGUID + UnhealthyPortNumber; an unknown job is [] (NotFound).
 TEST_F(UfmClientTest, ReadsUfmsDocumentedShapesFromTheSimulator) {
   auto client = Client();
-  auto ports = client->GetPorts();
+  auto ports = AsList(client->GetPorts());
   ASSERT_TRUE(ports.ok()) << ports.status().ToString();
   const PortInfo* leaf_port = nullptr;
   for (const auto& p : ports.value()) {
@@ -129,7 +135,7 @@ TEST_F(UfmClientTest, ReadsUfmsDocumentedShapesFromTheSimulator) {
   auto status = client->GetJob(job.value());
   ASSERT_TRUE(status.ok()) << status.status().ToString();
   EXPECT_TRUE(status->done()) << status->status;
-  auto after = client->GetPorts();
+  auto after = AsList(client->GetPorts());
   ASSERT_TRUE(after.ok());
   EXPECT_EQ(after->size(), ports->size()) << "the disabled port is still listed";
   auto port = client->GetPort(target.name);
@@ -173,7 +179,7 @@ TEST_F(UfmClientTest, AnAmbiguousDisabledPortReadsUnknown) {
   ASSERT_TRUE(server_->Start().ok());
   config_.ufm.url = "http://127.0.0.1:" + std::to_string(server_->port());
   auto client = Client();
-  auto ports = client->GetPorts();
+  auto ports = AsList(client->GetPorts());
   ASSERT_TRUE(ports.ok());
   const PortInfo target = ports.value()[0];
   auto job = client->SubmitPortAction("disable", target, "test");
@@ -198,7 +204,7 @@ TEST_F(UfmClientTest, ReadsTheEventLayoutOfUfmsBefore617) {
   server_ = std::make_unique<sim::SimServer>(*state_, clock_, so);
   ASSERT_TRUE(server_->Start().ok());
   config_.ufm.url = "http://127.0.0.1:" + std::to_string(server_->port());
-  auto port = Client()->GetPorts();
+  auto port = AsList(Client()->GetPorts());
   ASSERT_TRUE(port.ok());
   HttpClient control;
   ASSERT_TRUE(control
@@ -221,14 +227,14 @@ TEST_F(UfmClientTest, WrongCredentialsAreAClearErrorWithoutRetries) {
   config_.ufm.password = "wrong";
   for (const std::string auth : {"basic", "session"}) {
     config_.ufm.auth = auth;
-    auto ports = Client()->GetPorts();
+    auto ports = AsList(Client()->GetPorts());
     ASSERT_FALSE(ports.ok()) << auth;
     EXPECT_NE(ports.status().message().find("refused"), std::string::npos)
         << ports.status().message();
   }
   config_.ufm.auth = "token";
   config_.ufm.token = "not-a-token";
-  EXPECT_FALSE(Client()->GetPorts().ok());
+  EXPECT_FALSE(AsList(Client()->GetPorts()).ok());
   EXPECT_TRUE(waits_.empty()) << "credentials errors are not retried";
 }
 
@@ -259,7 +265,7 @@ TEST_F(UfmClientTest, GivesUpAfterTheRetriesWithTheLastError) {
 
 TEST_F(UfmClientTest, HtmlWhereJsonWasExpectedIsAnError) {
   Misbehave("html_login", 1);
-  auto ports = Client()->GetPorts();
+  auto ports = AsList(Client()->GetPorts());
   ASSERT_FALSE(ports.ok());
   EXPECT_NE(ports.status().message().find("HTML"), std::string::npos) << ports.status().message();
 }
@@ -267,12 +273,12 @@ TEST_F(UfmClientTest, HtmlWhereJsonWasExpectedIsAnError) {
 TEST_F(UfmClientTest, ExpiredSessionLogsInAgain) {
   config_.ufm.auth = "session";
   auto client = Client();
-  ASSERT_TRUE(client->GetPorts().ok());
+  ASSERT_TRUE(AsList(client->GetPorts()).ok());
   Misbehave("html_login", 1);  // the session has expired: UFM shows its login page
-  auto ports = client->GetPorts();
+  auto ports = AsList(client->GetPorts());
   ASSERT_TRUE(ports.ok()) << ports.status().ToString();
   Misbehave("status_401", 1);
-  ASSERT_TRUE(client->GetPorts().ok());
+  ASSERT_TRUE(AsList(client->GetPorts()).ok());
 }
 
 TEST_F(UfmClientTest, MalformedJsonIsAnError) {
@@ -286,14 +292,14 @@ TEST_F(UfmClientTest, MalformedJsonIsAnError) {
 TEST_F(UfmClientTest, TimeoutIsRetried) {
   config_.ufm.timeout_s = 0.3;
   Misbehave("slow", 1, 1500);
-  auto ports = Client()->GetPorts();
+  auto ports = AsList(Client()->GetPorts());
   ASSERT_TRUE(ports.ok()) << ports.status().ToString();
   EXPECT_EQ(waits_.size(), 1u);
 }
 
 TEST_F(UfmClientTest, AnActionThatMayHaveReachedUfmIsNotSentAgain) {
   auto client = Client();
-  auto ports = client->GetPorts();
+  auto ports = AsList(client->GetPorts());
   ASSERT_TRUE(ports.ok());
   PortInfo port;
   for (const auto& p : ports.value()) {

@@ -28,6 +28,7 @@
 #include "telemetry/telemetry_hosts.h"
 #include "telemetry/telemetry_port.h"
 #include "ufm/inventory.h"
+#include "ufm/ports_answer.h"
 #include "ufm/ufm_event.h"
 #include "ufm/ufm_json.h"
 
@@ -385,13 +386,13 @@ int ParseCommand(const CommandLine& cl) {
       return 1;
     }
     int skipped = 0;
-    auto ports = ParsePorts(text, &skipped);
+    auto ports = ParsePortTable(text, &skipped);
     if (!ports.ok()) {
       std::cerr << "parse: --ports " << cl.One("ports") << ": " << ports.status().message() << "\n";
       return 1;
     }
     inventory = std::make_unique<Inventory>();
-    inventory->Replace(std::move(ports.value()));
+    inventory->Replace(ports.value());
   }
   const std::string& input = inputs[0];
   std::string body, error;

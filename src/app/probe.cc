@@ -481,7 +481,11 @@ Json ProbeCredentials(const Config& c, const UfmReads& ufm, Findings* f) {
 
 UfmReads ReadsOf(RestUfmClient& client) {
   UfmReads r;
-  r.ports = [&client] { return client.GetPorts(); };
+  r.ports = [&client]() -> Result<std::vector<PortInfo>> {
+    auto ports = client.GetPorts();
+    if (!ports.ok()) return ports.status();
+    return ports->ToVector();
+  };
   r.links = [&client] { return client.GetLinks(); };
   r.events = [&client] { return client.GetEvents(); };
   r.unhealthy_ports = [&client] { return client.GetUnhealthyPorts(); };

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <iomanip>
 #include <iostream>
 
 #include "base/clock.h"
@@ -173,6 +174,11 @@ int Replay(const CommandLine& cl) {
   if (!s.ok()) {
     std::cerr << "replay: " << s.message() << "\n";
     return 1;
+  }
+  if (!options.ports_file.empty()) {
+    std::cerr << "replay: " << stats.listed_ports << " ports from " << options.ports_file << " in "
+              << std::fixed << std::setprecision(3) << stats.ports_load_s << " s\n"
+              << std::defaultfloat;
   }
   std::cerr << "replay: " << stats.events << " events (" << stats.bad_entries << " unreadable), "
             << stats.telemetry_files << " telemetry snapshots (" << stats.telemetry_samples

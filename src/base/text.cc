@@ -13,6 +13,12 @@ std::string AsciiLower(std::string_view s) {
   return out;
 }
 
+void AsciiLowerInPlace(std::string* s) {
+  for (char& c : *s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+}
+
 std::string AsciiUpper(std::string_view s) {
   std::string out(s);
   for (char& c : out) {

@@ -18,8 +18,13 @@ const LinkInfo& FirstUnresolved(const std::vector<LinkInfo>& links) {
 }  // namespace
 
 void InventoryRefresh::MaybeRefresh(bool standby) {
+  // Taking the lead, the ports are read again at once: what a standby read may be older than the
+  // last leader's last action (its enable a moment before it died, which a stale "Disabled"
+  // would make a person's disable).
+  const bool took_lead = !standby && was_standby_;
+  was_standby_ = standby;
   if (due_.Due(p_.clock.Now(), p_.config.inventory.refresh_interval_s) || !loaded_ ||
-      p_.inventory.size() == 0) {
+      p_.inventory.size() == 0 || took_lead) {
     Refresh(standby);
   }
 }
@@ -38,24 +43,20 @@ void InventoryRefresh::Refresh(bool standby) {
   int unresolved = 0;
   auto links = p_.ufm.GetLinks();
   if (links.ok()) {
-    std::unordered_set<std::string> known;
-    known.reserve(ports->size());
-    for (const auto& p : ports.value()) known.insert(p.name);
-    unresolved =
-        ResolveLinks(&links.value(), [&](const std::string& n) { return known.count(n) > 0; });
+    unresolved = ResolveLinks(&links.value(), [&](const std::string& n) { return ports->Has(n); });
     if (unresolved > 0) {
       const LinkInfo& first = FirstUnresolved(links.value());
       spdlog::warn("inventory: {} of {} links name a port UFM does not list (e.g. {} - {})",
                    unresolved, links->size(), first.a, first.b);
     }
-    int filled = FillPeersFromLinks(&ports.value(), links.value());
+    int filled = ports->FillPeersFromLinks(links.value());
     if (filled > 0) spdlog::debug("inventory: {} peers filled in from the links", filled);
   } else if (links.status().code() != Status::Code::kNotFound) {
     spdlog::warn("links refresh failed: {}", links.status().ToString());
     p_.metrics.Add("ufmr_ufm_errors_total{call=\"links\"}");
   }
   if (links.ok()) p_.metrics.Set("ufmr_inventory_links_unresolved", unresolved);
-  for (const auto& c : p_.inventory.Replace(std::move(ports.value()))) {
+  for (const auto& c : p_.inventory.Replace(ports.value())) {
     // Not an error, but worth knowing: tickets name links by their ends.
     spdlog::info("inventory: port {} now faces {} (was {})", c.port,
                  c.now.empty() ? "nothing" : c.now, c.was.empty() ? "nothing" : c.was);

@@ -1,5 +1,6 @@
 // InventoryRefresh: keeps the port inventory fresh from UFM (its ports, and the peers its links
-// name), every inventory.refresh_interval_s or while the inventory is empty; reports the input's
+// name), every inventory.refresh_interval_s, while the inventory is empty and on taking the lead
+// (what a standby read may predate the last leader's last action); reports the input's
 // health, and once the inventory is in, records where ticketed links are for tickets filed
 // without it (TicketPlacer). Leader and standby alike refresh (a standby's dashboard reads it);
 // only the leader writes places. Pipeline thread only; not thread-safe.
@@ -31,7 +32,8 @@ class InventoryRefresh {
   };
   explicit InventoryRefresh(const Parts& parts) : p_(parts) {}
 
-  // When due, or while the inventory is empty. `standby`: refresh, but write nothing.
+  // When due, while the inventory is empty, and on taking the lead. `standby`: refresh, but write
+  // nothing.
   void MaybeRefresh(bool standby);
   // Whether UFM's ports have been read since start: what an event is about comes from them.
   bool loaded() const { return loaded_; }
@@ -44,6 +46,7 @@ class InventoryRefresh {
   Parts p_;
   Interval due_;
   bool loaded_ = false;
+  bool was_standby_ = false;  // the last pass was a standby's
 };
 
 }  // namespace ufmr

@@ -49,6 +49,8 @@ struct ReplayStats {
   size_t findings = 0;
   std::map<std::string, size_t> decisions;  // by kind
   size_t learned_ports = 0;                 // ports learned from events' text
+  size_t listed_ports = 0;                  // ports of the saved ports answer (--ports)
+  double ports_load_s = 0;                  // reading and indexing them
   std::vector<std::string> errors;          // what was skipped, and why (first 20)
 };
 

@@ -9,154 +9,97 @@
 
 namespace ufmr {
 
-bool PortInfo::is_switch() const {
-  return description.find("Switch") != std::string::npos ||
-         (description.find("Computer") == std::string::npos &&
-          node_description.find(':') != std::string::npos);
-}
-
-namespace {
-
-// Whether `state` is one of `names` (lower case), in any case; no copy (asked for every port of
-// a node on every decision that could cut one).
-bool IsOneOf(std::string_view state, std::initializer_list<std::string_view> names) {
-  for (std::string_view n : names) {
-    if (n.size() == state.size() &&
-        std::equal(n.begin(), n.end(), state.begin(), [](char a, char b) {
-          return a == (b >= 'A' && b <= 'Z' ? b - 'A' + 'a' : b);
-        })) {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace
-
-AdminState PortInfo::admin_state() const {
-  if (IsOneOf(logical_state, {"disabled"}) || IsOneOf(physical_state, {"disabled"})) {
-    return AdminState::kDisabled;
-  }
-  // A logical state past Down needs a trained link; a physical state that is up or training
-  // (IBA's Polling, Sleep, configuration training, error recovery) needs an enabled port.
-  if (IsOneOf(logical_state, {"active", "armed", "init", "initialize"}) ||
-      IsOneOf(physical_state, {"link up", "linkup", "polling", "sleep", "portconfigurationtraining",
-                               "port configuration training", "linkerrorrecovery",
-                               "link error recovery", "phytest"})) {
-    return AdminState::kEnabled;
-  }
-  return AdminState::kUnknown;
-}
-
-bool PortInfo::link_up() const {
-  return !disabled() &&
-         (IsOneOf(physical_state, {"link up", "linkup"}) || IsOneOf(logical_state, {"active"}));
-}
-
-nlohmann::json PortInfo::ToJson() const {
-  return {{"name", name},
-          {"guid", guid},
-          {"system_guid", system_guid},
-          {"system_name", system_name},
-          {"node_description", node_description},
-          {"description", description},
-          {"label", label},
-          {"number", number},
-          {"logical_state", logical_state},
-          {"physical_state", physical_state},
-          {"peer", peer},
-          {"cable_serial", cable_serial},
-          {"host", host}};
-}
-
-Result<PortInfo> ParsePortInfo(const nlohmann::json& j) {
-  if (!j.is_object()) return Status::InvalidArgument("port is not a JSON object");
-  PortInfo p;
-  p.name = AsciiLower(JsonText(j, "name"));
-  if (p.name.empty()) return Status::InvalidArgument("port has no name");
-  p.guid = JsonText(j, "guid");
-  p.system_guid = JsonText(j, "systemID");
-  p.system_name = JsonText(j, "system_name");
-  p.node_description = JsonText(j, "node_description");
-  p.description = JsonText(j, "description");
-  p.label = JsonText(j, "dname");
-  if (p.label.empty() || p.label == "N/A") {
-    size_t colon = p.node_description.rfind(':');
-    p.label =
-        colon == std::string::npos || !p.is_switch() ? "" : p.node_description.substr(colon + 1);
-  }
-  auto num = j.find("number");
-  if (num != j.end() && num->is_number_integer()) p.number = num->get<int>();
-  p.logical_state = JsonText(j, "logical_state");
-  p.physical_state = JsonText(j, "physical_state");
-  p.peer = AsciiLower(JsonText(j, "peer"));
-  p.active_speed = JsonText(j, "active_speed");
-  p.active_width = JsonText(j, "active_width");
-  if (p.peer == "n/a") p.peer.clear();
-  return p;
-}
-
-Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped) {
-  // The fields ParsePortInfo reads: a port of UFM's has some 30.
-  static const std::vector<std::string> kFields = {
-      "name",        "guid",         "systemID",    "system_name",   "node_description",
-      "description", "dname",        "number",      "logical_state", "physical_state",
-      "peer",        "active_speed", "active_width"};
-  auto doc = ParseUfmList(body, "ports", kFields);
-  if (!doc.ok()) return doc.status();
-  std::vector<PortInfo> out;
-  int bad = 0;
-  for (const auto& e : doc.value()) {
-    auto p = ParsePortInfo(e);
-    if (p.ok()) {
-      out.push_back(std::move(p.value()));
-    } else {
-      ++bad;
-    }
-  }
-  if (skipped) *skipped = bad;
-  return out;
-}
-
 namespace {
 
 // UFM may stop listing a link, and so its cable, once the link is down, and a single port's
 // answer names no cable: a port keeps the serial it had unless it now faces another port than
-// it did (a port that had no peer, its link down, is taken to face the same one again).
-void KeepCableSerial(const PortInfo& old, PortInfo* now) {
-  if (now->cable_serial.empty() &&
-      (now->peer.empty() || old.peer.empty() || now->peer == old.peer)) {
-    now->cable_serial = old.cable_serial;
+// it did (a port that had no peer, its link down, is taken to face the same one again). Pool ids.
+uint32_t KeptCableSerial(const PortRow& old, const PortRow& now) {
+  if (now.cable_serial == 0 && (now.peer == 0 || old.peer == 0 || now.peer == old.peer)) {
+    return old.cable_serial;
   }
+  return now.cable_serial;
 }
+
+constexpr uint32_t kUnset = 0xffffffffu;
 
 }  // namespace
 
-std::vector<Inventory::PeerChange> Inventory::Replace(std::vector<PortInfo> ports) {
-  std::unordered_map<std::string, PortInfo> next;
-  next.reserve(ports.size());
-  HostNamer namer;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    namer = host_namer_;
+std::optional<PortId> Inventory::FindLocked(std::string_view name) const {
+  auto pooled = pool_.Find(name);
+  if (!pooled || *pooled >= by_name_.size() || by_name_[*pooled] == 0) return std::nullopt;
+  const PortId id = by_name_[*pooled] - 1;
+  if (!present_[id]) return std::nullopt;
+  return id;
+}
+
+PortId Inventory::RowFor(uint32_t name) {
+  if (name >= by_name_.size()) by_name_.resize(std::max<size_t>(name + 1, by_name_.size() * 2), 0);
+  if (by_name_[name] == 0) {
+    rows_.push_back(PortRow{});
+    rows_.back().name = name;
+    present_.push_back(0);
+    by_name_[name] = static_cast<PortId>(rows_.size());
   }
-  for (auto& p : ports) {
-    p.host = namer.MachineOf(p);
-    next[p.name] = std::move(p);
+  return by_name_[name] - 1;
+}
+
+void Inventory::FillInfo(PortId id, PortInfo* p) const {
+  const PortRow& r = rows_[id];
+  for (const auto& f : kPortFields) {
+    const std::string_view v = pool_.View(r.*f.row);
+    (p->*f.info).assign(v.data(), v.size());
   }
-  std::vector<PeerChange> changes;
+  p->number = r.number;
+}
+
+std::vector<Inventory::PeerChange> Inventory::Replace(const PortTable& ports) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!ports_.empty()) {
-    for (auto& [name, port] : next) {
-      auto old = ports_.find(name);
-      if (old == ports_.end()) continue;
-      if (old->second.peer != port.peer) changes.push_back({name, old->second.peer, port.peer});
-      KeepCableSerial(old->second, &port);
+  // Each string of the new list interned once; each host port's machine named once per system.
+  std::vector<uint32_t> pooled(ports.pool().size(), kUnset), machine(ports.pool().size(), kUnset);
+  auto intern = [&](uint32_t id) {
+    if (pooled[id] == kUnset) pooled[id] = pool_.Intern(ports.Text(id));
+    return pooled[id];
+  };
+  std::vector<PeerChange> changes;
+  std::vector<char> listed(rows_.size() + ports.size(), 0);
+  PortInfo scratch;
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const PortRow& in = ports.row(i);
+    PortRow next;
+    for (const auto& f : kPortFields) next.*f.row = intern(in.*f.row);
+    next.number = in.number;
+    const uint32_t by = in.system_name != 0 ? in.system_name : in.node_description;
+    if (IsSwitchPort(ports.Text(in.description), ports.Text(in.node_description))) {
+      next.host = 0;
+    } else {
+      if (machine[by] == kUnset) {
+        scratch = ports.Get(i);
+        machine[by] = pool_.Intern(host_namer_.MachineOf(scratch));
+      }
+      next.host = machine[by];
     }
-    std::sort(changes.begin(), changes.end(),
-              [](const PeerChange& a, const PeerChange& b) { return a.port < b.port; });
+    const PortId id = RowFor(next.name);
+    if (present_[id]) {
+      const PortRow& old = rows_[id];
+      if (old.peer != next.peer && !listed[id]) {
+        changes.push_back({std::string(Text(next.name)), std::string(Text(old.peer)),
+                           std::string(Text(next.peer))});
+      }
+      next.cable_serial = KeptCableSerial(old, next);
+    }
+    rows_[id] = next;
+    if (id >= listed.size()) listed.resize(id + 1, 0);
+    listed[id] = 1;
   }
-  ports_.swap(next);
+  size_ = 0;
+  for (PortId id = 0; id < rows_.size(); ++id) {
+    present_[id] = id < listed.size() && listed[id];
+    size_ += present_[id];
+  }
+  std::sort(changes.begin(), changes.end(),
+            [](const PeerChange& a, const PeerChange& b) { return a.port < b.port; });
+  peeked_.clear();
   IndexDescriptions();
   generation_.fetch_add(1, std::memory_order_release);
   return changes;
@@ -198,14 +141,26 @@ std::string Inventory::NodeKeyOf(const PortInfo& p) {
 std::vector<PortInfo> Inventory::NodePorts(const PortInfo& port) const {
   std::vector<PortInfo> out;
   std::lock_guard<std::mutex> lock(mu_);
-  ForNodePorts(port, [&](const PortInfo& p) { out.push_back(p); });
+  bool any = false;
+  ForNodePorts(port, [&](PortId id) {
+    out.push_back(MakeInfo(id));
+    any = true;
+  });
+  if (!any) out.push_back(port);  // its node unknown, and itself not listed
   return out;
 }
 
 std::vector<NodeLink> Inventory::NodeLinks(const PortInfo& port) const {
   std::vector<NodeLink> out;
   std::lock_guard<std::mutex> lock(mu_);
-  ForNodePorts(port, [&](const PortInfo& p) { out.push_back({p.name, p.peer, p.link_up()}); });
+  bool any = false;
+  ForNodePorts(port, [&](PortId id) {
+    const PortRow& r = rows_[id];
+    out.push_back({std::string(Text(r.name)), std::string(Text(r.peer)),
+                   LinkUpOf(Text(r.logical_state), Text(r.physical_state))});
+    any = true;
+  });
+  if (!any) out.push_back({port.name, port.peer, port.link_up()});
   return out;
 }
 
@@ -216,11 +171,28 @@ std::string Inventory::SystemNameOf(const std::string& system_guid) const {
   return it == system_names_.end() ? "" : it->second;
 }
 
+namespace {
+std::vector<std::string> DescriptionKeys(const PortInfo& p);
+}  // namespace
+
 void Inventory::IndexDescriptions() {
   by_description_.Clear();
   by_node_.clear();
   system_names_.clear();
-  for (const auto& [name, p] : ports_) IndexPort(p);
+  PortInfo p;  // one, its strings' room kept from port to port
+  for (PortId id = 0; id < rows_.size(); ++id) {
+    if (!present_[id]) continue;
+    FillInfo(id, &p);
+    if (!p.system_guid.empty() && !p.system_name.empty()) {
+      system_names_.emplace(AsciiLower(p.system_guid), p.system_name);
+    }
+    if (std::string key = NodeKeyOf(p); !key.empty()) by_node_[key].push_back(id);
+    for (const auto& key : DescriptionKeys(p)) by_description_.Set(key, p.name);
+  }
+  for (auto& [key, ids] : by_node_) {
+    std::sort(ids.begin(), ids.end(),
+              [this](PortId a, PortId b) { return Text(rows_[a].name) < Text(rows_[b].name); });
+  }
 }
 
 namespace {
@@ -247,25 +219,28 @@ std::vector<std::string> DescriptionKeys(const PortInfo& p) {
 
 }  // namespace
 
-void Inventory::IndexPort(const PortInfo& p) {
+void Inventory::IndexPort(PortId id, const PortInfo& p) {
   if (!p.system_guid.empty() && !p.system_name.empty()) {
     system_names_.emplace(AsciiLower(p.system_guid), p.system_name);
   }
   if (std::string key = NodeKeyOf(p); !key.empty()) {
-    auto& names = by_node_[key];
-    names.insert(std::lower_bound(names.begin(), names.end(), p.name), p.name);
+    auto& ids = by_node_[key];
+    auto at = std::lower_bound(ids.begin(), ids.end(), p.name, [this](PortId a, const auto& name) {
+      return Text(rows_[a].name) < std::string_view(name);
+    });
+    if (at == ids.end() || *at != id) ids.insert(at, id);
   }
   for (const auto& key : DescriptionKeys(p)) by_description_.Set(key, p.name);
 }
 
-void Inventory::UnindexPort(const PortInfo& p) {
+void Inventory::UnindexPort(PortId id, const PortInfo& p) {
   for (const auto& key : DescriptionKeys(p)) {
     if (by_description_.Find(key) == p.name) by_description_.Erase(key);
   }
   const std::string key = NodeKeyOf(p);
   auto node = by_node_.find(key);
   if (!key.empty() && node != by_node_.end()) {
-    std::erase(node->second, p.name);
+    std::erase(node->second, id);
     if (node->second.empty()) by_node_.erase(node);
   }
   if (p.system_guid.empty() || p.system_name.empty()) return;
@@ -300,8 +275,8 @@ bool DescriptionKeyOf(std::string_view ref, std::string* key) {
 
 }  // namespace
 
-std::optional<std::string_view> Inventory::FindLocked(std::string_view ref,
-                                                      std::string* key) const {
+std::optional<std::string_view> Inventory::FindRefLocked(std::string_view ref,
+                                                         std::string* key) const {
   if (DescriptionKeyOf(ref, key)) {
     auto name = by_description_.Find(*key);
     return name ? std::optional<std::string_view>(*name) : std::nullopt;
@@ -322,7 +297,7 @@ std::optional<std::string_view> Inventory::FindLocked(std::string_view ref,
 std::optional<std::string> Inventory::FindByDescription(const std::string& ref) const {
   std::string key;
   std::lock_guard<std::mutex> lock(mu_);
-  auto name = FindLocked(ref, &key);
+  auto name = FindRefLocked(ref, &key);
   if (!name) return std::nullopt;
   return std::string(*name);
 }
@@ -336,7 +311,7 @@ std::vector<std::string> Inventory::WithReferencedPorts(
   std::string key;
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& ref : refs) {
-    auto name = FindLocked(ref, &key);
+    auto name = FindRefLocked(ref, &key);
     if (name && std::find(ports.begin(), ports.end(), *name) == ports.end()) {
       ports.emplace_back(*name);
     }
@@ -465,62 +440,90 @@ int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>
 
 void Inventory::Upsert(const PortInfo& port) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = ports_.find(port.name);
+  const PortId id = RowFor(pool_.Intern(port.name));
+  const bool known = present_[id];
+  PortInfo old;
+  if (known) FillInfo(id, &old);
   // What the indexes are made of (DescriptionKeys, NodeKeyOf; the description says switch or
   // host).
-  bool reindex = it == ports_.end() || it->second.label != port.label ||
-                 it->second.system_name != port.system_name ||
-                 it->second.system_guid != port.system_guid ||
-                 it->second.node_description != port.node_description ||
-                 it->second.description != port.description || it->second.number != port.number;
-  bool changed = reindex || it->second.peer != port.peer;
-  if (reindex && it != ports_.end()) UnindexPort(it->second);
-  PortInfo kept = port;
-  kept.host = host_namer_.MachineOf(kept);
-  if (it != ports_.end()) KeepCableSerial(it->second, &kept);
-  if (reindex) IndexPort(kept);  // as stored: with the site's host pattern
-  ports_[port.name] = std::move(kept);
+  bool reindex = !known || old.label != port.label || old.system_name != port.system_name ||
+                 old.system_guid != port.system_guid ||
+                 old.node_description != port.node_description ||
+                 old.description != port.description || old.number != port.number;
+  bool changed = reindex || old.peer != port.peer;
+  if (reindex && known) UnindexPort(id, old);
+  PortRow next;
+  for (const auto& f : kPortFields) next.*f.row = pool_.Intern(port.*f.info);
+  next.number = port.number;
+  next.host = pool_.Intern(host_namer_.MachineOf(port));
+  if (known) next.cable_serial = KeptCableSerial(rows_[id], next);
+  rows_[id] = next;
+  if (!known) {
+    present_[id] = 1;
+    ++size_;
+  }
+  if (reindex) IndexPort(id, MakeInfo(id));  // as stored: with the site's host pattern
+  peeked_.erase(id);
   if (changed) generation_.fetch_add(1, std::memory_order_release);
 }
 
 bool Inventory::SetLinkState(const std::string& name, bool up) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = ports_.find(name);
-  if (it == ports_.end()) return false;
-  PortInfo& p = it->second;
-  if (p.disabled()) return true;
-  p.logical_state = up ? "Active" : "Inactive";
-  p.physical_state = up ? "Link Up" : "Link Down";
+  auto id = FindLocked(name);
+  if (!id) return false;
+  PortRow& r = rows_[*id];
+  if (AdminStateOf(Text(r.logical_state), Text(r.physical_state)) == AdminState::kDisabled) {
+    return true;
+  }
+  r.logical_state = pool_.Intern(up ? "Active" : "Inactive");
+  r.physical_state = pool_.Intern(up ? "Link Up" : "Link Down");
+  if (auto peeked = peeked_.find(*id); peeked != peeked_.end()) {
+    peeked->second->logical_state = Text(r.logical_state);
+    peeked->second->physical_state = Text(r.physical_state);
+  }
   return true;
 }
 
 bool Inventory::Contains(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
-  return ports_.count(name) > 0;
+  return FindLocked(name).has_value();
+}
+
+std::optional<PortId> Inventory::IdOf(std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return FindLocked(name);
+}
+
+std::string Inventory::NameOf(PortId id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return id < rows_.size() ? std::string(Text(rows_[id].name)) : "";
 }
 
 bool Inventory::Placement(const std::string& name, bool* is_switch, std::string* node) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = ports_.find(name);
-  if (it == ports_.end()) return false;
-  const PortInfo& p = it->second;
-  if (p.system_name.empty() && p.node_description.empty()) return false;
-  *is_switch = p.is_switch();
-  *node = !p.host.empty() ? p.host : p.system_name.empty() ? p.node_description : p.system_name;
+  auto id = FindLocked(name);
+  if (!id) return false;
+  const PortRow& r = rows_[*id];
+  if (r.system_name == 0 && r.node_description == 0) return false;
+  *is_switch = IsSwitchPort(Text(r.description), Text(r.node_description));
+  *node = Text(r.host != 0 ? r.host : r.system_name == 0 ? r.node_description : r.system_name);
   return true;
 }
 
 std::optional<PortInfo> Inventory::Get(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = ports_.find(name);
-  if (it == ports_.end()) return std::nullopt;
-  return it->second;
+  auto id = FindLocked(name);
+  if (!id) return std::nullopt;
+  return MakeInfo(*id);
 }
 
 const PortInfo* Inventory::Peek(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = ports_.find(name);
-  return it == ports_.end() ? nullptr : &it->second;
+  auto id = FindLocked(name);
+  if (!id) return nullptr;
+  auto& kept = peeked_[*id];
+  if (!kept) kept = std::make_unique<PortInfo>(MakeInfo(*id));
+  return kept.get();
 }
 
 std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& ports) const {
@@ -539,10 +542,10 @@ std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& por
   for (const auto& p : ports) {
     if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);
     if (ends.size() >= 2) break;
-    auto it = ports_.find(p);
-    if (it != ports_.end() && !it->second.peer.empty() &&
-        std::find(ends.begin(), ends.end(), it->second.peer) == ends.end()) {
-      ends.push_back(it->second.peer);
+    auto id = FindLocked(p);
+    const std::string_view peer = id ? Text(rows_[*id].peer) : std::string_view();
+    if (!peer.empty() && std::find(ends.begin(), ends.end(), peer) == ends.end()) {
+      ends.emplace_back(peer);
     }
     if (ends.size() >= 2) break;
   }
@@ -552,7 +555,18 @@ std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& por
 
 size_t Inventory::size() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return ports_.size();
+  return size_;
+}
+
+size_t Inventory::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t n = pool_.bytes() + rows_.capacity() * sizeof(PortRow) + present_.capacity() +
+             by_name_.capacity() * sizeof(PortId) + by_description_.arena_bytes() +
+             by_description_.size() * 16;
+  for (const auto& [key, ids] : by_node_)
+    n += key.capacity() + ids.capacity() * sizeof(PortId) + 64;
+  for (const auto& [guid, name] : system_names_) n += guid.capacity() + name.capacity() + 64;
+  return n;
 }
 
 }  // namespace ufmr

@@ -1,66 +1,32 @@
 // Inventory: the fabric's ports as UFM last reported them (GET /resources/ports), keyed by port
-// name, with each port's peer, so a link can be named from either end. Refreshed by the pipeline
-// thread, read by HTTP handlers: every method is thread-safe.
+// name, with each port's peer, so a link can be named from either end. Each port is a row of ids
+// into one StringPool (port_table.h) under a PortId that stays its own for the inventory's life,
+// refresh after refresh: 100,000 ports cost some 20 MB, and a refresh updates the rows in place.
+// A PortInfo is made of a row only where a caller asks for one. Refreshed by the pipeline thread,
+// read by HTTP handlers: every method is thread-safe.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "base/flat_string_map.h"
 #include "base/status.h"
 #include "ufm/host_names.h"
+#include "ufm/port_info.h"
+#include "ufm/port_table.h"
+#include "ufm/string_pool.h"
 
 namespace ufmr {
-
-// Whether a port is administratively out of service, as far as UFM's answer tells. In InfiniBand,
-// "disabled" is a physical state: UFM may report a disabled port with physical_state "Disabled"
-// and logical_state "Down", or with logical_state "Disabled"; a port that is up or training is
-// plainly enabled; a port that is just "Down" / "Link Down" may be either (a disabled port on some
-// versions, or an enabled port whose cable is broken), and is kUnknown.
-enum class AdminState { kDisabled, kEnabled, kUnknown };
-
-struct PortInfo {
-  std::string name;  // <guid>_<n>
-  std::string guid;
-  std::string system_guid;  // systemID, needed for actions
-  std::string system_name;
-  std::string node_description;
-  std::string description;  // "Switch IB Port", "Computer IB Port"
-  // The port's label as UFM displays it: its "dname" ("1/3/1" on switches that have labels, else
-  // the number as text), else what follows the colon in a switch port's node_description. UFM's
-  // port objects have no "label" field, and external_number is not a label.
-  std::string label;
-  int number = 0;
-  std::string logical_state;
-  std::string physical_state;
-  std::string peer;
-  std::string active_speed{};  // "NDR", "HDR", ...: with the width, the link's rate (BER)
-  std::string active_width{};  // "4x"
-  std::string cable_serial{};  // the link's cable, when UFM names it (ports or links)
-  // The machine a host port sits on ("r-ufm77" for "r-ufm77 mlx5_0"): the inventory sets it by
-  // its HostNamer (ufm/host_names.h); "" for a switch port.
-  std::string host{};
-
-  bool is_switch() const;
-  // A disabled port is never up, whatever physical state it last reported.
-  bool link_up() const;
-  AdminState admin_state() const;
-  bool disabled() const { return admin_state() == AdminState::kDisabled; }
-  nlohmann::json ToJson() const;
-};
-
-// Reads one element of /resources/ports; tolerates missing fields but needs a name.
-Result<PortInfo> ParsePortInfo(const nlohmann::json& j);
-// The whole response: a list (or {"data": [...]}); bad elements are skipped and counted.
-Result<std::vector<PortInfo>> ParsePorts(const std::string& body, int* skipped);
 
 // One link from GET /resources/links: its two ends as port names.
 struct LinkInfo {
@@ -92,6 +58,10 @@ int ResolveLinks(std::vector<LinkInfo>* links,
 // are left out. Returns how many peers were filled in.
 int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links);
 
+// A port's stable number in an Inventory: its row, kept through refreshes (names only at the
+// edges: logs, the API, the store).
+using PortId = uint32_t;
+
 // One port of a node as the last-link guard counts it: a few fields, not a whole PortInfo (the
 // guard asks for every port of a 64-port switch on every finding that could cut one).
 struct NodeLink {
@@ -112,7 +82,10 @@ class Inventory {
   // first load, and none for ports that appear or disappear whole).
   // A port that no longer names its cable (UFM stops listing a link once it is down) keeps the
   // serial it had, unless it now faces another port than it did; so does one Upsert reads alone.
-  std::vector<PeerChange> Replace(std::vector<PortInfo> ports);
+  std::vector<PeerChange> Replace(const PortTable& ports);
+  std::vector<PeerChange> Replace(const std::vector<PortInfo>& ports) {
+    return Replace(PortTable::From(ports));
+  }
   // How host ports are grouped into machines (PortInfo::host); applies from the next Replace.
   void SetHostNamer(HostNamer namer);
   void Upsert(const PortInfo& port);
@@ -121,9 +94,15 @@ class Inventory {
   // reader caches depends on the state). False when the port is unknown.
   bool SetLinkState(const std::string& name, bool up);
   bool Contains(const std::string& name) const;
+  // The port's PortId while it is listed: the same through every refresh that lists it, and again
+  // when it comes back after a refresh that did not.
+  std::optional<PortId> IdOf(std::string_view name) const;
+  // The name of a PortId this inventory gave ("" for any other).
+  std::string NameOf(PortId id) const;
   std::optional<PortInfo> Get(const std::string& name) const;
-  // The port itself, not a copy, or null: only for an owner that no other thread changes the
-  // inventory under (replay). Valid until the port is replaced or removed (Replace, Upsert).
+  // The port, or null: a copy the inventory keeps until the port changes (Replace, Upsert,
+  // SetLinkState, which also updates it), for an owner that no other thread changes the
+  // inventory under (replay's guards read it for every decision).
   const PortInfo* Peek(const std::string& name) const;
   // Calls f(const PortInfo&) for the port, under the inventory's lock and without copying it (a
   // ticket list reads two ports per ticket); false when the port is unknown. f must be short and
@@ -131,9 +110,9 @@ class Inventory {
   template <typename F>
   bool With(const std::string& name, F&& f) const {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = ports_.find(name);
-    if (it == ports_.end()) return false;
-    f(it->second);
+    auto id = FindLocked(name);
+    if (!id) return false;
+    f(MakeInfo(*id));
     return true;
   }
   // Calls f(const PortInfo&) for every port, under the inventory's lock (e.g. to index ports by
@@ -141,8 +120,15 @@ class Inventory {
   template <typename F>
   void ForEachPort(F&& f) const {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [name, port] : ports_) f(port);
+    PortInfo p;
+    for (PortId id = 0; id < rows_.size(); ++id) {
+      if (!present_[id]) continue;
+      FillInfo(id, &p);
+      f(static_cast<const PortInfo&>(p));
+    }
   }
+  // Bytes the ports and their indexes hold (rows, strings, indexes; not the allocator's slack).
+  size_t bytes() const;
   // Which switch or host a port sits on (its system name, else its node description), without
   // copying the port: the rules engine's hot path. False when the port is unknown or unnamed.
   bool Placement(const std::string& name, bool* is_switch, std::string* node) const;
@@ -178,39 +164,52 @@ class Inventory {
   static std::string NodeKeyOf(const PortInfo& p);
 
  private:
+  // The port's row, if the inventory holds it now; with mu_ held.
+  std::optional<PortId> FindLocked(std::string_view name) const;
+  // The row as a PortInfo (into *p: its strings' room is kept), with mu_ held.
+  void FillInfo(PortId id, PortInfo* p) const;
+  PortInfo MakeInfo(PortId id) const {
+    PortInfo p;
+    FillInfo(id, &p);
+    return p;
+  }
+  std::string_view Text(uint32_t pooled) const { return pool_.View(pooled); }
+  // The row for this name, made if it is new (absent until filled); with mu_ held.
+  PortId RowFor(uint32_t name);
   // The indexes below, with mu_ held: all of them again (Replace), or one port in or out of them
   // (Upsert: a port learned costs what it indexes, not the whole inventory again).
   void IndexDescriptions();
   // FindByDescription's lookup, with mu_ held; *key is scratch space.
-  std::optional<std::string_view> FindLocked(std::string_view ref, std::string* key) const;
-  void IndexPort(const PortInfo& p);
-  void UnindexPort(const PortInfo& p);
-  // Calls f(const PortInfo&) for each port of the port's node (NodePorts), with mu_ held.
+  std::optional<std::string_view> FindRefLocked(std::string_view ref, std::string* key) const;
+  void IndexPort(PortId id, const PortInfo& p);
+  void UnindexPort(PortId id, const PortInfo& p);
+  // Calls f(PortId) for each port of the port's node (NodePorts), with mu_ held.
   template <typename F>
   void ForNodePorts(const PortInfo& port, F&& f) const {
     const std::string key = NodeKeyOf(port);
     auto it = key.empty() ? by_node_.end() : by_node_.find(key);
-    if (it == by_node_.end()) {
-      auto self = ports_.find(port.name);
-      f(self != ports_.end() ? self->second : port);
+    if (it != by_node_.end()) {
+      for (PortId id : it->second) f(id);
       return;
     }
-    for (const auto& name : it->second) {
-      auto p = ports_.find(name);
-      if (p != ports_.end()) f(p->second);
-    }
+    if (auto self = FindLocked(port.name)) f(*self);
   }
 
   mutable std::mutex mu_;
-  // Hash maps: looked up on every event, never walked in order.
-  std::unordered_map<std::string, PortInfo> ports_;
+  StringPool pool_;              // every text of every port, names included
+  std::vector<PortRow> rows_;    // by PortId
+  std::vector<char> present_;    // by PortId: listed now (a row stays when its port goes)
+  std::vector<PortId> by_name_;  // by the pool id of a name: its PortId + 1, 0 for none
+  size_t size_ = 0;              // ports present
   // lower-case "<node>:<label>" -> name: looked up for most events (they name ports by
   // description), at 100,000 ports and more: flat, a lookup touches two places in memory.
   FlatStringMap by_description_;
-  // node key -> its ports' names, sorted
-  std::unordered_map<std::string, std::vector<std::string>> by_node_;
+  // node key -> its ports, sorted by name
+  std::unordered_map<std::string, std::vector<PortId>> by_node_;
   // lower-case system GUID -> system name
   std::unordered_map<std::string, std::string> system_names_;
+  // Peek's copies, by PortId: kept until the port changes (a replay's guards read them).
+  mutable std::unordered_map<PortId, std::unique_ptr<PortInfo>> peeked_;
   std::atomic<uint64_t> generation_{0};
   HostNamer host_namer_;
 };

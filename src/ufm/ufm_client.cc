@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "config/secret_mask.h"
+#include "ufm/ports_answer.h"
 #include "ufm/ufm_json.h"
 
 namespace ufmr {
@@ -269,13 +270,13 @@ Result<ParsedEvents> RestUfmClient::GetEvents() {
   return ParseUfmEvents(r->body);
 }
 
-Result<std::vector<PortInfo>> RestUfmClient::GetPorts() {
+Result<PortTable> RestUfmClient::GetPorts() {
   // What UFM leaves out by default is undocumented: NVIDIA's own port scripts ask for disabled
   // ports explicitly, and a disabled port is exactly what this service must see.
   auto r = Call("GET", std::string(kPortsPath), "", true, true);
   if (!r.ok()) return r.status();
   int skipped = 0;
-  auto ports = ParsePorts(r->body, &skipped);
+  auto ports = ParsePortTable(r->body, &skipped);
   if (skipped > 0) spdlog::warn("ports: skipped {} malformed entries", skipped);
   return ports;
 }

@@ -62,7 +62,7 @@ class UfmClient {
  public:
   virtual ~UfmClient() = default;
   virtual Result<ParsedEvents> GetEvents() = 0;
-  virtual Result<std::vector<PortInfo>> GetPorts() = 0;
+  virtual Result<PortTable> GetPorts() = 0;
   // The links, to fill in peers that the ports list leaves out. Optional: NotFound by default.
   virtual Result<std::vector<LinkInfo>> GetLinks() { return Status::NotFound("no links"); }
   virtual Result<PortInfo> GetPort(const std::string& name) = 0;
@@ -110,7 +110,7 @@ class RestUfmClient final : public UfmClient {
   explicit RestUfmClient(const Config& config, Sleeper sleeper = nullptr);
 
   Result<ParsedEvents> GetEvents() override;
-  Result<std::vector<PortInfo>> GetPorts() override;
+  Result<PortTable> GetPorts() override;
   Result<std::vector<LinkInfo>> GetLinks() override;
   Result<PortInfo> GetPort(const std::string& name) override;
   Result<std::string> SubmitPortAction(const std::string& action, const PortInfo& port,

@@ -12,11 +12,9 @@
 
 namespace ufmr {
 
-// `what` names the answer in errors ("events", "ports", ...). `keep`, when not empty, lists the
-// fields of each element worth keeping: the others are dropped while parsing, so a large answer
-// (100,000 ports of some 30 fields each) costs the memory of the fields read, not of all of them.
-Result<nlohmann::json> ParseUfmList(const std::string& body, const std::string& what,
-                                    const std::vector<std::string>& keep = {});
+// `what` names the answer in errors ("events", "links", ...). The ports answer, the largest, is
+// read in one pass without a tree (ParsePorts, port_info.h).
+Result<nlohmann::json> ParseUfmList(const std::string& body, const std::string& what);
 
 // The field as text: a string as is, another value as JSON ("33"), missing or null as "".
 std::string JsonText(const nlohmann::json& object, const char* key);
