@@ -489,6 +489,72 @@ TEST_F(RemediatorTest, AFaultJustAfterARepairReadAgainAfterARestartIsTicketed) {
   EXPECT_EQ(ufm_.submitted.size(), 3u) << "disable, enable, disable";
 }
 
+// After a restart the events a window still held are read again, and the rebuilt window need not
+// be the one the last leader had: there, a cut forgot the link's count (its own link-down is no
+// fault), and the count rule fired on the fourth link-down; rebuilt, the cut is decided already
+// (so nothing is forgotten) and the same rule fires on the third. The last leader's judgment of
+// the events it read stands: the finding made again is not decided again, whatever event
+// completes it (the campaign: tickets opened, and healthy links cut, for faults long closed).
+TEST_F(RemediatorTest, AFindingRebuiltDifferentlyFromEventsReadAgainIsNotDecidedAgain) {
+  UseRules(R"(rules:
+  - name: symbol_errors
+    match: {event_id: 113}
+    scope: link
+    action: disable_port
+  - name: three_downs
+    match: {event_id: 329}
+    scope: link
+    count: 3
+    window: 10m
+    action: ticket_only
+  - name: switch_downs
+    match: {event_id: 329}
+    scope: switch
+    count: 100
+    window: 30m
+    action: ticket_only
+)");
+  clock_.Advance(SystemClock().Now() - clock_.Now());
+  const std::string sw = "fc6a1c0300000001_1", host = "e41d2d0300000001_1";
+  // UFM's stamps, by the database's clock (the spans the service held the port are by it; the
+  // fake clock runs ahead of it, two seconds a pass).
+  auto stamp = [](int s) { return sim::FormatUfmTime(SystemClock().Now() + seconds(s)); };
+  auto close = [&](Remediator& r, int64_t id) {
+    ufm_.link_broken = false;
+    ASSERT_TRUE(r.ReportRepair(id, "tech", "reseat", "").ok());
+    Run(r, 40);
+    ASSERT_EQ(store_->GetTicket(id)->state, "closed") << Timeline(id);
+  };
+  {
+    auto r = Make();
+    Run(*r, 1);
+    ufm_.LinkDown(sw, host, stamp(-10));  // counted by three_downs: 1
+    Run(*r, 1);
+    ufm_.LinkEvent(sw, host, 113, "Symbol error counter rose", stamp(0));  // cut: counts forgotten
+    Run(*r, 3);
+    ASSERT_EQ(Tickets().size(), 1u);
+    close(*r, Tickets()[0].id);
+    ufm_.ports[sw].physical_state = "Link Up";
+    for (int i = 0; i < 3; ++i) {  // three_downs fires on the third of these (the fourth in all)
+      ufm_.LinkDown(sw, host, stamp(10 + 2 * i));
+      Run(*r, 1);
+    }
+    ASSERT_EQ(Tickets().size(), 2u);
+    EXPECT_EQ(Tickets()[0].rule, "three_downs");
+    close(*r, Tickets()[0].id);
+  }
+  const auto decided = store_->RecentDecisions(100, "");
+  ASSERT_TRUE(decided.ok());
+  auto r = Make();  // a new process: the switch's window held the cursor back, all is read again
+  Run(*r, 10);
+  EXPECT_EQ(Tickets().size(), 2u) << "a third ticket for a fault closed long ago";
+  EXPECT_EQ(store_->RecentDecisions(100, "")->size(), decided->size())
+      << store_->RecentDecisions(100, "")->dump(2);
+  EXPECT_GE(metrics_.Get("ufmr_findings_decided_already_total"), 1)
+      << "three_downs, made again on its third link-down";
+  EXPECT_EQ(ufm_.submitted.size(), 2u) << "disable, enable: no cut of the healthy link";
+}
+
 // A standby reads the ports again when it takes the lead: a port the last leader enabled a moment
 // before it died reads enabled, so its next fault is acted on, not taken as in a person's hands
 // (the campaign: a standby's "Disabled", read before the enable, made a fault "manual").

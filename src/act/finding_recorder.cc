@@ -27,8 +27,12 @@ const char* ActingState(const Decision& d) {
 
 void FindingRecorder::Record(Store::Tx& tx, const Finding& f, RecordedFindings* out) {
   std::string trigger = DecisionTrigger(f);
-  if (!trigger.empty() && FromEventsReadAgain(f) && tx.Decided(trigger)) {
-    // Made again from events read again after a restart or a change of leader: decided then.
+  // Made again from events read again after a restart or a change of leader: the leader that
+  // first read them judged them (what it made of them was committed with its read of them), with
+  // what it knew then, and its judgment stands, finding or none. Only a hold that ran out after
+  // that leader stopped reading is news; one it fired has its trigger decided already.
+  if (f.evidence.value("reread", false) ||
+      (!trigger.empty() && FromEventsReadAgain(f) && tx.Decided(trigger))) {
     p_.metrics.Add("ufmr_findings_decided_already_total");
     spdlog::info("rule {} on {}: decided already, before its events were read again", f.rule,
                  f.link_key);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "act/decided_once.h"
 #include "rules/rule_loader.h"
 
 namespace ufmr {
@@ -118,6 +119,20 @@ void LiveRules::Observe(Sifting& s, FilterVerdict verdict, std::vector<Finding>*
   if (o.reread) {
     // Findings rebuilt from events read again after a restart: not news for a soak either.
     for (size_t i = before; i < out->size(); ++i) (*out)[i].evidence["reread"] = true;
+  }
+}
+
+void LiveRules::Tick(TimePoint now, std::optional<TimePoint> horizon, std::vector<Finding>* out) {
+  // The last leader fired a hold some way past its expiry (a poll later): a margin for that.
+  constexpr double kMarginS = 2;
+  const size_t before = out->size();
+  engine_.Tick(now, out);
+  if (!horizon) return;
+  for (size_t i = before; i < out->size(); ++i) {
+    Finding& f = (*out)[i];
+    if (FromEventsReadAgain(f) && SecondsFrom(f.time, *horizon) >= kMarginS) {
+      f.evidence["reread"] = true;
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,11 @@ class LiveRules {
   Reload MaybeReload(bool forced, TimePoint now, PendingAlert* alert);
   // What the filters made of an observation, handed to the engine: findings go to `out`.
   void Observe(Sifting& s, FilterVerdict verdict, std::vector<Finding>* out);
+  // Held findings due by `now` (RuleEngine::Tick). One made from events read again after a
+  // restart that ran out well before `horizon` (the newest event the last leader read; none: no
+  // restart) ran out while that leader was reading on: it fired it or saw it cleared, and its
+  // judgment stands (the finding is marked read again, Observation::reread, and not decided).
+  void Tick(TimePoint now, std::optional<TimePoint> horizon, std::vector<Finding>* out);
 
   // The hash of the rules in force. Thread-safe.
   std::string hash() const;

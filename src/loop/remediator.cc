@@ -219,7 +219,7 @@ void Remediator::RunLeader() {
   // in the counts is not the repaired link's.
   for (const auto& link : s.soaks.Load()) s.rules.engine().Forget(link);
   PollInputs();
-  s.rules.engine().Tick(clock_.Now(), s.record.findings());
+  s.rules.Tick(clock_.Now(), s.rest.reread_horizon(), s.record.findings());
   RecordPass();
   if (s.drains) s.drains->RunDue();  // a host drained: its cut is carried out below
   if (!s.drains && !s.open_drains_checked) WarnOfOpenDrains();

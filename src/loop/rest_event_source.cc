@@ -41,6 +41,13 @@ bool RestEventSource::Resume() {
   auto state = tx.value()->CursorState(kEventsCursor);
   newest_time_ = state.value("newest_timestamp", "");
   reread_until_ = state.value("newest_id", int64_t{0});
+  reread_horizon_.reset();
+  // On the footing of the times of the events read again (UFM's stamp, never later than now:
+  // EmitNew), so a UFM whose clock runs ahead puts no hold behind it.
+  if (TimePoint t;
+      reread_until_ > 0 && ParseUfmTimestamp(newest_time_, p_.config.ufm.utc_offset_s, &t)) {
+    reread_horizon_ = std::min(t, p_.clock.Now());
+  }
   if (!cursor_) {
     SkipHistory();
     return false;

@@ -45,6 +45,9 @@ class RestEventSource {
   std::optional<CursorWrite> CursorToWrite(std::optional<int64_t> oldest_in_use);
   // The pass recorded what CursorToWrite returned.
   void Written();
+  // UFM's stamp of the newest event the last leader read (and committed what it made of), when
+  // this instance resumed: a hold read again that ran out before it was that leader's to fire.
+  std::optional<TimePoint> reread_horizon() const { return reread_horizon_; }
 
  private:
   // Reads the cursor from the database (first poll). False when this poll goes no further: the
@@ -67,6 +70,7 @@ class RestEventSource {
   std::optional<int64_t> to_write_;        // what CursorToWrite returned
   std::string newest_time_;                // UFM timestamp of the newest event read
   int64_t reread_until_ = 0;  // events up to this id were read before a restart (not news)
+  std::optional<TimePoint> reread_horizon_;  // UFM's stamp of that newest event
 };
 
 }  // namespace ufmr

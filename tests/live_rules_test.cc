@@ -1,0 +1,86 @@
+// Covers LiveRules::Tick's judgment of holds rebuilt from events read again after a restart: one
+// that ran out well before the newest event the last leader read (its horizon) was that leader's
+// to fire or see cleared, and is marked read again (FindingRecorder then decides nothing); one
+// that runs out after it, or was made from fresh events, or with no restart behind it, is news.
+#include "loop/live_rules.h"
+
+#include <gtest/gtest.h>
+
+#include "base/metrics.h"
+#include "config/config.h"
+#include "rules/rule_loader.h"
+#include "ufm/inventory.h"
+
+namespace ufmr {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr const char* kHold = R"(rules:
+  - name: link_down
+    match: {event_id: [329]}
+    for: 30s
+    clear: {event_id: [328]}
+    action: disable_port
+)";
+
+const TimePoint kT0 = TimePoint(seconds(1'767'225'600));
+
+Observation LinkDown(bool reread) {
+  Observation o;
+  o.kind = Observation::Kind::kEvent;
+  o.time = kT0;
+  o.source = "rest";
+  o.event_id = 7;
+  o.event_type = 329;
+  o.name = "Link went down";
+  o.ufm_timestamp = "2026-01-01 00:00:00";
+  o.ports = {"sw_1", "host_1"};
+  o.reread = reread;
+  return o;
+}
+
+// The findings of one hold on a link-down (read again or not), ticked 31 s on with `horizon`.
+std::vector<Finding> HeldFindings(bool reread, std::optional<TimePoint> horizon) {
+  Config config;
+  Inventory inventory;
+  Metrics metrics;
+  auto rules = LoadRulesText(kHold, "test.yaml");
+  EXPECT_TRUE(rules.ok()) << rules.Report();
+  LiveRules live(config, inventory, metrics, rules.rules);
+  std::vector<Finding> out;
+  const Observation o = LinkDown(reread);
+  Sifting s(o, &inventory);
+  live.Observe(s, FilterVerdict::kPass, &out);
+  EXPECT_TRUE(out.empty()) << "held, not yet a finding";
+  live.Tick(kT0 + seconds(31), horizon, &out);
+  return out;
+}
+
+bool MarkedReadAgain(const std::vector<Finding>& f) {
+  return f.size() == 1 && f[0].evidence.value("reread", false);
+}
+
+TEST(LiveRulesTickTest, AHoldReadAgainThatRanOutWhileTheLastLeaderReadOnIsItsJudgment) {
+  auto before = HeldFindings(true, kT0 + seconds(40));
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_TRUE(MarkedReadAgain(before)) << "ran out at 30 s; the last leader read on to 40 s";
+}
+
+TEST(LiveRulesTickTest, AHoldThatRunsOutAfterTheHorizonOrFromFreshEventsIsNews) {
+  auto after = HeldFindings(true, kT0 + seconds(29));
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_FALSE(MarkedReadAgain(after)) << "the last leader stopped reading before it ran out";
+  auto margin = HeldFindings(true, kT0 + seconds(31));
+  ASSERT_EQ(margin.size(), 1u);
+  EXPECT_FALSE(MarkedReadAgain(margin)) << "within the margin: the trigger decides";
+  auto fresh = HeldFindings(false, kT0 + seconds(40));
+  ASSERT_EQ(fresh.size(), 1u);
+  EXPECT_FALSE(MarkedReadAgain(fresh)) << "made from events read for the first time";
+  auto no_restart = HeldFindings(true, std::nullopt);
+  ASSERT_EQ(no_restart.size(), 1u);
+  EXPECT_FALSE(MarkedReadAgain(no_restart));
+}
+
+}  // namespace
+}  // namespace ufmr
