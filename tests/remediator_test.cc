@@ -555,6 +555,49 @@ TEST_F(RemediatorTest, AFindingRebuiltDifferentlyFromEventsReadAgainIsNotDecided
   EXPECT_EQ(ufm_.submitted.size(), 2u) << "disable, enable: no cut of the healthy link";
 }
 
+// A flapping link's finding, made again from its events read again after a restart, is the last
+// leader's (decided already), and its episode is over: the link counts afresh. Left active (a
+// fired flapping rule stays so while the link keeps flapping), it swallowed the link's next flap,
+// read fresh in the same poll (the campaign: a flap 25 s after a repair never ticketed).
+TEST_F(RemediatorTest, AFindingReadAgainLeavesTheLinkToCountAfresh) {
+  UseRules(R"(rules:
+  - name: link_flapping
+    flapping: {downs: 3, within: 10m}
+    match: {event_id: [329]}
+    scope: link
+    action: disable_port
+  - name: switch_downs
+    match: {event_id: 329}
+    scope: switch
+    count: 100
+    window: 30m
+    action: ticket_only
+)");
+  clock_.Advance(SystemClock().Now() - clock_.Now());
+  const std::string sw = "fc6a1c0300000001_1", host = "e41d2d0300000001_1";
+  auto stamp = [](int s) { return sim::FormatUfmTime(SystemClock().Now() + seconds(s)); };
+  {
+    auto r = Make();
+    Run(*r, 1);
+    for (int i = 0; i < 3; ++i) ufm_.LinkDown(sw, host, stamp(-30 + 2 * i));
+    Run(*r, 2);
+    ASSERT_EQ(Tickets().size(), 1u);
+    const int64_t id = Tickets()[0].id;
+    ufm_.link_broken = false;
+    ASSERT_TRUE(r->ReportRepair(id, "tech", "reseat", "").ok());
+    Run(*r, 40);
+    ASSERT_EQ(store_->GetTicket(id)->state, "closed") << Timeline(id);
+  }
+  // The link flaps again while no leader runs; the next reads it with what it reads again.
+  ufm_.link_broken = true;
+  for (int i = 0; i < 3; ++i) ufm_.LinkDown(sw, host, stamp(10 + 2 * i));
+  auto r = Make();
+  Run(*r, 10);
+  ASSERT_EQ(Tickets().size(), 2u) << "the new flap was swallowed by the old episode";
+  EXPECT_EQ(Tickets()[0].rule, "link_flapping");
+  EXPECT_GE(metrics_.Get("ufmr_findings_decided_already_total"), 1);
+}
+
 // A standby reads the ports again when it takes the lead: a port the last leader enabled a moment
 // before it died reads enabled, so its next fault is acted on, not taken as in a person's hands
 // (the campaign: a standby's "Disabled", read before the enable, made a fault "manual").

@@ -4,7 +4,9 @@
 // findings those events made before. Each decision records its trigger (the rule, the entity and
 // the event that completed the finding: its type, UFM's stamp to the second and its ports or
 // object, the same from every source); a finding made from events read again whose trigger has
-// a decision already is not decided again. Stateless.
+// a decision already is not decided again. FindingRecorder also skips, whatever its trigger, a
+// finding marked read again (its own event was, or its hold ran out before the last leader
+// stopped reading: LiveRules): that leader's judgment of those events stands. Stateless.
 #pragma once
 
 #include <string>

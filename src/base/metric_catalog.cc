@@ -103,7 +103,8 @@ std::vector<MetricInfo> DecisionMetrics() {
       M("ufmr_findings_total", "counter", "rule", "Rule matches (findings), by rule."),
       M("ufmr_findings_decided_already_total", "counter", "",
         "Findings made again from events read again after a restart or a change of leader, "
-        "and not decided again: they were decided before."),
+        "and not decided again: the leader that first read those events judged them "
+        "(SAFETY.md)."),
       M("ufmr_decisions_total", "counter", "decision",
         "Decisions on findings, by kind: finding, disable, isolate, ticket, suppressed, blocked."),
       M("ufmr_guard_vetoes_total", "counter", "guard",

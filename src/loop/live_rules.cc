@@ -118,8 +118,16 @@ void LiveRules::Observe(Sifting& s, FilterVerdict verdict, std::vector<Finding>*
   engine_.Observe(o, out);
   if (o.reread) {
     // Findings rebuilt from events read again after a restart: not news for a soak either.
-    for (size_t i = before; i < out->size(); ++i) (*out)[i].evidence["reread"] = true;
+    for (size_t i = before; i < out->size(); ++i) MarkReadAgain(&(*out)[i]);
   }
+}
+
+void LiveRules::MarkReadAgain(Finding* f) {
+  f->evidence["reread"] = true;
+  // The episode was the last leader's, and it is over for this one: the link counts afresh from
+  // here, as it did there once the finding was decided (a link rule stays active after it fires,
+  // and held so it would swallow the link's next fault, read fresh in the same poll).
+  if (f->scope == RuleScope::kPort || f->scope == RuleScope::kLink) engine_.Forget(f->link_key);
 }
 
 void LiveRules::Tick(TimePoint now, std::optional<TimePoint> horizon, std::vector<Finding>* out) {
@@ -130,9 +138,7 @@ void LiveRules::Tick(TimePoint now, std::optional<TimePoint> horizon, std::vecto
   if (!horizon) return;
   for (size_t i = before; i < out->size(); ++i) {
     Finding& f = (*out)[i];
-    if (FromEventsReadAgain(f) && SecondsFrom(f.time, *horizon) >= kMarginS) {
-      f.evidence["reread"] = true;
-    }
+    if (FromEventsReadAgain(f) && SecondsFrom(f.time, *horizon) >= kMarginS) MarkReadAgain(&f);
   }
 }
 

@@ -52,6 +52,9 @@ class LiveRules {
  private:
   // After a (re)load: what other threads may read of the rules.
   void Snapshot();
+  // A finding made again from events read again (the last leader judged them): marked so, and its
+  // link's counts dropped.
+  void MarkReadAgain(Finding* f);
   void ReportFailure(const RuleLoadResult& loaded, PendingAlert* alert);
   // A sign on a link under soak past the clear level of `broken`: the finding that fails it.
   Finding SoakSign(const Rule& broken, const Observation& o, const std::vector<std::string>& ends);
