@@ -71,7 +71,7 @@ TEST(LiveRulesTickTest, AHoldThatRunsOutAfterTheHorizonOrFromFreshEventsIsNews) 
   auto after = HeldFindings(true, kT0 + seconds(29));
   ASSERT_EQ(after.size(), 1u);
   EXPECT_FALSE(MarkedReadAgain(after)) << "the last leader stopped reading before it ran out";
-  auto margin = HeldFindings(true, kT0 + seconds(31));
+  auto margin = HeldFindings(true, kT0 + seconds(39));
   ASSERT_EQ(margin.size(), 1u);
   EXPECT_FALSE(MarkedReadAgain(margin)) << "within the margin: the trigger decides";
   auto fresh = HeldFindings(false, kT0 + seconds(40));

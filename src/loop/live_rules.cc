@@ -131,8 +131,10 @@ void LiveRules::MarkReadAgain(Finding* f) {
 }
 
 void LiveRules::Tick(TimePoint now, std::optional<TimePoint> horizon, std::vector<Finding>* out) {
-  // The last leader fired a hold some way past its expiry (a poll later): a margin for that.
-  constexpr double kMarginS = 2;
+  // The last leader held from when it received the event, up to a UFM answering slowly or a poll
+  // later than UFM's stamp this one holds from: only a hold that ran out this well before its
+  // horizon was surely that leader's to fire (a later one is decided, unless its trigger was).
+  constexpr double kMarginS = 10;
   const size_t before = out->size();
   engine_.Tick(now, out);
   if (!horizon) return;
