@@ -2,6 +2,7 @@
 // that ran out well before the newest event the last leader read (its horizon) was that leader's
 // to fire or see cleared, and is marked read again (FindingRecorder then decides nothing); one
 // that runs out after it, or was made from fresh events, or with no restart behind it, is news.
+// A finding marked so drops its own rule's count on the link, and no other rule's.
 #include "loop/live_rules.h"
 
 #include <gtest/gtest.h>
@@ -80,6 +81,38 @@ TEST(LiveRulesTickTest, AHoldThatRunsOutAfterTheHorizonOrFromFreshEventsIsNews) 
   auto no_restart = HeldFindings(true, std::nullopt);
   ASSERT_EQ(no_restart.size(), 1u);
   EXPECT_FALSE(MarkedReadAgain(no_restart));
+}
+
+// A finding made again from an event read again drops its own rule's count on the link, not
+// another rule's: a cut still held for the link (the last leader died within its hold) stays due.
+TEST(LiveRulesTickTest, AFindingReadAgainForgetsOnlyItsOwnRulesCount) {
+  Config config;
+  Inventory inventory;
+  Metrics metrics;
+  auto rules = LoadRulesText(R"(rules:
+  - name: downs_now
+    match: {event_id: [329]}
+    action: ticket_only
+  - name: link_down
+    match: {event_id: [329]}
+    for: 30s
+    clear: {event_id: [328]}
+    action: disable_port
+)",
+                             "test.yaml");
+  ASSERT_TRUE(rules.ok()) << rules.Report();
+  LiveRules live(config, inventory, metrics, rules.rules);
+  std::vector<Finding> out;
+  const Observation o = LinkDown(true);
+  Sifting s(o, &inventory);
+  live.Observe(s, FilterVerdict::kPass, &out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].rule, "downs_now");
+  EXPECT_TRUE(MarkedReadAgain(out));
+  out.clear();
+  live.Tick(kT0 + seconds(31), std::nullopt, &out);
+  ASSERT_EQ(out.size(), 1u) << "the hold of the other rule was dropped";
+  EXPECT_EQ(out[0].rule, "link_down");
 }
 
 }  // namespace

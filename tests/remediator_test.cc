@@ -614,7 +614,11 @@ TEST_F(RemediatorTest, TakingTheLeadReadsThePortsAgain) {
   ufm_.ports[sw].logical_state = "Active";  // the last leader's enable, then it dies
   ufm_.ports[sw].physical_state = "Link Up";
   leader = true;
+  ufm_.ports_fail = true;  // and UFM does not answer the first read
   Run(*r, 1);
+  EXPECT_TRUE(inventory_.Get(sw)->disabled());
+  ufm_.ports_fail = false;
+  Run(*r, 3);  // tried again a few seconds on, not at the next refresh an hour away
   EXPECT_FALSE(inventory_.Get(sw)->disabled()) << "read again on taking the lead";
   ufm_.LinkDown(sw, "e41d2d0300000001_1");
   Run(*r, 20);

@@ -36,9 +36,12 @@ void FindingRecorder::Record(Store::Tx& tx, const Finding& f, RecordedFindings* 
     p_.metrics.Add("ufmr_findings_decided_already_total");
     spdlog::info("rule {} on {}: decided already, before its events were read again", f.rule,
                  f.link_key);
-    // Its episode is over: the link counts afresh (LiveRules dropped the counts of one marked).
-    if (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink)
-      out->forget.push_back(f.link_key);
+    // Its episode is over: the rule counts the link afresh (LiveRules did so at once for one it
+    // marked; a hold fired after the poll, so nothing fresh is lost by doing it now).
+    if (!f.evidence.value("reread", false) &&
+        (f.scope == RuleScope::kPort || f.scope == RuleScope::kLink)) {
+      out->forget_rule.emplace_back(f.rule, f.link_key);
+    }
     return;
   }
   p_.metrics.Add(MetricName("ufmr_findings_total", {{"rule", f.rule}}));

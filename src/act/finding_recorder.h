@@ -31,6 +31,8 @@ namespace ufmr {
 struct RecordedFindings {
   std::vector<std::string> disabling;  // ports with a disable intent (held once it commits)
   std::vector<std::string> forget;     // links taken out of service: the rules count them afresh
+  // (rule, link) of findings decided already: that rule counts the link afresh
+  std::vector<std::pair<std::string, std::string>> forget_rule;
   int tickets_opened = 0;
 };
 

@@ -21,21 +21,27 @@ void InventoryRefresh::MaybeRefresh(bool standby) {
   // Taking the lead, the ports are read again at once: what a standby read may be older than the
   // last leader's last action (its enable a moment before it died, which a stale "Disabled"
   // would make a person's disable).
-  const bool took_lead = !standby && was_standby_;
-  was_standby_ = standby;
-  if (due_.Due(p_.clock.Now(), p_.config.inventory.refresh_interval_s) || !loaded_ ||
+  // Until a read succeeds, it is tried again every few seconds (not every pass: a UFM that does
+  // not answer would hold each pass up).
+  constexpr double kRetryS = 5;
+  if (standby) read_for_lead_ = false;
+  const TimePoint now = p_.clock.Now();
+  const bool took_lead = !standby && !read_for_lead_ &&
+                         (!tried_for_lead_ || Seconds(now - *tried_for_lead_).count() >= kRetryS);
+  if (due_.Due(now, p_.config.inventory.refresh_interval_s) || !loaded_ ||
       p_.inventory.size() == 0 || took_lead) {
-    Refresh(standby);
+    if (!standby) tried_for_lead_ = now;
+    if (Refresh(standby) && !standby) read_for_lead_ = true;
   }
 }
 
-void InventoryRefresh::Refresh(bool standby) {
+bool InventoryRefresh::Refresh(bool standby) {
   auto ports = p_.ufm.GetPorts();
   if (!ports.ok()) {
     spdlog::warn("inventory refresh failed: {}", ports.status().ToString());
     p_.metrics.Add("ufmr_ufm_errors_total{call=\"ports\"}");
     p_.inputs.Failed("inventory", p_.clock.Now(), ports.status().message());
-    return;
+    return false;
   }
   spdlog::debug("inventory: {} ports", ports->size());
   // Peers the ports list leaves out come from the links, when UFM serves them. A link whose ends
@@ -72,6 +78,7 @@ void InventoryRefresh::Refresh(bool standby) {
   // The answers' text and trees (tens of MB at 100,000 ports) are freed by now; the allocator
   // keeps freed pages for reuse, so hand them back: the resident size stays the inventory's.
   ReleaseFreeMemory();
+  return true;
 }
 
 void InventoryRefresh::PlaceTickets() {

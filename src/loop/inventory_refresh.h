@@ -6,6 +6,8 @@
 // only the leader writes places. Pipeline thread only; not thread-safe.
 #pragma once
 
+#include <optional>
+
 #include "base/clock.h"
 #include "base/metrics.h"
 #include "config/config.h"
@@ -39,14 +41,16 @@ class InventoryRefresh {
   bool loaded() const { return loaded_; }
 
  private:
-  void Refresh(bool standby);
+  // False when UFM's ports could not be read.
+  bool Refresh(bool standby);
   // Records where ticketed links are for tickets filed before the inventory was in.
   void PlaceTickets();
 
   Parts p_;
   Interval due_;
   bool loaded_ = false;
-  bool was_standby_ = false;  // the last pass was a standby's
+  bool read_for_lead_ = false;               // read since this instance last took the lead
+  std::optional<TimePoint> tried_for_lead_;  // the last try as leader
 };
 
 }  // namespace ufmr

@@ -124,10 +124,13 @@ void LiveRules::Observe(Sifting& s, FilterVerdict verdict, std::vector<Finding>*
 
 void LiveRules::MarkReadAgain(Finding* f) {
   f->evidence["reread"] = true;
-  // The episode was the last leader's, and it is over for this one: the link counts afresh from
-  // here, as it did there once the finding was decided (a link rule stays active after it fires,
-  // and held so it would swallow the link's next fault, read fresh in the same poll).
-  if (f->scope == RuleScope::kPort || f->scope == RuleScope::kLink) engine_.Forget(f->link_key);
+  // The episode was the last leader's, and it is over for this one: the rule counts the link
+  // afresh from here (a link rule stays active after it fires, and held so it would swallow the
+  // link's next fault, read fresh in the same poll). Only this rule's: another rule's hold on the
+  // link (a cut still due) is news of its own.
+  if (f->scope == RuleScope::kPort || f->scope == RuleScope::kLink) {
+    engine_.ForgetRule(f->rule, f->link_key);
+  }
 }
 
 void LiveRules::Tick(TimePoint now, std::optional<TimePoint> horizon, std::vector<Finding>* out) {

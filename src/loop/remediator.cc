@@ -312,6 +312,7 @@ void Remediator::RecordPass() {
   PassRecord::Outcome outcome = s.record.Commit(cursors, s.reconciled, &out);
   // Once the service takes a link out of service, the rules count it afresh.
   for (const auto& link : out.forget) s.rules.engine().Forget(link);
+  for (const auto& [rule, link] : out.forget_rule) s.rules.engine().ForgetRule(rule, link);
   if (out.tickets_opened > 0) s.telemetry.RecordSoon();  // the new tickets' charts start at once
   if (outcome != PassRecord::Outcome::kCommitted) return;
   s.own.AddDisabling(out.disabling);

@@ -283,6 +283,11 @@ void EventRules::Forget(const std::set<std::string>& entities) {
   held_.Forget(entities);
 }
 
+void EventRules::ForgetOf(size_t rule, const std::set<std::string>& entities) {
+  ForgetEntitiesOf(&events_, rule, entities);
+  held_.ForgetOf(rule, entities);
+}
+
 void EventRules::Adopt(EventRules&& old, const RuleMapping& mapping) {
   AdoptPerRule(&old.events_, mapping, &events_);
   held_.Adopt(std::move(old.held_), mapping);

@@ -71,6 +71,8 @@ class EventRules {
   // sweep): only the states whose look is due (ExpiryQueue), not every state.
   void Sweep(TimePoint now);
   void Forget(const std::set<std::string>& entities);
+  // The same, for one rule (by Rule::index).
+  void ForgetOf(size_t rule, const std::set<std::string>& entities);
   // Reload: takes over the state (and holds) of `old` (see MapRules).
   void Adopt(EventRules&& old, const RuleMapping& mapping);
   // Calls `visit` with every observation a window of a rule with a window up to

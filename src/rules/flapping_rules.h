@@ -33,6 +33,9 @@ class FlappingRules {
   // sweep): only the states whose look is due (ExpiryQueue), not every state.
   void Sweep(TimePoint now);
   void Forget(const std::set<std::string>& entities) { ForgetEntities(&flaps_, entities); }
+  void ForgetOf(size_t rule, const std::set<std::string>& entities) {
+    ForgetEntitiesOf(&flaps_, rule, entities);
+  }
   // Reload: takes over the state of `old` (see MapRules).
   void Adopt(FlappingRules&& old, const RuleMapping& mapping);
   // Calls `visit` with every event a rule with a window up to `max_window_s` keeps as evidence.

@@ -43,6 +43,9 @@ class HeldFindings {
   std::vector<Held> TakeDue(TimePoint now);
 
   void Forget(const std::set<std::string>& entities) { ForgetEntities(&held_, entities); }
+  void ForgetOf(size_t rule, const std::set<std::string>& entities) {
+    ForgetEntitiesOf(&held_, rule, entities);
+  }
   // Reload: takes over the holds of `old` (see MapRules), as early as any of them is due.
   void Adopt(HeldFindings&& old, const RuleMapping& mapping);
   // Calls `visit` with every observation a hold keeps.

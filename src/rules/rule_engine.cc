@@ -183,7 +183,10 @@ const Rule* RuleEngine::BreaksSoak(const Observation& o) {
   return nullptr;
 }
 
-void RuleEngine::Forget(const std::string& link_key) {
+namespace {
+
+// A link's key and each of its ends: what its state is kept under.
+std::set<std::string> LinkNames(const std::string& link_key) {
   std::set<std::string> names{link_key};
   for (size_t start = 0; start <= link_key.size();) {
     size_t bar = link_key.find('|', start);
@@ -192,6 +195,21 @@ void RuleEngine::Forget(const std::string& link_key) {
     if (bar == std::string::npos) break;
     start = bar + 1;
   }
+  return names;
+}
+
+}  // namespace
+
+void RuleEngine::ForgetRule(const std::string& rule, const std::string& link_key) {
+  auto it = by_name_.find(rule);
+  if (it == by_name_.end()) return;
+  const std::set<std::string> names = LinkNames(link_key);
+  event_rules_.ForgetOf(it->second->index, names);
+  flapping_rules_.ForgetOf(it->second->index, names);
+}
+
+void RuleEngine::Forget(const std::string& link_key) {
+  const std::set<std::string> names = LinkNames(link_key);
   event_rules_.Forget(names);
   flapping_rules_.Forget(names);
   // Counter conditions keep their state: a rule that fired stays active until its measure falls

@@ -52,6 +52,8 @@ class RuleEngine {
   const Rule* BreaksSoak(const Observation& o);
   // Drops counting state for a link (its key or either end), e.g. once it has a ticket.
   void Forget(const std::string& link_key);
+  // The same, for one rule's state only (an unknown rule: nothing).
+  void ForgetRule(const std::string& rule, const std::string& link_key);
 
   // The smallest UFM event id that counting or holding state still depends on, if any. The
   // persisted event cursor must stay below it, so a restart replays what memory held. Windows

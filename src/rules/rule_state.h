@@ -104,6 +104,12 @@ void ForgetEntities(PerRule<T>* per_rule, const std::set<std::string>& names) {
     for (const auto& name : names) map.erase(name);
   }
 }
+// The same, for one rule's state only (by Rule::index).
+template <typename T>
+void ForgetEntitiesOf(PerRule<T>* per_rule, size_t rule, const std::set<std::string>& names) {
+  if (rule >= per_rule->size()) return;
+  for (const auto& name : names) (*per_rule)[rule].erase(name);
+}
 
 // `seconds` after t, saturated: the loader caps durations, but a time point must never wrap
 // into the past.

@@ -13,7 +13,7 @@
 namespace ufmr {
 
 // `what` names the answer in errors ("events", "links", ...). The ports answer, the largest, is
-// read in one pass without a tree (ParsePorts, port_info.h).
+// read in one pass without a tree (ParsePortTable, ports_answer.h).
 Result<nlohmann::json> ParseUfmList(const std::string& body, const std::string& what);
 
 // The field as text: a string as is, another value as JSON ("33"), missing or null as "".
