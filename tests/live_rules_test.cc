@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "base/metrics.h"
 #include "config/config.h"
 #include "rules/rule_loader.h"
@@ -41,20 +43,32 @@ Observation LinkDown(bool reread) {
   return o;
 }
 
-// The findings of one hold on a link-down (read again or not), ticked 31 s on with `horizon`.
-std::vector<Finding> HeldFindings(bool reread, std::optional<TimePoint> horizon) {
+// LiveRules with rules from `yaml`, and what it needs to live.
+struct Live {
+  explicit Live(const char* yaml) {
+    auto loaded = LoadRulesText(yaml, "test.yaml");
+    EXPECT_TRUE(loaded.ok()) << loaded.Report();
+    live = std::make_unique<LiveRules>(config, inventory, metrics, loaded.rules);
+  }
+  // Observes a link-down (read again or not) at kT0.
+  void Down(bool reread, std::vector<Finding>* out) {
+    const Observation o = LinkDown(reread);
+    Sifting s(o, &inventory);
+    live->Observe(s, FilterVerdict::kPass, out);
+  }
   Config config;
   Inventory inventory;
   Metrics metrics;
-  auto rules = LoadRulesText(kHold, "test.yaml");
-  EXPECT_TRUE(rules.ok()) << rules.Report();
-  LiveRules live(config, inventory, metrics, rules.rules);
+  std::unique_ptr<LiveRules> live;
+};
+
+// The findings of one hold on a link-down (read again or not), ticked 31 s on with `horizon`.
+std::vector<Finding> HeldFindings(bool reread, std::optional<TimePoint> horizon) {
+  Live l(kHold);
   std::vector<Finding> out;
-  const Observation o = LinkDown(reread);
-  Sifting s(o, &inventory);
-  live.Observe(s, FilterVerdict::kPass, &out);
+  l.Down(reread, &out);
   EXPECT_TRUE(out.empty()) << "held, not yet a finding";
-  live.Tick(kT0 + seconds(31), horizon, &out);
+  l.live->Tick(kT0 + seconds(31), horizon, &out);
   return out;
 }
 
@@ -86,10 +100,7 @@ TEST(LiveRulesTickTest, AHoldThatRunsOutAfterTheHorizonOrFromFreshEventsIsNews) 
 // A finding made again from an event read again drops its own rule's count on the link, not
 // another rule's: a cut still held for the link (the last leader died within its hold) stays due.
 TEST(LiveRulesTickTest, AFindingReadAgainForgetsOnlyItsOwnRulesCount) {
-  Config config;
-  Inventory inventory;
-  Metrics metrics;
-  auto rules = LoadRulesText(R"(rules:
+  Live l(R"(rules:
   - name: downs_now
     match: {event_id: [329]}
     action: ticket_only
@@ -98,19 +109,14 @@ TEST(LiveRulesTickTest, AFindingReadAgainForgetsOnlyItsOwnRulesCount) {
     for: 30s
     clear: {event_id: [328]}
     action: disable_port
-)",
-                             "test.yaml");
-  ASSERT_TRUE(rules.ok()) << rules.Report();
-  LiveRules live(config, inventory, metrics, rules.rules);
+)");
   std::vector<Finding> out;
-  const Observation o = LinkDown(true);
-  Sifting s(o, &inventory);
-  live.Observe(s, FilterVerdict::kPass, &out);
+  l.Down(true, &out);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].rule, "downs_now");
   EXPECT_TRUE(MarkedReadAgain(out));
   out.clear();
-  live.Tick(kT0 + seconds(31), std::nullopt, &out);
+  l.live->Tick(kT0 + seconds(31), std::nullopt, &out);
   ASSERT_EQ(out.size(), 1u) << "the hold of the other rule was dropped";
   EXPECT_EQ(out[0].rule, "link_down");
 }

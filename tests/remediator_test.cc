@@ -251,6 +251,14 @@ class RemediatorTest : public ::testing::Test {
     return s;
   }
 
+  // The link repaired and its repair reported; the ticket closes after its soak.
+  void RepairAndClose(Remediator& r, int64_t id) {
+    ufm_.link_broken = false;
+    ASSERT_TRUE(r.ReportRepair(id, "tech", "reseat", "").ok());
+    Run(r, 40);
+    ASSERT_EQ(store_->GetTicket(id)->state, "closed") << Timeline(id);
+  }
+
   std::string db_url_;
   std::unique_ptr<Store> store_;
   Config config_;
@@ -464,11 +472,7 @@ TEST_F(RemediatorTest, AFaultJustAfterARepairReadAgainAfterARestartIsTicketed) {
     ufm_.LinkDown(sw, host, sim::FormatUfmTime(clock_.Now()));
     Run(*r, 20);
     ASSERT_EQ(Tickets().size(), 1u);
-    const int64_t id = Tickets()[0].id;
-    ufm_.link_broken = false;
-    ASSERT_TRUE(r->ReportRepair(id, "tech", "reseat", "").ok());
-    Run(*r, 40);
-    ASSERT_EQ(store_->GetTicket(id)->state, "closed") << Timeline(id);
+    ASSERT_NO_FATAL_FAILURE(RepairAndClose(*r, Tickets()[0].id));
     pqxx::connection c(db_url_);
     pqxx::nontransaction w(c);
     const double enabled_at =
@@ -519,12 +523,6 @@ TEST_F(RemediatorTest, AFindingRebuiltDifferentlyFromEventsReadAgainIsNotDecided
   // UFM's stamps, by the database's clock (the spans the service held the port are by it; the
   // fake clock runs ahead of it, two seconds a pass).
   auto stamp = [](int s) { return sim::FormatUfmTime(SystemClock().Now() + seconds(s)); };
-  auto close = [&](Remediator& r, int64_t id) {
-    ufm_.link_broken = false;
-    ASSERT_TRUE(r.ReportRepair(id, "tech", "reseat", "").ok());
-    Run(r, 40);
-    ASSERT_EQ(store_->GetTicket(id)->state, "closed") << Timeline(id);
-  };
   {
     auto r = Make();
     Run(*r, 1);
@@ -533,7 +531,7 @@ TEST_F(RemediatorTest, AFindingRebuiltDifferentlyFromEventsReadAgainIsNotDecided
     ufm_.LinkEvent(sw, host, 113, "Symbol error counter rose", stamp(0));  // cut: counts forgotten
     Run(*r, 3);
     ASSERT_EQ(Tickets().size(), 1u);
-    close(*r, Tickets()[0].id);
+    ASSERT_NO_FATAL_FAILURE(RepairAndClose(*r, Tickets()[0].id));
     ufm_.ports[sw].physical_state = "Link Up";
     for (int i = 0; i < 3; ++i) {  // three_downs fires on the third of these (the fourth in all)
       ufm_.LinkDown(sw, host, stamp(10 + 2 * i));
@@ -541,7 +539,7 @@ TEST_F(RemediatorTest, AFindingRebuiltDifferentlyFromEventsReadAgainIsNotDecided
     }
     ASSERT_EQ(Tickets().size(), 2u);
     EXPECT_EQ(Tickets()[0].rule, "three_downs");
-    close(*r, Tickets()[0].id);
+    ASSERT_NO_FATAL_FAILURE(RepairAndClose(*r, Tickets()[0].id));
   }
   const auto decided = store_->RecentDecisions(100, "");
   ASSERT_TRUE(decided.ok());
@@ -582,11 +580,7 @@ TEST_F(RemediatorTest, AFindingReadAgainLeavesTheLinkToCountAfresh) {
     for (int i = 0; i < 3; ++i) ufm_.LinkDown(sw, host, stamp(-30 + 2 * i));
     Run(*r, 2);
     ASSERT_EQ(Tickets().size(), 1u);
-    const int64_t id = Tickets()[0].id;
-    ufm_.link_broken = false;
-    ASSERT_TRUE(r->ReportRepair(id, "tech", "reseat", "").ok());
-    Run(*r, 40);
-    ASSERT_EQ(store_->GetTicket(id)->state, "closed") << Timeline(id);
+    ASSERT_NO_FATAL_FAILURE(RepairAndClose(*r, Tickets()[0].id));
   }
   // The link flaps again while no leader runs; the next reads it with what it reads again.
   ufm_.link_broken = true;
