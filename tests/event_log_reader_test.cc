@@ -111,9 +111,10 @@ TEST_F(EventLogReaderTest, OneThreadAndThreeGiveTheSameEntriesInFileOrder) {
     EXPECT_EQ(a.obs.description.find('\r'), std::string::npos) << "entry " << n;
     EXPECT_EQ(a.obs.description.find("continued twice") != std::string::npos, n % 7 == 0)
         << "entry " << n;
-    ASSERT_EQ(a.named.size(), 2u) << "entry " << n;
-    EXPECT_EQ(a.named[0].port, "fc6a1c0300000000_" + std::to_string(n % 40 + 1));
-    EXPECT_EQ(b.named.size(), 2u) << "entry " << n;
+    ASSERT_EQ(a.obs.ports.size(), 2u) << "entry " << n;
+    EXPECT_EQ(a.obs.ports[0], "fc6a1c0300000000_" + std::to_string(n % 40 + 1));
+    EXPECT_EQ(b.obs.ports, a.obs.ports) << "entry " << n;
+    EXPECT_EQ(b.obs.cable_serial, a.obs.cable_serial) << "entry " << n;
   }
 }
 

@@ -18,6 +18,7 @@
 #include "rules/rule_loader.h"
 #include "rules/rule_state.h"
 #include "rules/subject_resolver.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {
@@ -96,6 +97,33 @@ TEST(SubjectResolverTest, RemembersNothingWhenToldNotTo) {
   resolver.SetRemember(true);
   auto kept = resolver.ResolveCached(Event(329, {"a_1", "b_1"}));
   EXPECT_EQ(resolver.ResolveCached(Event(329, {"a_1", "b_1"})).get(), kept.get());
+}
+
+// The inventory learns the link's other end after the event was resolved: the remembered
+// resolution is stale and is made again, then remembered again.
+TEST(SubjectResolverTest, AResolutionMadeBeforeTheInventoryChangedIsMadeAgain) {
+  Inventory inventory;
+  SubjectResolver resolver(&inventory);
+  auto before = resolver.ResolveCached(Event(329, {"a_1"}));
+  EXPECT_EQ(before->ends, std::vector<std::string>{"a_1"});
+  EXPECT_EQ(resolver.ResolveCached(Event(329, {"a_1"})).get(), before.get());
+  PortInfo a;
+  a.name = "a_1";
+  a.peer = "b_1";
+  inventory.Upsert(a);
+  auto after = resolver.ResolveCached(Event(329, {"a_1"}));
+  EXPECT_NE(after.get(), before.get());
+  EXPECT_EQ(after->ends, (std::vector<std::string>{"a_1", "b_1"}));
+  EXPECT_EQ(after->link_key, "a_1|b_1");
+  EXPECT_EQ(resolver.ResolveCached(Event(328, {"a_1"}, 5)).get(), after.get());
+  // Another set of ports resolved before the change is made again too, not handed out stale.
+  auto other = resolver.ResolveCached(Event(329, {"c_1"}));
+  PortInfo c;
+  c.name = "c_1";
+  c.peer = "d_1";
+  inventory.Upsert(c);
+  EXPECT_EQ(resolver.ResolveCached(Event(329, {"c_1"}))->link_key, "c_1|d_1");
+  EXPECT_EQ(other->link_key, "c_1");
 }
 
 // --- HeldFindings ----------------------------------------------------------------------------

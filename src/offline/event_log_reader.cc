@@ -107,7 +107,6 @@ void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadE
     return;
   }
   FillObservation(std::move(*entry), t, &out->obs);  // the entry is parsed into again next
-  out->named = ExtractPortSubjects(out->obs.description);
 }
 
 void ParseBlock(int utc_offset_s, Parsed* out) {

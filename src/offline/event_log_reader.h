@@ -1,8 +1,8 @@
 // EventLogReader: a recorded UFM event log read for replay, entry by entry in file order, each
-// parsed into an Observation with the ports its text names (ExtractPortSubjects). The file is
-// read in blocks that end where an entry starts; with jobs > 1 the blocks are parsed on that many
-// threads while the caller consumes them in order (at most a few blocks ahead, so memory stays
-// flat however long the log), so the rules see exactly what one thread would give them.
+// parsed into an Observation. The file is read in blocks that end where an entry starts; with
+// jobs > 1 the blocks are parsed on that many threads while the caller consumes them in order (at
+// most a few blocks ahead, so memory stays flat however long the log), so the rules see exactly
+// what one thread would give them.
 // Progress (lines, bytes, the log's time) is reported about once a second of wall time. One
 // reader per replay, used by one thread.
 #pragma once
@@ -16,7 +16,6 @@
 
 #include "base/clock.h"
 #include "base/status.h"
-#include "ingest/event_subjects.h"
 #include "ingest/observation.h"
 
 namespace ufmr {
@@ -26,7 +25,6 @@ struct ReadEntry {
   uint64_t offset = 0;  // of its first byte
   std::string error;    // not empty: the entry could not be read (why); read nothing else of it
   Observation obs;      // its time is the entry's own (the log's zone taken off)
-  std::vector<PortSubject> named;  // ExtractPortSubjects(obs.description)
 };
 
 struct ReadProgress {

@@ -134,8 +134,17 @@ bool ReadsPorts(int event_type) {
 }
 
 // Ports the saved port list lacks, learned from how events name them.
-size_t LearnPorts(const Observation& o, const std::vector<PortSubject>& named, Inventory* inventory,
+size_t LearnPorts(const Observation& o, Inventory* inventory,
                   std::unordered_set<std::string>* learned_names) {
+  // The event names ports the inventory has, all of them: nothing to learn, and its text is not
+  // read again (the common case once the fabric is known). An event whose object names no port
+  // may name some in its message.
+  if (!o.ports.empty() && std::all_of(o.ports.begin(), o.ports.end(), [&](const std::string& p) {
+        return inventory->Contains(p);
+      })) {
+    return 0;
+  }
+  const std::vector<PortSubject> named = ExtractPortSubjects(o.description);
   // The ports the event's object names are the authority: the old Link form's message names a
   // host by its node GUID ("e41d2d0300ff4938 (Computer: ...) : 2" for port e41d2d0300ff4939_2),
   // which is no port's name.
@@ -348,7 +357,7 @@ Status ReplayEventLog(const ReplayOptions& options, ReplayPipeline* pipeline, Sn
       return;
     }
     feed->Until(e.obs.time);
-    stats->learned_ports += pipeline->Event(std::move(e.obs), e.named);
+    stats->learned_ports += pipeline->Event(std::move(e.obs));
   });
 }
 
@@ -449,13 +458,11 @@ ReplayPipeline::ReplayPipeline(std::shared_ptr<const RuleSet> rules, DecisionPol
 
 ReplayPipeline::~ReplayPipeline() = default;
 
-size_t ReplayPipeline::Event(const Observation& o) {
-  return Event(Observation(o), ExtractPortSubjects(o.description));
-}
+size_t ReplayPipeline::Event(const Observation& o) { return Event(Observation(o)); }
 
-size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>& named) {
+size_t ReplayPipeline::Event(Observation&& o) {
   impl_->Advance(o.time);
-  size_t learned = LearnPorts(o, named, impl_->inventory, &impl_->learned);
+  size_t learned = LearnPorts(o, impl_->inventory, &impl_->learned);
   // Most of a log is events no rule and nothing below reads (GID out of service): their ports
   // are not looked up.
   if (!impl_->engine.Considers(o) && !ReadsPorts(o.event_type)) return learned;
@@ -479,7 +486,9 @@ size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>& na
     // An event that names its ports only as "<node>:<label>": the engine would look them up
     // again (RuleEngine::Observe), so it gets them found.
     if (o.ports.empty()) o.ports = std::move(found);
-    impl_->engine.Observe(std::move(o), &impl_->pending);
+    // Not moved: the reader parses its next entry into the same strings. A window that keeps
+    // the event copies it (EventView::shared), and most windows keep none.
+    impl_->engine.Observe(static_cast<const Observation&>(o), &impl_->pending);
   }
   impl_->Decide();
   return learned;

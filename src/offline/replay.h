@@ -68,9 +68,10 @@ class ReplayPipeline {
 
   // An event, at its own time (o.time). Returns the number of ports learned from its text.
   size_t Event(const Observation& o);
-  // The same, with the ports its text names already extracted (ExtractPortSubjects); `o` is
-  // the pipeline's to change (its "<node>:<label>" references resolved once, in place).
-  size_t Event(Observation&& o, const std::vector<PortSubject>& named);
+  // The same; `o` is the pipeline's to change (its "<node>:<label>" references resolved once, in
+  // place). The ports its text names (ExtractPortSubjects) are read only when the inventory
+  // lacks one of its ports: once a fabric is learned, most events are not read twice.
+  size_t Event(Observation&& o);
   // A telemetry snapshot taken at `t`.
   void Telemetry(const TelemetrySnapshot& snapshot, TimePoint t);
   // Moves the clock (held findings due by then fire).

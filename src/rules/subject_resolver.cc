@@ -117,24 +117,24 @@ SubjectResolver::Nodes SubjectResolver::InventoryNodes(
 
 std::shared_ptr<const ObservationSubjects> SubjectResolver::ResolveCached(
     const Observation& o) const {
-  uint64_t generation = inventory_ ? inventory_->generation() : 0;
-  if (generation != resolved_generation_ || resolved_.size() > 100'000) {
-    resolved_.clear();
-    resolved_generation_ = generation;
-  }
   // Whole-object events (no ports) name their switch or host in the object: not cached.
   if (!remember_ || o.ports.empty() || o.kind != Observation::Kind::kEvent) {
     return std::make_shared<const ObservationSubjects>(Resolve(o));
   }
-  size_t length = 0;
-  for (const auto& p : o.ports) length += p.size() + 1;
-  std::string key;
-  key.reserve(length);
-  for (const auto& p : o.ports) key.append(p).push_back('|');
-  auto it = resolved_.find(key);
-  if (it != resolved_.end()) return it->second;
+  if (resolved_.size() > 100'000) resolved_.clear();
+  key_.clear();
+  for (const auto& p : o.ports) key_.append(p).push_back('|');
+  // A resolution made before the inventory last changed is made again when next asked for, in
+  // place: a change forgets none of the others' memory at once.
+  const uint64_t now = generation();
+  auto it = resolved_.find(key_);
+  if (it != resolved_.end()) {
+    if (it->second->generation != now)
+      it->second = std::make_shared<const ObservationSubjects>(Resolve(o));
+    return it->second;
+  }
   auto s = std::make_shared<const ObservationSubjects>(Resolve(o));
-  resolved_.emplace(std::move(key), s);
+  resolved_.emplace(key_, s);
   return s;
 }
 

@@ -60,7 +60,7 @@ class SubjectResolver {
   // The inventory's generation now (0 without an inventory): as ObservationSubjects::generation.
   uint64_t generation() const;
   // Off: ResolveCached resolves every time. Replay learns a large fabric port by port, and each
-  // port learned forgets every remembered resolution: remembering them cost it more than
+  // port learned makes every remembered resolution stale: remembering them cost it more than
   // resolving again (a 30-day replay of a 100,000-port fabric: 39 % of its time; see
   // docs/PERFORMANCE.md).
   void SetRemember(bool on) {
@@ -76,7 +76,7 @@ class SubjectResolver {
 
   const Inventory* inventory_;
   mutable std::unordered_map<std::string, std::shared_ptr<const ObservationSubjects>> resolved_;
-  mutable uint64_t resolved_generation_ = 0;
+  mutable std::string key_;  // the key being looked up: its buffer kept from call to call
   bool remember_ = true;
 };
 
