@@ -51,7 +51,7 @@ TEST(SubjectResolverTest, WithoutInventoryTheEventsPortsAreTheLink) {
   EXPECT_EQ(s.link_key, "a_2|b_1");
   EXPECT_EQ(s.link_key, LinkKey(s.ends));
   EXPECT_TRUE(s.switches.empty());
-  EXPECT_TRUE(s.switch_entities.empty());
+  EXPECT_TRUE(s.switch_entities().empty());
   EXPECT_FALSE(resolver.has_inventory());
   Observation refs = Event(702, {});
   refs.port_refs = {"sw-1:1/19/1"};
@@ -67,10 +67,10 @@ TEST(SubjectResolverTest, WholeSwitchEventNamesItsObject) {
   EXPECT_TRUE(s.ends.empty());
   ASSERT_EQ(s.switches.size(), 1u);
   EXPECT_EQ(s.switches.begin()->second, "SW-1");
-  ASSERT_EQ(s.switch_entities.size(), 1u);
-  EXPECT_EQ(s.switch_entities[0].key, "switch:" + NodeKey("SW-1"));
-  EXPECT_EQ(s.switch_entities[0].name, "SW-1");
-  EXPECT_EQ(s.switch_entities[0].port, "");  // the whole switch counts as one
+  ASSERT_EQ(s.switch_entities().size(), 1u);
+  EXPECT_EQ(s.switch_entities()[0].key, "switch:" + NodeKey("SW-1"));
+  EXPECT_EQ(s.switch_entities()[0].name, "SW-1");
+  EXPECT_EQ(s.switch_entities()[0].port, "");  // the whole switch counts as one
   EXPECT_TRUE(s.hosts.empty());
 }
 

@@ -1583,11 +1583,11 @@ TEST(RuleEngineTest, ResolveFromTheInventory) {
   EXPECT_EQ(s.port_switch, (Placed{{kL1, "leaf-1"}}));
   EXPECT_EQ(s.port_host, (Placed{{kH1, "host-a"}}));
   // The scope entities switch and node rules count on.
-  ASSERT_EQ(s.switch_entities.size(), 1u);
-  EXPECT_EQ(s.switch_entities[0].key, "switch:leaf-1");
-  EXPECT_EQ(s.switch_entities[0].port, kL1);
-  ASSERT_EQ(s.host_entities.size(), 1u);
-  EXPECT_EQ(s.host_entities[0].key, "node:host-a");
+  ASSERT_EQ(s.switch_entities().size(), 1u);
+  EXPECT_EQ(s.switch_entities()[0].key, "switch:leaf-1");
+  EXPECT_EQ(s.switch_entities()[0].port, kL1);
+  ASSERT_EQ(s.host_entities().size(), 1u);
+  EXPECT_EQ(s.host_entities()[0].key, "node:host-a");
 
   // One port (a counter): its peer from the inventory.
   auto c = h.engine.Resolve(Counter(kSym, kH3, 0, 1));

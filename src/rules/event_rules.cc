@@ -63,10 +63,10 @@ void ForEachEntity(const Rule& r, EventView& view, Fn one) {
       if (!s.link_key.empty()) one(s.link_key, s.link_key, s.link_key);
       break;
     case RuleScope::kSwitch:
-      for (const auto& e : s.switch_entities) one(e.key, e.name, e.port);
+      for (const auto& e : s.switch_entities()) one(e.key, e.name, e.port);
       break;
     case RuleScope::kNode:
-      for (const auto& e : s.host_entities) one(e.key, e.name, e.port);
+      for (const auto& e : s.host_entities()) one(e.key, e.name, e.port);
       break;
   }
 }

@@ -37,20 +37,21 @@ ObservationSubjects SubjectResolver::Resolve(const Observation& o) const {
   s.link_key = LinkKey(s.ends);
   PlaceEnds(o, &s);
   PlaceObject(o, &s);
-  for (bool sw : {true, false}) {
-    const auto& names = sw ? s.switches : s.hosts;
-    const auto& by_port = sw ? s.port_switch : s.port_host;
-    auto& out = sw ? s.switch_entities : s.host_entities;
-    for (const auto& [k, n] : names) {
-      // Switch/node rules count distinct ports; an event about the whole object counts as one.
-      std::string port;  // the greatest of its ports, by name
-      for (const auto& [p, pk] : by_port) {
-        if (pk == k && p > port) port = p;
-      }
-      out.push_back({(sw ? "switch:" : "node:") + k, n, port});
-    }
-  }
   return s;
+}
+
+std::vector<ObservationSubjects::Entity> ObservationSubjects::Entities(bool sw) const {
+  std::vector<Entity> out;
+  const auto& by_port = sw ? port_switch : port_host;
+  for (const auto& [k, n] : sw ? switches : hosts) {
+    // Switch/node rules count distinct ports; an event about the whole object counts as one.
+    const std::string* port = nullptr;  // the greatest of its ports, by name
+    for (const auto& [p, pk] : by_port) {
+      if (pk == k && (!port || p > *port)) port = &p;
+    }
+    out.push_back({(sw ? "switch:" : "node:") + k, n, port ? *port : std::string()});
+  }
+  return out;
 }
 
 void SubjectResolver::PlaceEnds(const Observation& o, ObservationSubjects* s) const {

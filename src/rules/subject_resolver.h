@@ -27,13 +27,18 @@ struct ObservationSubjects {
   // Each placed end and the NodeKey of its switch (or host), in the order of the ends.
   std::vector<std::pair<std::string, std::string>> port_switch;
   std::vector<std::pair<std::string, std::string>> port_host;
-  // The switch and node scope entities ("switch:<key>", name as written, one port of it).
+  // The switch and node scope entities ("switch:<key>", name as written, one port of it): made
+  // when a switch or node rule asks, not for every event (most rules are about the link).
   struct Entity {
     std::string key, name, port;
   };
-  std::vector<Entity> switch_entities, host_entities;
+  std::vector<Entity> switch_entities() const { return Entities(true); }
+  std::vector<Entity> host_entities() const { return Entities(false); }
   // The inventory's generation when these were resolved (0 without an inventory).
   uint64_t generation = 0;
+
+ private:
+  std::vector<Entity> Entities(bool switches) const;
 };
 
 class SubjectResolver {
