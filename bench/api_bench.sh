@@ -224,7 +224,11 @@ ports = {p["name"].lower(): p for p in json.load(open(sys.argv[1]))}
 serials = {}
 for l in json.load(open(sys.argv[2])):
     for side in ("source", "destination"):
-        serials[(l[side + "_guid"] + "_" + l[side + "_port"]).lower()] = l.get("serial_number", "")
+        # Inside "cable_info" as UFM answers ?cable_info=true; a flat "serial_number" beside the
+        # link in older simulators.
+        info = l.get("cable_info") if isinstance(l.get("cable_info"), dict) else {}
+        serials[(l[side + "_guid"] + "_" + l[side + "_port"]).lower()] = (
+            info.get("serial_number") or l.get("serial_number", ""))
 def end(p):
     return {"name": p["name"].lower(), "guid": p["guid"], "system_guid": p["systemID"],
             "system_name": p["system_name"], "node_description": p["node_description"],

@@ -225,6 +225,13 @@ remediation:
                            capture_output=True)
 
 
+def is_host(end):
+    """Whether a /sim/links end is a host's port: the simulator says so. Its description names
+    the adapter as UFM does, "HCA-1" before UFM 6.17 and "mlx5_0" from it, so the word is no
+    test."""
+    return not end.get("is_switch", "HCA" not in end.get("node_description", ""))
+
+
 def detection(args):
     rig = Rig("detection")
     try:
@@ -237,7 +244,7 @@ def detection(args):
         hosts = set()
         for l in links:
             a, b = l["a"], l["b"]
-            if "HCA" not in b.get("node_description", ""):
+            if not is_host(b):
                 continue
             if b["system_name"] in hosts:
                 continue  # one link per host: two of a host's links read as a reboot
@@ -317,7 +324,7 @@ def storm(args):
         rig.start_service(rig.rules("30s"), 0.5, 10)
         links = http_json(rig.sim + "/sim/links")
         leaves = sorted({l["a"]["system_name"] for l in links
-                         if "HCA" in l["b"].get("node_description", "")})
+                         if is_host(l["b"])})
         links_per_leaf = {}
         for l in links:
             for end in ("a", "b"):
@@ -334,14 +341,14 @@ def storm(args):
         # last_link guard, rightly).
         leaves_of = {}
         for l in links:
-            if "HCA" in l["b"].get("node_description", ""):
+            if is_host(l["b"]):
                 leaves_of.setdefault(l["b"]["system_name"], set()).add(l["a"]["system_name"])
         down = set(rebooting)
         real, used_leaves, used_hosts = [], set(), set()
         for l in links:
             a, b = l["a"], l["b"]
             host = b["system_name"]
-            if ("HCA" not in b.get("node_description", "") or leaves_of[host] & down
+            if (not is_host(b) or leaves_of[host] & down
                     or a["system_name"] in used_leaves or host in used_hosts):
                 continue
             used_leaves.add(a["system_name"])

@@ -40,8 +40,8 @@ TARGETS = {
     # polling UFM every few seconds through an event storm costs a small share of a core.
     "BM_EventJsonParse": {"kind": "rate", "min": 100_000, "unit": "events/s"},
     # Rule evaluation with the shipped rules, a UFM stream of mostly events no rule names (10 %
-    # link events): >= 1,000,000 events/s, the target of the rules issue.
-    "BM_RuleEvaluation": {"kind": "rate", "min": 1_000_000, "unit": "events/s"},
+    # link events): >= 2,000,000 events/s (issue 39's target; the rules issue's was 1,000,000).
+    "BM_RuleEvaluation": {"kind": "rate", "min": 2_000_000, "unit": "events/s"},
     # A storm of link events only (every event a link down or up, each touching five rules'
     # windows): the storm's own budget. A 50,000-event storm is drained within 10 s end to end;
     # rule evaluation may take a tenth of that, 50,000 events in 1 s or less.

@@ -58,9 +58,9 @@ class ReplayContext final : public DecisionContext {
   std::string OwnedByPerson(const std::string& port) override {
     std::string why = marks_.Why(port);
     if (!why.empty()) return why;
-    bool disabled = false;
-    inventory_.With(port, [&](const PortInfo& p) { disabled = p.disabled(); });
-    return disabled ? "disabled in UFM's saved port list" : "";
+    // The port as Port() keeps it for the decisions (not a copy made for each question).
+    const PortInfo* p = inventory_.Peek(port);
+    return p && p->disabled() ? "disabled in UFM's saved port list" : "";
   }
   std::vector<std::string> HeldPorts() override { return held_; }
   int FabricPorts() override { return static_cast<int>(inventory_.size()); }
