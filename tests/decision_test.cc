@@ -884,6 +884,28 @@ TEST(DecisionTest, TitlesAndRepairHints) {
   EXPECT_EQ(d.title, "Link down: leaf-1 1/17/1 (major)");
 }
 
+// An engine's finding carries its rule's templates parsed once, not as text: they render as the
+// same text does, and a parsed template wins over text the finding also carries.
+TEST(DecisionTest, ParsedTemplatesRenderAsTheirText) {
+  FakeContext ctx;
+  AddFabric(&ctx);
+  const std::string title = "Link down: {port_node} {port_label} ({severity}) {nope} {";
+  const std::string hint = "Replace cable {cable_serial} at {peer_node} {peer_label}.";
+  Finding as_text = LinkFinding();
+  as_text.title = title;
+  as_text.repair_hint = hint;
+  Finding parsed = LinkFinding();
+  parsed.title_template = std::make_shared<const MessageTemplate>(MessageTemplate::Parse(title));
+  parsed.hint_template = std::make_shared<const MessageTemplate>(MessageTemplate::Parse(hint));
+  parsed.title = "ignored: the parsed template is the rule's";
+  Decision a = Decider(DecisionPolicy{}).Decide(as_text, ctx);
+  Decision b = Decider(DecisionPolicy{}).Decide(parsed, ctx);
+  EXPECT_EQ(a.title, "Link down: leaf-1 1/17/1 (major) {nope} {");
+  EXPECT_EQ(b.title, a.title);
+  EXPECT_EQ(a.repair_hint, "Replace cable MT2330FT09118 at host-a HCA-1 1.");
+  EXPECT_EQ(b.repair_hint, a.repair_hint);
+}
+
 // --- JSON ------------------------------------------------------------------------------------
 
 TEST(DecisionTest, ToJson) {

@@ -413,7 +413,12 @@ TEST(RuleStateTest, MakeFindingCarriesTheRuleAndItsThreshold) {
   EXPECT_EQ(f.rule, "c");
   EXPECT_EQ(f.action, RuleAction::kDisablePort);
   EXPECT_EQ(f.severity, "critical");
-  EXPECT_EQ(f.title, "Errors on {port}");
+  // The rule's title, parsed once and shared, not copied as text.
+  ASSERT_TRUE(f.title_template);
+  EXPECT_EQ(f.title_template.get(), set->rules[0].title_template.get());
+  EXPECT_EQ(set->rules[0].title, "Errors on {port}");
+  EXPECT_TRUE(f.title.empty());
+  EXPECT_FALSE(f.hint_template);  // the rule has no hint
   EXPECT_EQ(f.ports, s.ends);
   EXPECT_EQ(f.link_key, "a_1|b_1");
   EXPECT_EQ(f.time, At(5));

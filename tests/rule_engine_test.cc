@@ -501,8 +501,15 @@ TEST(RuleEngineTest, FindingCarriesTheRule) {
   EXPECT_EQ(f[0].mode, RuleMode::kShadow);
   EXPECT_EQ(f[0].scope, RuleScope::kPort);
   EXPECT_EQ(f[0].severity, "critical");
-  EXPECT_EQ(f[0].title, "T {port}");  // rendered by the decision stage
-  EXPECT_EQ(f[0].repair_hint, "H {cable_serial}");
+  // The rule's templates, parsed once and rendered by the decision stage.
+  ASSERT_TRUE(f[0].title_template);
+  ASSERT_TRUE(f[0].hint_template);
+  ASSERT_EQ(f[0].title_template->parts.size(), 2u);
+  EXPECT_EQ(f[0].title_template->parts[0].text, "T ");
+  EXPECT_EQ(f[0].title_template->parts[1].field, MessageTemplate::Field::kPort);
+  ASSERT_EQ(f[0].hint_template->parts.size(), 2u);
+  EXPECT_EQ(f[0].hint_template->parts[1].field, MessageTemplate::Field::kCableSerial);
+  EXPECT_EQ(f[1].title_template.get(), f[0].title_template.get());  // shared by the findings
   EXPECT_EQ(f[0].cable_serial, "MT2330FT09118");
   EXPECT_EQ(f[0].switches,
             (std::map<std::string, std::string>{{"leaf-1", "leaf-1"}, {"spine-1", "spine-1"}}));

@@ -172,66 +172,119 @@ void Tidy(std::string* text) {
 
 }  // namespace
 
-std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
-                           const PortInfo* port, const PortInfo* peer) {
-  // Appends the named value to `out` (every title and hint of every decision comes through
-  // here: no copies of the values on the way).
-  auto append = [&](std::string_view name, std::string* out) {
-    auto node_of = [&](bool is_switch, const std::string& given) -> std::string_view {
-      if (!given.empty()) return given;
-      if (port && port->is_switch() == is_switch) return NodeName(port);
-      if (peer && peer->is_switch() == is_switch) return NodeName(peer);
-      return {};
-    };
-    if (name == "rule") return out->append(d.rule);
-    if (name == "reason") return out->append(f.reason);
-    if (name == "port") return out->append(d.port);
-    if (name == "peer") return out->append(d.peer);
-    if (name == "port_label") return AppendLabel(port, out);
-    if (name == "peer_label") return AppendLabel(peer, out);
-    if (name == "port_node") return out->append(NodeName(port));
-    if (name == "peer_node") return out->append(NodeName(peer));
-    if (name == "switch") return out->append(node_of(true, d.switch_name));
-    if (name == "node") return out->append(node_of(false, d.node));
-    if (name == "cable_serial") {  // the events' word first, else what the inventory knows
-      if (!f.cable_serial.empty()) return out->append(f.cable_serial);
-      for (const PortInfo* end : {port, peer}) {
-        if (end && !end->cable_serial.empty()) return out->append(end->cable_serial);
-      }
-      return out->append("(unknown)");
-    }
-    if (name == "severity") return out->append(d.severity);
-    static const nlohmann::json kNone;
-    const nlohmann::json& t = f.threshold                        ? *f.threshold
-                              : f.evidence.contains("threshold") ? f.evidence["threshold"]
-                                                                 : kNone;
-    if (name == "count") return out->append(t.contains("count") ? t["count"].dump() : "");
-    // A finding made outside the engine (a soak failure) may carry no threshold.
-    if (name == "window") {
-      return out->append(t.is_object() ? FormatDuration(t.value("window_s", 0.0)) : "");
-    }
-    if (name == "threshold") return out->append(t.contains("above") ? t["above"].dump() : "");
-    if (name == "value") {
-      return out->append(f.evidence.contains("measured") ? f.evidence["measured"].dump() : "");
-    }
-    return out->append("{").append(name).append("}");
-  };
-  std::string out;
-  out.reserve(tmpl.size() + 64);
-  const std::string_view t(tmpl);
-  for (size_t i = 0; i < t.size();) {
-    const size_t open = t.find('{', i);
-    const size_t close = open == std::string_view::npos ? open : t.find('}', open);
-    if (close == std::string_view::npos) {
-      out.append(t.substr(i));
-      break;
-    }
-    out.append(t.substr(i, open - i));
-    append(t.substr(open + 1, close - open - 1), &out);  // an empty value is left out
-    i = close + 1;
+namespace {
+
+using Field = MessageTemplate::Field;
+
+// {count}, {window}, {threshold}, {value}: the rule's threshold and what was measured. A
+// finding made outside the engine (a soak failure) may carry no threshold.
+void AppendMeasure(Field field, const Finding& f, std::string* out) {
+  static const nlohmann::json kNone;
+  const nlohmann::json& t = f.threshold                        ? *f.threshold
+                            : f.evidence.contains("threshold") ? f.evidence["threshold"]
+                                                               : kNone;
+  if (field == Field::kCount && t.contains("count")) out->append(t["count"].dump());
+  if (field == Field::kWindow && t.is_object()) {
+    out->append(FormatDuration(t.value("window_s", 0.0)));
   }
+  if (field == Field::kThreshold && t.contains("above")) out->append(t["above"].dump());
+  if (field == Field::kValue && f.evidence.contains("measured")) {
+    out->append(f.evidence["measured"].dump());
+  }
+}
+
+// {cable_serial}: the events' word first, else what the inventory knows.
+void AppendCableSerial(const Finding& f, const PortInfo* port, const PortInfo* peer,
+                       std::string* out) {
+  if (!f.cable_serial.empty()) {
+    out->append(f.cable_serial);
+    return;
+  }
+  for (const PortInfo* end : {port, peer}) {
+    if (end && !end->cable_serial.empty()) {
+      out->append(end->cable_serial);
+      return;
+    }
+  }
+  out->append("(unknown)");
+}
+
+// Appends a part's text or its placeholder's value to `out` (every title and hint of every
+// decision comes through here: no copies of the values on the way). An empty value is left out.
+void AppendPart(const MessageTemplate::Part& part, const Decision& d, const Finding& f,
+                const PortInfo* port, const PortInfo* peer, std::string* out) {
+  auto node_of = [&](bool is_switch, const std::string& given) -> std::string_view {
+    if (!given.empty()) return given;
+    if (port && port->is_switch() == is_switch) return NodeName(port);
+    if (peer && peer->is_switch() == is_switch) return NodeName(peer);
+    return {};
+  };
+  switch (part.field) {
+    case Field::kText:
+      out->append(part.text);
+      break;
+    case Field::kRule:
+      out->append(d.rule);
+      break;
+    case Field::kReason:
+      out->append(f.reason);
+      break;
+    case Field::kPort:
+      out->append(d.port);
+      break;
+    case Field::kPeer:
+      out->append(d.peer);
+      break;
+    case Field::kPortLabel:
+      AppendLabel(port, out);
+      break;
+    case Field::kPeerLabel:
+      AppendLabel(peer, out);
+      break;
+    case Field::kPortNode:
+      out->append(NodeName(port));
+      break;
+    case Field::kPeerNode:
+      out->append(NodeName(peer));
+      break;
+    case Field::kSwitch:
+      out->append(node_of(true, d.switch_name));
+      break;
+    case Field::kNode:
+      out->append(node_of(false, d.node));
+      break;
+    case Field::kCableSerial:
+      AppendCableSerial(f, port, peer, out);
+      break;
+    case Field::kSeverity:
+      out->append(d.severity);
+      break;
+    case Field::kCount:
+    case Field::kWindow:
+    case Field::kThreshold:
+    case Field::kValue:
+      AppendMeasure(part.field, f, out);
+      break;
+    case Field::kUnknown:
+      out->append("{").append(part.text).append("}");
+      break;
+  }
+}
+
+}  // namespace
+
+std::string RenderTemplate(const MessageTemplate& tmpl, const Decision& d, const Finding& f,
+                           const PortInfo* port, const PortInfo* peer) {
+  std::string out;
+  out.reserve(tmpl.literal_bytes + 64);
+  for (const auto& part : tmpl.parts) AppendPart(part, d, f, port, peer, &out);
   Tidy(&out);
   return out;
+}
+
+std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
+                           const PortInfo* port, const PortInfo* peer) {
+  return RenderTemplate(MessageTemplate::Parse(tmpl), d, f, port, peer);
 }
 
 }  // namespace ufmr

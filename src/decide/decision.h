@@ -141,5 +141,8 @@ std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Fin
 // The same, with what the inventory knows of the decision's port and peer already looked up.
 std::string RenderTemplate(const std::string& tmpl, const Decision& d, const Finding& f,
                            const PortInfo* port, const PortInfo* peer);
+// The same, for a template parsed once (a rule's: Finding::title_template).
+std::string RenderTemplate(const MessageTemplate& tmpl, const Decision& d, const Finding& f,
+                           const PortInfo* port, const PortInfo* peer);
 
 }  // namespace ufmr

@@ -25,7 +25,12 @@ struct Finding {
   RuleMode mode = RuleMode::kEnforce;
   RuleScope scope = RuleScope::kLink;
   std::string severity;
-  std::string title;  // the rule's templates, rendered by the decision stage
+  // The rule's templates, rendered by the decision stage: parsed once and shared with the rule
+  // (an engine's findings), or as text (a finding made elsewhere, or from a rule built in code:
+  // then title and repair_hint). A finding with neither gets a title made of its rule's name and
+  // where it is.
+  std::shared_ptr<const MessageTemplate> title_template, hint_template;
+  std::string title;
   std::string repair_hint;
   // The entity: a link key (port and link scopes: one ticket per link), or "switch:<name>" /
   // "node:<name>" (see NodeKey) for switch and node scopes.

@@ -170,6 +170,13 @@ void RuleCompiler::CompileOutcome(const YAML::Node& node, const std::string& pat
   if (node["repair_hint"]) {
     reader_.Template(node["repair_hint"], path + ".repair_hint", &r->repair_hint);
   }
+  if (!r->title.empty()) {
+    r->title_template = std::make_shared<const MessageTemplate>(MessageTemplate::Parse(r->title));
+  }
+  if (!r->repair_hint.empty()) {
+    r->hint_template =
+        std::make_shared<const MessageTemplate>(MessageTemplate::Parse(r->repair_hint));
+  }
   bool acts = TakesPortOut(r->action);
   if (node["soak"]) reader_.Duration(node["soak"], path + ".soak", &r->soak_s);
   if (acts && r->wide_scope()) {

@@ -93,8 +93,11 @@ Finding MakeFinding(const Rule& r, const ObservationSubjects& s, TimePoint t,
   f.mode = r.mode;
   f.scope = r.scope;
   f.severity = r.severity;
-  f.title = r.title;
-  f.repair_hint = r.repair_hint;
+  // The rule's parsed templates are shared, not copied as text.
+  f.title_template = r.title_template;
+  f.hint_template = r.hint_template;
+  if (!f.title_template) f.title = r.title;
+  if (!f.hint_template) f.repair_hint = r.repair_hint;
   f.ports = s.ends;
   f.link_key = s.link_key;
   f.switches = s.switches;

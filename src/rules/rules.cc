@@ -1,6 +1,7 @@
 #include "rules/rules.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 
 namespace ufmr {
@@ -73,6 +74,66 @@ const std::vector<std::string>& TemplatePlaceholders() {
       "port_node", "peer_node", "switch",    "node",    "cable_serial", "count",
       "window",    "value",     "threshold", "severity"};
   return names;
+}
+
+namespace {
+
+using TemplateField = MessageTemplate::Field;
+
+// Every placeholder's name and field (as TemplatePlaceholders lists them).
+constexpr std::array<std::pair<std::string_view, TemplateField>, 16> kFields = {{
+    {"rule", TemplateField::kRule},
+    {"reason", TemplateField::kReason},
+    {"port", TemplateField::kPort},
+    {"peer", TemplateField::kPeer},
+    {"port_label", TemplateField::kPortLabel},
+    {"peer_label", TemplateField::kPeerLabel},
+    {"port_node", TemplateField::kPortNode},
+    {"peer_node", TemplateField::kPeerNode},
+    {"switch", TemplateField::kSwitch},
+    {"node", TemplateField::kNode},
+    {"cable_serial", TemplateField::kCableSerial},
+    {"severity", TemplateField::kSeverity},
+    {"count", TemplateField::kCount},
+    {"window", TemplateField::kWindow},
+    {"threshold", TemplateField::kThreshold},
+    {"value", TemplateField::kValue},
+}};
+
+TemplateField FieldNamed(std::string_view name) {
+  for (const auto& [n, f] : kFields) {
+    if (n == name) return f;
+  }
+  return TemplateField::kUnknown;
+}
+
+}  // namespace
+
+MessageTemplate MessageTemplate::Parse(std::string_view t) {
+  MessageTemplate out;
+  auto literal = [&](std::string_view s) {
+    if (s.empty()) return;
+    out.literal_bytes += s.size();
+    if (!out.parts.empty() && out.parts.back().field == TemplateField::kText) {
+      out.parts.back().text.append(s);
+    } else {
+      out.parts.push_back({TemplateField::kText, std::string(s)});
+    }
+  };
+  for (size_t i = 0; i < t.size();) {
+    const size_t open = t.find('{', i);
+    const size_t close = open == std::string_view::npos ? open : t.find('}', open);
+    if (close == std::string_view::npos) {
+      literal(t.substr(i));
+      break;
+    }
+    literal(t.substr(i, open - i));
+    const std::string_view name = t.substr(open + 1, close - open - 1);
+    const TemplateField f = FieldNamed(name);
+    out.parts.push_back({f, f == TemplateField::kUnknown ? std::string(name) : std::string()});
+    i = close + 1;
+  }
+  return out;
 }
 
 namespace {

@@ -7,11 +7,13 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/diagnostic.h"
@@ -56,6 +58,45 @@ std::string NormalizeMatchWord(const std::string& s);
 // The placeholders a title or repair hint may use.
 const std::vector<std::string>& TemplatePlaceholders();
 
+// A rule's title or repair hint parsed once into literal runs and {placeholders}
+// (TemplatePlaceholders), shared by every finding of the rule, so the decision stage renders each
+// decision's text by walking the parts instead of searching the text for braces and comparing
+// placeholder names again. Immutable once parsed; safe to share between threads.
+struct MessageTemplate {
+  enum class Field : uint8_t {
+    kText,  // a literal run
+    kRule,
+    kReason,
+    kPort,
+    kPeer,
+    kPortLabel,
+    kPeerLabel,
+    kPortNode,
+    kPeerNode,
+    kSwitch,
+    kNode,
+    kCableSerial,
+    kSeverity,
+    kCount,
+    kWindow,
+    kThreshold,
+    kValue,
+    kUnknown,  // a name no placeholder has: written back as "{name}"
+  };
+  struct Part {
+    Field field = Field::kText;
+    std::string text;  // the literal (kText) or the unknown name (kUnknown)
+  };
+
+  // Splits `text` as rendering always read it: from each '{' to the next '}' is a placeholder
+  // (an unknown name is written back with its braces); a '{' with no '}' after it, and all after
+  // it, is literal.
+  static MessageTemplate Parse(std::string_view text);
+
+  std::vector<Part> parts;
+  size_t literal_bytes = 0;  // of the literal runs: what a rendering needs at least
+};
+
 // A counter condition over a sliding window of one port's samples.
 struct CounterCondition {
   enum class Measure { kDelta, kRate, kBer, kValue };
@@ -79,6 +120,9 @@ struct Rule {
   std::string severity = "major";  // critical, major, minor, warning, info
   std::string title;               // templates with {placeholders}; see RenderTemplate
   std::string repair_hint;
+  // The same, parsed once when the rule is compiled (null when empty, or for a rule built in
+  // code): shared by the rule's findings.
+  std::shared_ptr<const MessageTemplate> title_template, hint_template;
 
   enum class Kind { kEvent, kCounter, kFlapping };
   Kind kind = Kind::kEvent;

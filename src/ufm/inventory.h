@@ -104,9 +104,9 @@ class Inventory {
   // SetLinkState, which also updates it), for an owner that no other thread changes the
   // inventory under (replay's guards read it for every decision).
   const PortInfo* Peek(const std::string& name) const;
-  // Calls f(const PortInfo&) for the port, under the inventory's lock and without copying it (a
-  // ticket list reads two ports per ticket); false when the port is unknown. f must be short and
-  // must not call back into the inventory.
+  // Calls f(const PortInfo&) for the port, made from its row under the inventory's lock and kept
+  // no longer than the call (a ticket list reads two ports per ticket); false when the port is
+  // unknown. f must be short and must not call back into the inventory.
   template <typename F>
   bool With(const std::string& name, F&& f) const {
     std::lock_guard<std::mutex> lock(mu_);

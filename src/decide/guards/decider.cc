@@ -34,15 +34,6 @@ void Finish(Decision& d, const Finding& f, DecisionKind kind, std::string guard,
   d.guard = std::move(guard);
   d.note = why;
   if (!why.empty()) d.reason.append("; ").append(why);
-  std::string fallback;  // a rule without a title of its own
-  if (f.title.empty()) {
-    fallback = f.rule + ": " +
-               (!d.switch_name.empty() ? "switch {switch}"
-                : !d.node.empty()      ? "node {node}"
-                : d.peer.empty()       ? "{port_node} {port_label}"
-                                       : "{port_node} {port_label} <-> {peer_node} {peer_label}");
-  }
-  const std::string& title = f.title.empty() ? fallback : f.title;
   // The port and peer as the inventory knows them: the ends were looked up already.
   auto known = [&](const std::string& name) -> const PortInfo* {
     if (name.empty()) return nullptr;
@@ -51,8 +42,27 @@ void Finish(Decision& d, const Finding& f, DecisionKind kind, std::string guard,
   };
   const PortInfo* port = known(d.port);
   const PortInfo* peer = known(d.peer);
-  d.title = RenderTemplate(title, d, f, port, peer);
-  if (!f.repair_hint.empty()) d.repair_hint = RenderTemplate(f.repair_hint, d, f, port, peer);
+  if (f.title_template) {
+    d.title = RenderTemplate(*f.title_template, d, f, port, peer);
+  } else if (!f.title.empty()) {
+    d.title = RenderTemplate(f.title, d, f, port, peer);
+  } else {  // a rule without a title of its own: its name and where it is
+    static const MessageTemplate kSwitch = MessageTemplate::Parse("{rule}: switch {switch}");
+    static const MessageTemplate kNode = MessageTemplate::Parse("{rule}: node {node}");
+    static const MessageTemplate kPort = MessageTemplate::Parse("{rule}: {port_node} {port_label}");
+    static const MessageTemplate kLink =
+        MessageTemplate::Parse("{rule}: {port_node} {port_label} <-> {peer_node} {peer_label}");
+    const MessageTemplate& title = !d.switch_name.empty() ? kSwitch
+                                   : !d.node.empty()      ? kNode
+                                   : d.peer.empty()       ? kPort
+                                                          : kLink;
+    d.title = RenderTemplate(title, d, f, port, peer);
+  }
+  if (f.hint_template) {
+    d.repair_hint = RenderTemplate(*f.hint_template, d, f, port, peer);
+  } else if (!f.repair_hint.empty()) {
+    d.repair_hint = RenderTemplate(f.repair_hint, d, f, port, peer);
+  }
 }
 
 }  // namespace
