@@ -66,8 +66,7 @@ class SubjectResolver {
   uint64_t generation() const;
   // Off: ResolveCached resolves every time. Replay learns a large fabric port by port, and each
   // port learned makes every remembered resolution stale: remembering them cost it more than
-  // resolving again (a 30-day replay of a 100,000-port fabric: 39 % of its time; see
-  // docs/PERFORMANCE.md).
+  // resolving again (a 30-day replay of a 100,000-port fabric: 39 % of its time when measured).
   void SetRemember(bool on) {
     remember_ = on;
     resolved_.clear();
