@@ -227,8 +227,10 @@ for l in json.load(open(sys.argv[2])):
         # Inside "cable_info" as UFM answers ?cable_info=true; a flat "serial_number" beside the
         # link in older simulators.
         info = l.get("cable_info") if isinstance(l.get("cable_info"), dict) else {}
+        serial = (info.get("serial_number") or l.get("serial_number", "")).strip()
+        # "NA" and "N/A" say there is none, as the service reads them.
         serials[(l[side + "_guid"] + "_" + l[side + "_port"]).lower()] = (
-            info.get("serial_number") or l.get("serial_number", ""))
+            "" if serial.upper() in ("NA", "N/A") else serial)
 def end(p):
     return {"name": p["name"].lower(), "guid": p["guid"], "system_guid": p["systemID"],
             "system_name": p["system_name"], "node_description": p["node_description"],

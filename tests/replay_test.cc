@@ -486,6 +486,30 @@ TEST_F(ReplayTest, PortsMissingFromThePortsFileAreLearnedFromEvents) {
   EXPECT_EQ(out.decisions[0].title, "link_down: T3-E21-N-U47 port 3 <-> fsgb002 HCA-1 port 1");
 }
 
+// An event naming one port the ports file has and one it lacks learns the one it lacks, with the
+// known end as its peer; the text of an event whose ports are all known by then is not read for
+// ports again (nothing more is learned from the same link's next events).
+TEST_F(ReplayTest, OnlyThePortTheInventoryLacksIsLearned) {
+  const std::string down =
+      "[329] WARNING [Fabric_Topology] Link [Source 9c0591030090e000_3  TO Dest: "
+      "e41d2d0300c00001_1]: Link went down: 9c0591030090e000 (Switch: T3-E21-N-U47) : 3 - "
+      "e41d2d0300c00001 (Computer: fsgb009 HCA-1) : 1";
+  const std::string up =
+      "[328] INFO [Fabric_Topology] Link [Source 9c0591030090e000_3  TO Dest: "
+      "e41d2d0300c00001_1]: Link is up: 9c0591030090e000 (Switch: T3-E21-N-U47) : 3 - "
+      "e41d2d0300c00001 (Computer: fsgb009 HCA-1) : 1";
+  Outcome out = Run(Log({{0, down}, {5, up}, {100, down}}), {});
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  EXPECT_EQ(out.stats.learned_ports, 1u) << out.Describe();
+  ASSERT_FALSE(out.decisions.empty()) << out.Describe();
+  for (const auto& d : out.decisions) {
+    EXPECT_EQ(d.port, kLeaf3) << out.Describe();
+    EXPECT_EQ(d.peer, "e41d2d0300c00001_1") << out.Describe();
+  }
+  // The learned host port is placed on its host, from the text: the title names it.
+  EXPECT_NE(out.decisions.back().title.find("fsgb009"), std::string::npos) << out.Describe();
+}
+
 // IBM CAST's old Link form: the object names the HCA's port GUID (...4939_2), the message its node
 // GUID (...4938). Only the object's ports are learned: no port is made of the node GUID.
 TEST_F(ReplayTest, NoPortIsLearnedFromAHostsNodeGuid) {

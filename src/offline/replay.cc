@@ -486,8 +486,9 @@ size_t ReplayPipeline::Event(Observation&& o) {
     // An event that names its ports only as "<node>:<label>": the engine would look them up
     // again (RuleEngine::Observe), so it gets them found.
     if (o.ports.empty()) o.ports = std::move(found);
-    // Not moved: the reader parses its next entry into the same strings. A window that keeps
-    // the event copies it (EventView::shared), and most windows keep none.
+    // Not moved: the reader parses its next entry into the same strings. A rule that keeps the
+    // event (a window, a hold, a flapping count) copies it (EventView::shared); one whose match
+    // is a finding at once reads it in place.
     impl_->engine.Observe(static_cast<const Observation&>(o), &impl_->pending);
   }
   impl_->Decide();

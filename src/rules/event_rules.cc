@@ -151,8 +151,11 @@ void EventRules::MatchEntity(const Rule& r, EventView& view, const Entity& e,
   // leaves no state behind (a reload carries state over only to the same count, hold, clear and
   // scope); one found all the same is followed below.
   if (FiresAtOnce(r) && (states.empty() || states.count(e.key) == 0)) {
+    // The finding is made from the event here and now: it is read in place, not copied to be
+    // kept (a pointer that owns nothing, alive for this call).
     const std::vector<SeenObservation> seen{
-        {o.time, std::hash<std::string>{}(e.port), view.shared()}};
+        {o.time, std::hash<std::string>{}(e.port),
+         std::shared_ptr<const Observation>(std::shared_ptr<const Observation>(), &o)}};
     sink->Emit(
         r,
         EventFinding(r, view.subjects(), e.key, e.name, MatchReason(r, o, 1), o.time, seen, *sink),

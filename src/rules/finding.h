@@ -1,7 +1,7 @@
 // Finding: a rule fired for a port, link, switch or node, with the evidence that made it fire.
 // Plain data handed from the rules engine to the decision stage (decision.h), which turns it into
 // a Decision: act, ticket, record, suppress or block. A Finding copies what it needs from its
-// rule, so it stays valid after the rules are reloaded.
+// rule, or shares it (the parsed templates), so it stays valid after the rules are reloaded.
 #pragma once
 
 #include <map>
