@@ -902,9 +902,9 @@ TEST(DecisionTest, ParsedTemplatesRenderAsTheirText) {
   Decision b = Decider(DecisionPolicy{}).Decide(parsed, ctx);
   EXPECT_EQ(a.title, "Link down: leaf-1 1/17/1 (major) {nope} {");
   // A '{' inside a name belongs to the name, written back whole.
-  EXPECT_EQ(RenderTemplate(MessageTemplate::Parse("x {a{b} {port_node}"), a, as_text, nullptr,
-                           nullptr),
-            "x {a{b}");
+  EXPECT_EQ(
+      RenderTemplate(MessageTemplate::Parse("x {a{b} {port_node}"), a, as_text, nullptr, nullptr),
+      "x {a{b}");
   EXPECT_EQ(b.title, a.title);
   EXPECT_EQ(a.repair_hint, "Replace cable MT2330FT09118 at host-a HCA-1 1.");
   EXPECT_EQ(b.repair_hint, a.repair_hint);
