@@ -148,6 +148,30 @@ TEST_F(TicketListStoreTest, StateFilter) {
   EXPECT_EQ(ListBy({{"sort", "id"}, {"state", "verifying"}}), Names{});
 }
 
+// Several tickets read in one statement (a storm's notifications): those that exist, by id, each
+// as GetTicket reads it, whatever its fabric; an id with no ticket is left out; none asked, none.
+TEST_F(TicketListStoreTest, GetTicketsReadsThoseThatExist) {
+  Seed();
+  auto none = a_->GetTickets({});
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_TRUE(none->empty());
+  const int64_t missing = ids_["b2"] + 1000;
+  auto got = a_->GetTickets({ids_["b1"], missing, ids_["a2"], ids_["a2"]});
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ(got.value()[0].id, ids_["a2"]);
+  EXPECT_EQ(got.value()[1].id, ids_["b1"]);  // another fabric's, as GetTicket reads it
+  for (const Ticket& t : got.value()) {
+    auto one = a_->GetTicket(t.id);
+    ASSERT_TRUE(one.ok()) << one.status().ToString();
+    EXPECT_EQ(t.reason, one->reason);
+    EXPECT_EQ(t.state, one->state);
+    EXPECT_EQ(t.link_key, one->link_key);
+    EXPECT_EQ(t.fabric, one->fabric);
+    EXPECT_EQ(t.ends, one->ends);
+  }
+}
+
 TEST_F(TicketListStoreTest, FabricFilter) {
   Seed();
   EXPECT_EQ(ListBy({{"sort", "id"}, {"fabric", "fab-a"}}), (Names{"a1", "a2", "a3", "a4", "a5"}));

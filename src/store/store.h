@@ -171,6 +171,9 @@ class Store {
   Result<TicketPage> ListTickets(const TicketQuery& query);
   // Any fabric's ticket.
   Result<Ticket> GetTicket(int64_t id);
+  // The tickets of `ids` that exist, in one statement (a storm's notifications read hundreds);
+  // an id with no ticket is missing from the answer.
+  Result<std::vector<Ticket>> GetTickets(const std::vector<int64_t>& ids);
   // Why this fabric has no ticket `id`: Conflict naming the fabric that has it (its own service
   // must change it), else NotFound.
   Status MissingTicket(int64_t id);

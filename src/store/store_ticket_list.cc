@@ -160,6 +160,24 @@ Result<Ticket> Store::GetTicket(int64_t id) {
   });
 }
 
+Result<std::vector<Ticket>> Store::GetTickets(const std::vector<int64_t>& ids) {
+  std::vector<Ticket> out;
+  if (ids.empty()) return out;
+  std::string list = "{";  // a PostgreSQL array literal of the ids
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (i > 0) list.push_back(',');
+    list += std::to_string(ids[i]);
+  }
+  list.push_back('}');
+  return Query<ReadTx>("get_tickets", [&](ReadTx& w) -> Result<std::vector<Ticket>> {
+    auto r = w.exec_params(
+        "SELECT " + ticket_columns_ + " FROM tickets WHERE id = ANY($1::bigint[]) ORDER BY id",
+        list);
+    for (const auto& row : r) out.push_back(ReadTicket(row));
+    return out;
+  });
+}
+
 Result<std::vector<TicketEvent>> Store::Events(int64_t ticket_id) {
   return Query<ReadTx>("ticket_events", [&](ReadTx& w) -> Result<std::vector<TicketEvent>> {
     auto r = w.exec_params(
