@@ -161,8 +161,7 @@ Result<Ticket> Store::GetTicket(int64_t id) {
 }
 
 Result<std::vector<Ticket>> Store::GetTickets(const std::vector<int64_t>& ids) {
-  std::vector<Ticket> out;
-  if (ids.empty()) return out;
+  if (ids.empty()) return std::vector<Ticket>();
   std::string list = "{";  // a PostgreSQL array literal of the ids
   for (size_t i = 0; i < ids.size(); ++i) {
     if (i > 0) list.push_back(',');
@@ -170,11 +169,9 @@ Result<std::vector<Ticket>> Store::GetTickets(const std::vector<int64_t>& ids) {
   }
   list.push_back('}');
   return Query<ReadTx>("get_tickets", [&](ReadTx& w) -> Result<std::vector<Ticket>> {
-    auto r = w.exec_params(
+    return ReadTickets(w.exec_params(
         "SELECT " + ticket_columns_ + " FROM tickets WHERE id = ANY($1::bigint[]) ORDER BY id",
-        list);
-    for (const auto& row : r) out.push_back(ReadTicket(row));
-    return out;
+        list));
   });
 }
 
