@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "decide/decision.h"
 #include "rules/rule_loader.h"
 #include "rules/rule_state.h"
 #include "rules/rules.h"
@@ -90,6 +91,31 @@ TEST(MessageTemplateTest, ACompiledRulesFindingsShareItsParsedTemplates) {
   Finding g = MakeFinding(bare, s, TimePoint(), "hash", true, nullptr);
   EXPECT_FALSE(g.title_template);
   EXPECT_TRUE(g.title.empty());
+}
+
+// Rules reloaded between a finding and its decision: the finding's templates are its own share,
+// not the old rule set's, and still render.
+TEST(MessageTemplateTest, AFindingOutlivesItsRuleSet) {
+  auto loaded = LoadRulesText(R"(rules:
+  - name: down
+    match: {event_id: 329}
+    action: ticket_only
+    title: "Down on {port} ({severity})"
+    repair_hint: "Reseat {cable_serial}"
+)",
+                              "reload.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.Report();
+  ObservationSubjects s;
+  Finding f = MakeFinding(loaded.rules->rules[0], s, TimePoint(), "hash", true, nullptr);
+  f.cable_serial = "MT2330FT09118";
+  loaded.rules.reset();  // the reload: the old set is gone
+  Decision d;
+  d.rule = "down";
+  d.port = "a_1";
+  d.severity = "major";
+  ASSERT_TRUE(f.title_template);
+  EXPECT_EQ(RenderTemplate(*f.title_template, d, f, nullptr, nullptr), "Down on a_1 (major)");
+  EXPECT_EQ(RenderTemplate(*f.hint_template, d, f, nullptr, nullptr), "Reseat MT2330FT09118");
 }
 
 }  // namespace
