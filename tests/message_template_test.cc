@@ -96,13 +96,13 @@ TEST(MessageTemplateTest, ACompiledRulesFindingsShareItsParsedTemplates) {
 // Rules reloaded between a finding and its decision: the finding's templates are its own share,
 // not the old rule set's, and still render.
 TEST(MessageTemplateTest, AFindingOutlivesItsRuleSet) {
-  auto loaded = LoadRulesText(R"(rules:
+  auto loaded = LoadRulesText(R"yaml(rules:
   - name: down
     match: {event_id: 329}
     action: ticket_only
     title: "Down on {port} ({severity})"
     repair_hint: "Reseat {cable_serial}"
-)",
+)yaml",
                               "reload.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.Report();
   ObservationSubjects s;
