@@ -558,9 +558,13 @@ void CampaignTest::Judge(testing::ServiceProcess& in) {
   const std::string log = in.Log();
   const bool lost_lock =
       in.exit_code() == 75 && log.find("lost the leader lock") != std::string::npos;
-  const bool no_database = in.exit_code() == 1 &&
-                           log.find("startup: open database:") != std::string::npos &&
-                           log.find("startup: open database: ok") == std::string::npos;
+  // A start while PostgreSQL restarts: opening the database failed, or the connection went
+  // between two startup steps (opened, then the schema check found it gone).
+  const bool no_database =
+      in.exit_code() == 1 &&
+      ((log.find("startup: open database:") != std::string::npos &&
+        log.find("startup: open database: ok") == std::string::npos) ||
+       log.find("critical startup: check schema: Unavailable: database:") != std::string::npos);
   if (since_pg < 60 && (lost_lock || no_database)) {
     ++tally_.self_stops;
     return;
