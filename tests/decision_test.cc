@@ -687,7 +687,7 @@ TEST(DecisionTest, ActionPortPrefersTheSwitchSide) {
     SCOPED_TRACE(c.what);
     FakeContext ctx;
     for (const auto& p : c.known) ctx.ports[p.name] = p;
-    std::vector<std::pair<std::string, const PortInfo*>> ends;
+    std::vector<std::pair<std::string_view, const PortInfo*>> ends;
     for (const auto& e : c.ends) {
       auto it = ctx.ports.find(e);
       ends.emplace_back(e, it == ctx.ports.end() ? nullptr : &it->second);

@@ -93,15 +93,15 @@ void Decision::AppendJson(std::string* out) const {
   out->push_back('}');
 }
 
-std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>>& ends,
+std::string ActionPort(const std::vector<std::pair<std::string_view, const PortInfo*>>& ends,
                        bool require_system_guid) {
-  std::string fallback;
+  std::string_view fallback;
   for (const auto& [p, info] : ends) {
     if (!info || (require_system_guid && info->system_guid.empty())) continue;
-    if (info->is_switch()) return p;
+    if (info->is_switch()) return std::string(p);
     if (fallback.empty()) fallback = p;
   }
-  return fallback;
+  return std::string(fallback);
 }
 
 std::string_view HostNameOf(const PortInfo* info) {

@@ -125,7 +125,7 @@ struct DecisionPolicy {
 // The port to act on: the switch side (UFM can always reach it, and disabling it takes the link
 // out whatever state the host is in); else any end UFM knows. "" when none.
 // Each end with what the inventory knows of it (null: unknown).
-std::string ActionPort(const std::vector<std::pair<std::string, const PortInfo*>>& ends,
+std::string ActionPort(const std::vector<std::pair<std::string_view, const PortInfo*>>& ends,
                        bool require_system_guid);
 
 // The node a port sits on, for a person: its system name, else its node description up to ':'.

@@ -32,7 +32,11 @@ uint64_t SubjectResolver::generation() const { return inventory_ ? inventory_->g
 ObservationSubjects SubjectResolver::Resolve(const Observation& o) const {
   ObservationSubjects s;
   s.generation = generation();  // before: a change while resolving makes it stale, not wrong
-  s.ends = inventory_ && !o.ports.empty() ? inventory_->LinkEnds(o.ports) : o.ports;
+  placement_.nodes.clear();
+  if (inventory_ && !o.ports.empty()) {
+    inventory_->PlaceLink(o.ports, &placement_);
+    s.ends = placement_.ends;
+  }
   if (s.ends.empty()) s.ends = o.ports;
   s.link_key = LinkKey(s.ends);
   PlaceEnds(o, &s);
@@ -54,10 +58,16 @@ std::vector<ObservationSubjects::Entity> ObservationSubjects::Entities(bool sw) 
   return out;
 }
 
+const std::string& SubjectResolver::KeyOf(const LinkPlacement::Node& node) const {
+  auto it = node_keys_.find(node.id);
+  if (it == node_keys_.end()) it = node_keys_.emplace(node.id, NodeKey(node.name)).first;
+  return it->second;
+}
+
 void SubjectResolver::PlaceEnds(const Observation& o, ObservationSubjects* s) const {
-  auto place = [&](const std::string& port, bool is_switch, const std::string& name) {
+  auto place = [&](const std::string& port, bool is_switch, std::string_view name,
+                   const std::string& key) {
     if (name.empty()) return;
-    std::string key = NodeKey(name);
     auto& placed = is_switch ? s->port_switch : s->port_host;
     auto it = std::find_if(placed.begin(), placed.end(), [&](auto& e) { return e.first == port; });
     if (it != placed.end()) {
@@ -65,21 +75,22 @@ void SubjectResolver::PlaceEnds(const Observation& o, ObservationSubjects* s) co
     } else {
       placed.emplace_back(port, key);
     }
-    (is_switch ? s->switches : s->hosts).emplace(std::move(key), name);
+    (is_switch ? s->switches : s->hosts).emplace(key, name);
   };
-  // The inventory first; the event's own text (parsed once, only when needed) for ends it lacks.
+  // The inventory first (placement_, as Resolve asked it); the event's own text (parsed once,
+  // only when needed) for ends it lacks.
   std::optional<std::vector<PortSubject>> named;
-  std::string node;
-  for (const auto& port : s->ends) {
-    bool is_switch = false;
-    if (inventory_ && inventory_->Placement(port, &is_switch, &node)) {
-      place(port, is_switch, node);
+  for (size_t i = 0; i < s->ends.size(); ++i) {
+    const std::string& port = s->ends[i];
+    if (i < placement_.nodes.size() && placement_.nodes[i].placed) {
+      const auto& node = placement_.nodes[i];
+      if (!node.name.empty()) place(port, node.is_switch, node.name, KeyOf(node));
       continue;
     }
     if (o.kind != Observation::Kind::kEvent) continue;
     if (!named) named = ExtractPortSubjects(o.description);
     for (const auto& n : *named) {
-      if (n.port == port) place(port, n.is_switch, n.node);
+      if (n.port == port) place(port, n.is_switch, n.node, NodeKey(n.node));
     }
   }
 }
@@ -107,11 +118,10 @@ SubjectResolver::Nodes SubjectResolver::InventoryNodes(
     const std::vector<std::string>& ports) const {
   Nodes nodes;
   if (!inventory_ || ports.empty()) return nodes;
-  bool is_switch = false;
-  std::string node;
-  for (const auto& port : inventory_->LinkEnds(ports)) {
-    if (!inventory_->Placement(port, &is_switch, &node)) continue;
-    (is_switch ? nodes.switches : nodes.hosts).push_back(NodeKey(node));
+  inventory_->PlaceLink(ports, &placement_);
+  for (const auto& node : placement_.nodes) {
+    if (!node.placed) continue;
+    (node.is_switch ? nodes.switches : nodes.hosts).push_back(KeyOf(node));
   }
   return nodes;
 }

@@ -14,10 +14,9 @@
 #include <vector>
 
 #include "ingest/observation.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
-
-class Inventory;
 
 struct ObservationSubjects {
   std::vector<std::string> ends;
@@ -78,7 +77,12 @@ class SubjectResolver {
   // An event about a whole switch or host (no ports) names it as its object.
   void PlaceObject(const Observation& o, ObservationSubjects* s) const;
 
+  // A placed node's NodeKey, worked out once per node (by its name's id in the inventory).
+  const std::string& KeyOf(const LinkPlacement::Node& node) const;
+
   const Inventory* inventory_;
+  mutable LinkPlacement placement_;  // the last PlaceLink's answer: its buffers kept
+  mutable std::unordered_map<uint32_t, std::string> node_keys_;
   mutable std::unordered_map<std::string, std::shared_ptr<const ObservationSubjects>> resolved_;
   mutable std::string key_;  // the key being looked up: its buffer kept from call to call
   bool remember_ = true;

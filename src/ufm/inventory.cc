@@ -475,8 +475,12 @@ bool Inventory::SetLinkState(const std::string& name, bool up) {
   if (AdminStateOf(Text(r.logical_state), Text(r.physical_state)) == AdminState::kDisabled) {
     return true;
   }
-  r.logical_state = pool_.Intern(up ? "Active" : "Inactive");
-  r.physical_state = pool_.Intern(up ? "Link Up" : "Link Down");
+  if (link_states_[0] == 0) {  // interned once: replay sets a state for every link event
+    link_states_ = {pool_.Intern("Inactive"), pool_.Intern("Link Down"), pool_.Intern("Active"),
+                    pool_.Intern("Link Up")};
+  }
+  r.logical_state = link_states_[up ? 2 : 0];
+  r.physical_state = link_states_[up ? 3 : 1];
   if (auto peeked = peeked_.find(*id); peeked != peeked_.end()) {
     peeked->second->logical_state = Text(r.logical_state);
     peeked->second->physical_state = Text(r.physical_state);
@@ -501,12 +505,22 @@ std::string Inventory::NameOf(PortId id) const {
 
 bool Inventory::Placement(const std::string& name, bool* is_switch, std::string* node) const {
   std::lock_guard<std::mutex> lock(mu_);
+  LinkPlacement::Node placed;
+  if (!PlacementLocked(name, &placed)) return false;
+  *is_switch = placed.is_switch;
+  node->assign(placed.name);
+  return true;
+}
+
+bool Inventory::PlacementLocked(std::string_view name, LinkPlacement::Node* node) const {
   auto id = FindLocked(name);
   if (!id) return false;
   const PortRow& r = rows_[*id];
   if (r.system_name == 0 && r.node_description == 0) return false;
-  *is_switch = IsSwitchPort(Text(r.description), Text(r.node_description));
-  *node = Text(r.host != 0 ? r.host : r.system_name == 0 ? r.node_description : r.system_name);
+  node->placed = true;
+  node->is_switch = IsSwitchPort(Text(r.description), Text(r.node_description));
+  node->id = r.host != 0 ? r.host : r.system_name == 0 ? r.node_description : r.system_name;
+  node->name = Text(node->id);
   return true;
 }
 
@@ -528,29 +542,43 @@ const PortInfo* Inventory::Peek(const std::string& name) const {
 
 std::vector<std::string> Inventory::LinkEnds(const std::vector<std::string>& ports) const {
   std::vector<std::string> ends;
-  for (const auto& p : ports) {
-    if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);
-  }
-  if (ends.size() >= 2) {
-    // The observation names both ends itself (a link event): trust it over the inventory.
-    ends.resize(2);
-    std::sort(ends.begin(), ends.end());
-    return ends;
-  }
-  ends.clear();
   std::lock_guard<std::mutex> lock(mu_);
+  LinkEndsLocked(ports, &ends);
+  return ends;
+}
+
+void Inventory::LinkEndsLocked(const std::vector<std::string>& ports,
+                               std::vector<std::string>* ends) const {
+  ends->clear();
+  auto has = [&](std::string_view p) {
+    return std::find(ends->begin(), ends->end(), p) != ends->end();
+  };
   for (const auto& p : ports) {
-    if (std::find(ends.begin(), ends.end(), p) == ends.end()) ends.push_back(p);
-    if (ends.size() >= 2) break;
+    if (!has(p)) ends->push_back(p);
+  }
+  if (ends->size() >= 2) {
+    // The observation names both ends itself (a link event): trust it over the inventory.
+    ends->resize(2);
+    std::sort(ends->begin(), ends->end());
+    return;
+  }
+  ends->clear();
+  for (const auto& p : ports) {
+    if (!has(p)) ends->push_back(p);
+    if (ends->size() >= 2) break;
     auto id = FindLocked(p);
     const std::string_view peer = id ? Text(rows_[*id].peer) : std::string_view();
-    if (!peer.empty() && std::find(ends.begin(), ends.end(), peer) == ends.end()) {
-      ends.emplace_back(peer);
-    }
-    if (ends.size() >= 2) break;
+    if (!peer.empty() && !has(peer)) ends->emplace_back(peer);
+    if (ends->size() >= 2) break;
   }
-  std::sort(ends.begin(), ends.end());
-  return ends;
+  std::sort(ends->begin(), ends->end());
+}
+
+void Inventory::PlaceLink(const std::vector<std::string>& ports, LinkPlacement* out) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  LinkEndsLocked(ports, &out->ends);
+  out->nodes.assign(out->ends.size(), LinkPlacement::Node{});
+  for (size_t i = 0; i < out->ends.size(); ++i) PlacementLocked(out->ends[i], &out->nodes[i]);
 }
 
 size_t Inventory::size() const {

@@ -6,6 +6,7 @@
 // read by HTTP handlers: every method is thread-safe.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -57,6 +58,21 @@ int ResolveLinks(std::vector<LinkInfo>* links,
 // port without a cable serial the link's). Unresolved links and ports the links do not mention
 // are left out. Returns how many peers were filled in.
 int FillPeersFromLinks(std::vector<PortInfo>* ports, const std::vector<LinkInfo>& links);
+
+// A link as the rules engine places it for every event: LinkEnds, then Placement of each end,
+// under one lock and without copying a port. Each placed end's node comes with the id of its
+// name in the inventory's pool, which names that text for the inventory's life: a caller keeps
+// what it works out from a node (its NodeKey) under that id.
+struct LinkPlacement {
+  std::vector<std::string> ends;  // as LinkEnds gives them
+  struct Node {
+    bool placed = false;  // as Placement answers
+    bool is_switch = false;
+    uint32_t id = 0;        // the name's pool id
+    std::string_view name;  // the switch or host, as written: valid while the inventory lives
+  };
+  std::vector<Node> nodes;  // by end
+};
 
 // A port's stable number in an Inventory: its row, kept through refreshes (names only at the
 // edges: logs, the API, the store).
@@ -134,6 +150,8 @@ class Inventory {
   bool Placement(const std::string& name, bool* is_switch, std::string* node) const;
   // Both ends of the link the given ports belong to (peer added from inventory when known).
   std::vector<std::string> LinkEnds(const std::vector<std::string>& ports) const;
+  // LinkEnds and each end's Placement at once, into *out (its buffers reused).
+  void PlaceLink(const std::vector<std::string>& ports, LinkPlacement* out) const;
   // The port a UFM message names as "<node>:<label>" ("T2-E63-L-U37:1/19/2", the port's node
   // description; a leading "1/" ASIC prefix may be left out), or a host port as
   // "<node description>:<number>" ("c931f03p08 HCA-1:1"), "<host>:<dname>" ("luna-0218:HCA-1/1")
@@ -166,6 +184,9 @@ class Inventory {
  private:
   // The port's row, if the inventory holds it now; with mu_ held.
   std::optional<PortId> FindLocked(std::string_view name) const;
+  // LinkEnds' work, into *ends, and Placement's for one port; with mu_ held.
+  void LinkEndsLocked(const std::vector<std::string>& ports, std::vector<std::string>* ends) const;
+  bool PlacementLocked(std::string_view name, LinkPlacement::Node* node) const;
   // The row as a PortInfo (into *p: its strings' room is kept), with mu_ held.
   void FillInfo(PortId id, PortInfo* p) const;
   PortInfo MakeInfo(PortId id) const {
@@ -211,6 +232,8 @@ class Inventory {
   // Peek's copies, by PortId: kept until the port changes (a replay's guards read them).
   mutable std::unordered_map<PortId, std::unique_ptr<PortInfo>> peeked_;
   std::atomic<uint64_t> generation_{0};
+  // The pool ids of the states SetLinkState writes (down: logical, physical; up: the same), or 0s.
+  std::array<uint32_t, 4> link_states_{};
   HostNamer host_namer_;
 };
 

@@ -8,7 +8,8 @@ GuardContext::GuardContext(const Finding& f, DecisionContext& world, const Decis
     : finding_(f), world_(world), policy_(policy) {
   if (f.scope != RuleScope::kPort && f.scope != RuleScope::kLink) return;
   // Each end is looked up once, for the port to act on, the guards and the title.
-  std::vector<std::pair<std::string, const PortInfo*>> known;
+  std::vector<std::pair<std::string_view, const PortInfo*>> known;
+  known.reserve(Ends().size());
   for (const auto& end : Ends()) known.emplace_back(end.name, end.info);
   action_port_ = ActionPort(known, policy.require_system_guid);
   port_ = !action_port_.empty() ? action_port_ : (f.ports.empty() ? "" : f.ports.front());
@@ -31,7 +32,7 @@ bool GuardContext::Held(const std::string& port) const {
   return held_set_.count(port) > 0;
 }
 
-const LinkEnd* GuardContext::End(const std::string& port) const {
+const LinkEnd* GuardContext::End(std::string_view port) const {
   for (const auto& end : Ends()) {
     if (end.name == port) return &end;
   }
@@ -41,6 +42,7 @@ const LinkEnd* GuardContext::End(const std::string& port) const {
 const std::vector<LinkEnd>& GuardContext::Ends() const {
   if (!ends_) {
     ends_.emplace();
+    ends_->reserve(finding_.ports.size());
     for (const auto& p : finding_.ports) ends_->push_back({p, world_.Port(p)});
   }
   return *ends_;

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -19,7 +20,7 @@ namespace ufmr {
 // One end of the finding's link and what the inventory knows of it (null when unknown; kept by
 // the DecisionContext for the decision).
 struct LinkEnd {
-  std::string name;
+  std::string_view name;  // one of the finding's ports
   const PortInfo* info = nullptr;
 };
 
@@ -42,7 +43,7 @@ class GuardContext {
   // The finding's ends, each with what the inventory knows of it.
   const std::vector<LinkEnd>& Ends() const;
   // The end named `port` (its inventory entry looked up already), or null when it is none.
-  const LinkEnd* End(const std::string& port) const;
+  const LinkEnd* End(std::string_view port) const;
 
  private:
   const Finding& finding_;

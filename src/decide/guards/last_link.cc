@@ -40,7 +40,7 @@ std::string Why(const LinkEnd& end, int active, int minimum) {
     return "switch " + node + " has " + LinksLeft(active, minimum) + ": not cut automatically";
   }
   return node + " has " + LinksLeft(active, minimum) + ": drain the host first, then take " +
-         end.name + " out of service by hand or report the repair";
+         std::string(end.name) + " out of service by hand or report the repair";
 }
 
 // Whether the host end is short of links (false for a node whose links are unknown).
@@ -58,7 +58,7 @@ std::optional<GuardOutcome> DrainOf(const LinkEnd& end, std::string* drain) {
   std::string host(HostNameOf(end.info));
   if (host.empty()) {
     return GuardOutcome::Hold(DecisionKind::kBlocked,
-                              "the host of " + end.name +
+                              "the host of " + std::string(end.name) +
                                   " has no name in UFM's inventory, so it cannot be drained in "
                                   "the job scheduler: drain it and take the link out by hand");
   }
