@@ -123,6 +123,18 @@ if [[ $sanitize == ON ]]; then
 fi
 ctest --test-dir "$build_dir" --output-on-failure --no-tests=error -j"$jobs" "${skip[@]}" "$@" ||
   status=$?
+# A test that failed with the suite around it is run again alone, once, when at most three did: one
+# that then passes is named as flaky (its failure is printed above); one that fails again fails
+# the run, and so do more than three failures (that is a breakage, not load).
+failed_log="$build_dir/Testing/Temporary/LastTestsFailed.log"
+if [[ $status -eq 8 && -f $failed_log && $(wc -l <"$failed_log") -le 3 ]]; then
+  failed=$(cut -d: -f2- "$failed_log" | tr '\n' ' ')
+  echo "== failed with the suite: $failed; run again alone, once"
+  if ctest --test-dir "$build_dir" --output-on-failure --rerun-failed -j1; then
+    echo "== FLAKY (failed with the suite, passed alone): $failed"
+    status=0
+  fi
+fi
 if [[ -n "$reports" ]] && compgen -G "$reports/*" >/dev/null; then
   echo "== sanitizer reports ($reports)"
   for f in "$reports"/*; do
