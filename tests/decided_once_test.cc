@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "rules/rule_state.h"
+
 namespace ufmr {
 namespace {
 
@@ -68,6 +72,53 @@ TEST(DecidedOnceTest, AFindingIsFromEventsReadAgainWhenItOrAnObservationSaysSo) 
   Finding f = Made({Event(329, "2026-11-29 10:00:00", {"a_1"})});
   f.evidence["reread"] = true;
   EXPECT_TRUE(FromEventsReadAgain(f));
+}
+
+// A finding of the rules engine keeps its observations as they are (Finding::observed) and makes
+// them JSON only when its evidence is written: what they say must be what their JSON says.
+std::shared_ptr<Observation> Kept(int type, const std::string& stamp,
+                                  std::vector<std::string> ports, bool reread = false) {
+  auto o = std::make_shared<Observation>();
+  o->event_type = type;
+  o->ufm_timestamp = stamp;
+  o->ports = std::move(ports);
+  o->reread = reread;
+  o->time = FromEpochSeconds(1.7e9);
+  return o;
+}
+
+TEST(DecidedOnceTest, KeptObservationsSayWhatTheirJsonSays) {
+  auto counter = std::make_shared<Observation>();
+  counter->kind = Observation::Kind::kCounter;
+  counter->counter = "SymbolErrorCounter";
+  counter->ports = {"a_1"};
+  auto sw = Kept(64, "2026-11-29 10:00:00", {});
+  sw->object_name = "leaf-01";
+  const std::vector<std::vector<std::shared_ptr<const Observation>>> cases = {
+      {Kept(329, "2026-11-29 09:59:50", {"a_1"}),
+       Kept(329, "2026-11-29 10:00:00.734", {"b_1", "a_1"}), counter},
+      {Kept(329, "", {"a_1"})},
+      {counter},
+      {sw},
+      {Kept(329, "2026-11-29 10:00:00", {"a_1"}, true), Kept(329, "2026-11-29 10:00:05", {"a_1"})},
+      {},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(i);
+    Finding kept = Made(nlohmann::json::array());
+    kept.observed = cases[i];
+    Finding written = kept;
+    written.evidence = EvidenceJson(kept);
+    written.observed.clear();
+    EXPECT_EQ(DecisionTrigger(kept), DecisionTrigger(written));
+    EXPECT_EQ(FromEventsReadAgain(kept), FromEventsReadAgain(written));
+  }
+  // The kept ones are the newer: the trigger is theirs, not the JSON's before them.
+  Finding both = Made({Event(329, "2026-11-29 09:00:00", {"a_1"})});
+  both.observed = {Kept(329, "2026-11-29 10:00:00", {"a_1", "b_1"})};
+  EXPECT_EQ(DecisionTrigger(both),
+            DecisionTrigger(Made({Event(329, "2026-11-29 10:00:00", {"a_1", "b_1"})})));
+  EXPECT_FALSE(DecisionTrigger(both).empty());
 }
 
 }  // namespace

@@ -10,8 +10,11 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "rules/rule_state.h"
 
 namespace ufmr {
 namespace {
@@ -83,6 +86,36 @@ TEST(ExplainTest, EventRuleWithAHold) {
             "3 within 10m. It lasted 30s without clearing. Rule link_down (links.yaml line 12), "
             "rules 0123456789ab. The service disables 9c0591030090e000_33 so traffic avoids "
             "the link.");
+}
+
+// The rules engine's findings keep their observations as they are (Finding::observed), made JSON
+// only when written: the explanation reads the same from either.
+TEST(ExplainTest, KeptObservationsExplainAsTheirJsonDoes) {
+  auto event = [](double at, int type, const std::string& name) {
+    auto o = std::make_shared<Observation>();
+    o->time = FromEpochSeconds(1764410400 + at);  // 2025-11-29T10:00:00Z
+    o->event_type = type;
+    o->name = name;
+    o->ports = {kPort};
+    return o;
+  };
+  auto sample = std::make_shared<Observation>();
+  sample->kind = Observation::Kind::kCounter;
+  sample->counter = "SymbolErrorCounter";
+  sample->time = FromEpochSeconds(1764410400 + 300);
+  Finding kept = EventFinding(Json::array(), {{"scope", "link"}, {"count", 3}, {"window_s", 600}});
+  kept.observed = {event(4, 329, "Link went down"), event(70, 702, "Port is unhealthy"), sample,
+                   event(30, 329, "Link went down"), event(50, 330, "")};
+  Finding written = kept;
+  written.evidence = EvidenceJson(kept);
+  written.observed.clear();
+  ASSERT_EQ(written.evidence["observations"].size(), 5u);
+  const std::string text = Explain(kept, Disable());
+  EXPECT_EQ(text, Explain(written, Disable()));
+  EXPECT_NE(text.find("UFM reported \"Link went down\", \"Port is unhealthy\" and \"event 330\" 4 "
+                      "times between 10:00:04 UTC and 10:01:10 UTC."),
+            std::string::npos)
+      << text;
 }
 
 TEST(ExplainTest, OneEventWithoutWindowOrHold) {

@@ -340,6 +340,42 @@ TEST_F(RemediatorTest, HoldThenDisableThenRepairThenClose) {
   EXPECT_EQ(ufm_.submitted[1], "enable fc6a1c0300000001_1");
 }
 
+// The evidence a ticket keeps is the finding's whole: the events that made it (kept as they are
+// by the rules and made JSON only when written), the rule and its threshold, the decision and its
+// explanation.
+TEST_F(RemediatorTest, AnOpenedTicketKeepsTheEventsThatMadeIt) {
+  auto r = Make();
+  Run(*r, 1);
+  ufm_.LinkDown("fc6a1c0300000001_1", "e41d2d0300000001_1", "2026-11-29 10:00:07");
+  Run(*r, 20);
+  ASSERT_EQ(Tickets().size(), 1u);
+  const Ticket t = Tickets()[0];
+  auto kinds = [&](const std::string& kind) {
+    std::vector<TicketEvent> of;
+    auto events = store_->Events(t.id);
+    EXPECT_TRUE(events.ok());
+    for (const auto& e : events.value()) {
+      if (e.kind == kind) of.push_back(e);
+    }
+    return of;
+  };
+  const auto opened = kinds("opened");
+  ASSERT_EQ(opened.size(), 1u) << Timeline(t.id);
+  const nlohmann::json& ev = opened[0].details;
+  ASSERT_TRUE(ev["observations"].is_array()) << ev.dump();
+  ASSERT_EQ(ev["observations"].size(), 1u) << ev.dump();
+  const auto& o = ev["observations"][0];
+  EXPECT_EQ(o["event_type"], 329);
+  EXPECT_EQ(o["ufm_timestamp"], "2026-11-29 10:00:07");
+  EXPECT_EQ(o["ports"], nlohmann::json({"fc6a1c0300000001_1", "e41d2d0300000001_1"}));
+  EXPECT_EQ(ev["rule"]["name"], t.rule);
+  EXPECT_EQ(ev["threshold"]["for_s"], 30.0);
+  EXPECT_EQ(ev["decision"]["decision"], "disable");
+  EXPECT_EQ(ev["explanation"], t.explanation);
+  EXPECT_NE(t.explanation.find("UFM reported \"Link is Down\" once"), std::string::npos)
+      << t.explanation;
+}
+
 // A UFM that shows a disabled port only as "Down" / "Link Down": the cut is held as uncertain.
 // Reconciliation settles it: a port UFM later reads disabled confirms the cut; one it reads
 // plainly enabled was brought back by someone (drift, left as it is). "Down" alone settles

@@ -424,6 +424,7 @@ TEST(RuleStateTest, MakeFindingCarriesTheRuleAndItsThreshold) {
   EXPECT_EQ(f.time, At(5));
   EXPECT_EQ(f.rules_hash, set->hash);
   EXPECT_TRUE(f.evidence["observations"].empty());
+  EXPECT_TRUE(f.observed.empty());
   EXPECT_EQ(f.evidence["rule"]["file"], "parts.yaml");
   EXPECT_EQ(f.evidence["rule"]["line"], 2);
   EXPECT_EQ(f.evidence["rules_hash"], set->hash);

@@ -236,7 +236,7 @@ TEST(RuleEngineTest, CountsPerLinkAndBothOrdersAreOneLink) {
   EXPECT_EQ(f[0].link_key, kUplink);
   EXPECT_EQ(f[0].ports, (std::vector<std::string>{kL33, kS8}));
   EXPECT_EQ(f[0].reason, "2 matching events within 1m");
-  EXPECT_EQ(f[0].evidence["observations"].size(), 2u);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"].size(), 2u);
 }
 
 TEST(RuleEngineTest, PortScopeCountsTheFirstNamedPort) {
@@ -283,9 +283,37 @@ TEST(RuleEngineTest, ForHoldsUntilTickFiresIt) {
   EXPECT_EQ(f[0].rule, "link_down");
   EXPECT_EQ(f[0].link_key, kUplink);
   EXPECT_EQ(f[0].reason, "Link went down and stayed down (Link went down, not cleared within 30s)");
-  ASSERT_EQ(f[0].evidence["observations"].size(), 1u);
-  EXPECT_EQ(f[0].evidence["observations"][0]["event_id"], 7);
+  ASSERT_EQ(EvidenceJson(f[0])["observations"].size(), 1u);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"][0]["event_id"], 7);
   EXPECT_TRUE(f[0].inhibited_by.empty());
+}
+
+// A rule whose match is a finding at once reads the event in place; the finding it makes keeps
+// its own copy as evidence, made JSON only when written: the caller's event may be gone or
+// reused by then (the event-log reader parses its next entry into the same one).
+TEST(RuleEngineTest, AFindingsEvidenceOutlivesTheEventItWasMadeOf) {
+  Harness h(R"(rules:
+  - name: link_down_now
+    match: {event_id: 329}
+    action: disable_port
+)");
+  std::vector<Finding> f;
+  {
+    Observation o = Event(329, 0, {kL33, kS8}, 7);
+    h.engine.Observe(o, &f);
+    ASSERT_EQ(f.size(), 1u);
+    o = Event(328, 5, {kL1, kH1}, 8);  // reused for the next entry
+    o.description = "another event's text";
+  }
+  const nlohmann::json evidence = EvidenceJson(f[0]);
+  ASSERT_EQ(evidence["observations"].size(), 1u);
+  EXPECT_EQ(evidence["observations"][0]["event_id"], 7);
+  EXPECT_EQ(evidence["observations"][0]["event_type"], 329);
+  EXPECT_EQ(evidence["observations"][0]["name"], "Link went down");
+  EXPECT_EQ(evidence["observations"][0]["ports"], nlohmann::json({kL33, kS8}));
+  EXPECT_EQ(evidence["observations"][0]["description"], "");
+  // Made again, the same: the finding's own copy, not the JSON of the moment.
+  EXPECT_EQ(EvidenceJson(f[0]), evidence);
 }
 
 TEST(RuleEngineTest, WithoutEvidenceObservationsAFindingKeepsItsThresholdOnly) {
@@ -315,7 +343,7 @@ TEST(RuleEngineTest, WithEvidenceObservationsTheThresholdIsInTheEvidenceToo) {
   ASSERT_NE(f[0].threshold, nullptr);
   EXPECT_EQ(f[0].evidence["threshold"], *f[0].threshold);
   EXPECT_EQ(f[0].evidence["threshold"]["for_s"], 30);
-  EXPECT_EQ(f[0].evidence["observations"].size(), 1u);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"].size(), 1u);
 }
 
 // Tick skips its scan of held findings until the earliest is due; a cleared hold leaves that
@@ -341,8 +369,8 @@ TEST(RuleEngineTest, HoldsFireInOrderAfterAnEarlierHoldWasCleared) {
   ASSERT_EQ(later.size(), 2u);
   EXPECT_EQ(later[0].link_key, kUplink);
   EXPECT_EQ(later[0].time, At(50));
-  ASSERT_EQ(later[0].evidence["observations"].size(), 1u);
-  EXPECT_EQ(later[0].evidence["observations"][0]["event_id"], 5);
+  ASSERT_EQ(EvidenceJson(later[0])["observations"].size(), 1u);
+  EXPECT_EQ(EvidenceJson(later[0])["observations"][0]["event_id"], 5);
   EXPECT_EQ(later[1].link_key, LinkKey({kL2, kH2}));
   EXPECT_EQ(later[1].time, At(75));
   EXPECT_EQ(h.engine.pending(), 0u);
@@ -379,7 +407,7 @@ TEST(RuleEngineTest, HeldFindingCollectsLaterEventsAsEvidence) {
   auto f = h.Tick(30);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].time, At(30));  // the hold runs from the first event
-  EXPECT_EQ(f[0].evidence["observations"].size(), 2u);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"].size(), 2u);
 }
 
 // Observe(Observation&&) keeps the observation itself in its windows, instead of a copy: the
@@ -524,7 +552,8 @@ TEST(RuleEngineTest, FindingCarriesTheRule) {
   EXPECT_EQ(f[0].evidence["threshold"]["window_s"], 60.0);
   EXPECT_EQ(f[0].evidence["threshold"]["for_s"], 0.0);
   EXPECT_EQ(f[0].evidence["threshold"]["scope"], "port");
-  const auto& ev = f[0].evidence["observations"][1];
+  const nlohmann::json evidence = EvidenceJson(f[0]);
+  const auto& ev = evidence["observations"][1];
   EXPECT_EQ(ev["time"], "2026-01-01T00:00:01.000Z");
   EXPECT_EQ(ev["event_id"], 0);
   EXPECT_EQ(ev["event_type"], 329);
@@ -591,7 +620,7 @@ TEST(RuleEngineTest, SwitchScopeCountsDistinctPorts) {
   EXPECT_EQ(f[0].link_key, "switch:leaf-1");
   EXPECT_TRUE(f[0].ports.empty());
   EXPECT_EQ(f[0].reason, "3 ports with matching events within 20s");
-  EXPECT_EQ(f[0].evidence["observations"].size(), 4u);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"].size(), 4u);
   // Active: more downs on the switch are the same episode.
   h.Observe(Event(329, 4, {kL33, kS8}));
   h.Observe(Event(329, 5, {kL1, kH1}));
@@ -849,7 +878,7 @@ TEST(RuleEngineTest, FlappingFromEvents) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].reason, "3 link-down transitions within 10m");
   EXPECT_EQ(f[0].link_key, kUplink);
-  EXPECT_EQ(f[0].evidence["observations"].size(), 3u);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"].size(), 3u);
   EXPECT_FALSE(f[0].evidence.contains("counter_downs"));
   // Active until the link is quiet for a whole window.
   h.Observe(Event(329, 180, {kL33, kS8}));
@@ -1032,9 +1061,9 @@ TEST(RuleEngineTest, CounterReasonsAndThresholdEvidence) {
   EXPECT_EQ(t["min_link_uptime_s"], 60.0);
   EXPECT_EQ(t["window_s"], 120.0);
   EXPECT_EQ(t["for_s"], 60.0);
-  EXPECT_EQ(f[0].evidence["observations"].size(), 2u);
-  EXPECT_EQ(f[0].evidence["observations"][0]["counter"], kSym);
-  EXPECT_EQ(f[0].evidence["observations"][0]["delta"], 1000.0);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"].size(), 2u);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"][0]["counter"], kSym);
+  EXPECT_EQ(EvidenceJson(f[0])["observations"][0]["delta"], 1000.0);
 }
 
 TEST(RuleEngineTest, CounterForNeedsTheConditionToHoldThroughout) {
@@ -1060,7 +1089,8 @@ TEST(RuleEngineTest, CounterEvidenceHoldsOnlyTheWindowsSamples) {
   }
   auto f = h.Observe(Counter(kSym, kL33, 3600, 1000));
   ASSERT_EQ(f.size(), 1u);
-  const auto& obs = f[0].evidence["observations"];
+  const nlohmann::json evidence = EvidenceJson(f[0]);
+  const auto& obs = evidence["observations"];
   ASSERT_FALSE(obs.empty());
   EXPECT_EQ(obs.back()["time"], "2026-01-01T01:00:00.000Z");
   EXPECT_EQ(obs.size(), 5u) << "the 5m window holds the samples at 56m..60m; the evidence starts "
@@ -1394,9 +1424,9 @@ TEST(RuleEngineTest, LongWindowsDoNotHoldTheCursorAndKeepBoundedEvidence) {
   EXPECT_EQ(h.engine.OldestEventInUse("rest"), std::nullopt);
   EXPECT_TRUE(h.all.empty());
   h.Observe(Event(329, 199, {kL33, kS8}, 1199, "rest"));
-  ASSERT_EQ(h.all.size(), 1u);                               // the 200th down: all were counted
-  EXPECT_EQ(h.all[0].evidence["observations"].size(), 50u);  // the newest 50 as evidence
-  EXPECT_EQ(h.all[0].evidence["observations"].back()["event_id"], 1199);
+  ASSERT_EQ(h.all.size(), 1u);  // the 200th down: all were counted
+  EXPECT_EQ(EvidenceJson(h.all[0])["observations"].size(), 50u);  // the newest 50 as evidence
+  EXPECT_EQ(EvidenceJson(h.all[0])["observations"].back()["event_id"], 1199);
 }
 
 TEST(RuleEngineTest, OldestEventInUseIgnoresEventsWithoutId) {

@@ -52,13 +52,11 @@ void FindingRecorder::Record(Store::Tx& tx, const Finding& f, RecordedFindings* 
   if (d.kind == DecisionKind::kBlocked) {
     p_.metrics.Add(MetricName("ufmr_guard_vetoes_total", {{"guard", d.guard}}));
   }
-  Judged j{f, d, Explain(f, d), f.evidence, std::move(trigger)};
-  j.evidence["decision"] = d.ToJson();
-  j.evidence["explanation"] = j.explanation;
+  Judged j{f, d, Explain(f, d), std::move(trigger)};
   if (d.guard == "breaker") {
     // A storm: one ticket for all of it, not one per link (even for a link with a ticket).
     if (v.tripped_count) {
-      OpenStormTicket(tx, p_.remediation, p_.metrics, *v.tripped_count, j.evidence);
+      OpenStormTicket(tx, p_.remediation, p_.metrics, *v.tripped_count, j.Evidence());
     }
     return RecordHeldBack(tx, f, d, j.trigger);
   }
@@ -74,15 +72,22 @@ void FindingRecorder::Record(Store::Tx& tx, const Finding& f, RecordedFindings* 
   OpenTicket(tx, j, out);
 }
 
+nlohmann::json FindingRecorder::Judged::Evidence() const {
+  nlohmann::json evidence = EvidenceJson(f);
+  evidence["decision"] = d.ToJson();
+  evidence["explanation"] = explanation;
+  return evidence;
+}
+
 void FindingRecorder::RecordSoakSign(Store::Tx& tx, const Finding& f) {
   // A repaired link under watch showed a bad sign: that is the verdict, whatever silences or
   // modes say about new findings.
   auto existing = tx.OpenTicketForLink(f.link_key);
   if (existing && existing->state == ticket_state::kVerifying) {
-    p_.soaks.Fail(tx, *existing, f.reason, f.evidence);
+    p_.soaks.Fail(tx, *existing, f.reason, EvidenceJson(f));
   } else if (existing) {
     tx.AddEvent(existing->id, "evidence", kServiceActor, "rule " + f.rule + ": " + f.reason,
-                f.evidence);
+                EvidenceJson(f));
   }
   // A single sign is a verdict on a soak, never a finding of its own (no count, no hold).
 }
@@ -95,7 +100,7 @@ void FindingRecorder::OnOpenTicket(Store::Tx& tx, const Judged& j, Ticket& exist
   // signs); a shadow, ticket-only or record-only finding adds evidence.
   bool judges = f.mode == RuleMode::kEnforce && TakesPortOut(f.action);
   if (existing.state == ticket_state::kVerifying && judges && !f.evidence.value("reread", false)) {
-    return p_.soaks.Fail(tx, existing, f.reason, f.evidence);
+    return p_.soaks.Fail(tx, existing, f.reason, EvidenceJson(f));
   }
   if (d.kind == DecisionKind::kBlocked && existing.state == ticket_state::kTicketOnly &&
       existing.guard != d.guard) {
@@ -111,7 +116,7 @@ void FindingRecorder::OnOpenTicket(Store::Tx& tx, const Judged& j, Ticket& exist
   if (last == last_evidence_.end() ||
       std::chrono::duration<double>(now - last->second).count() >= kEvidenceThrottleS) {
     tx.AddEvent(existing.id, "evidence", kServiceActor, "rule " + f.rule + ": " + f.reason,
-                j.evidence);
+                j.Evidence());
     last_evidence_[f.link_key] = now;
   }
 }
@@ -130,7 +135,7 @@ void FindingRecorder::Upgrade(Store::Tx& tx, const Judged& j, Ticket& t, Recorde
   t.explanation = j.explanation;
   tx.UpdateTicket(t);
   tx.AddEvent(t.id, "upgraded", kServiceActor, "rule " + f.rule + ": " + f.reason + "; " + d.note,
-              j.evidence);
+              j.Evidence());
   RecordCut(tx, j, t.id, d.port, out);
   spdlog::info("ticket {} upgraded by rule {}: {}", t.id, f.rule, d.note);
 }
@@ -156,7 +161,7 @@ void FindingRecorder::OpenTicket(Store::Tx& tx, const Judged& j, RecordedFinding
   t.id = tx.InsertTicket(t);
   ++out->tickets_opened;
   tx.AddDecision(d.ToJson(), t.id, j.trigger);
-  tx.AddEvent(t.id, "opened", kServiceActor, "rule " + f.rule + ": " + f.reason, j.evidence);
+  tx.AddEvent(t.id, "opened", kServiceActor, "rule " + f.rule + ": " + f.reason, j.Evidence());
   if (d.acts()) {
     RecordCut(tx, j, t.id, t.action_port, out);
     spdlog::info("ticket {} opened for {} by rule {}; {} {}; rules {}", t.id, f.link_key, f.rule,

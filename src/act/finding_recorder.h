@@ -58,8 +58,10 @@ class FindingRecorder {
     const Finding& f;
     const Decision& d;
     std::string explanation;
-    nlohmann::json evidence;  // the finding's, with the decision and its explanation
-    std::string trigger;      // act/decided_once.h
+    std::string trigger;  // act/decided_once.h
+    // The finding's evidence (EvidenceJson), with the decision and its explanation: made where it
+    // is written, not for a finding an open ticket already covers.
+    nlohmann::json Evidence() const;
   };
   // A sign during a soak: a verdict on the soak, never a finding of its own.
   void RecordSoakSign(Store::Tx& tx, const Finding& f);

@@ -72,21 +72,40 @@ std::string CounterSeen(const nlohmann::json& ev, const nlohmann::json& th) {
   return out + " ";
 }
 
-// The events UFM reported: which, how often and when; "" when the evidence holds none.
-std::string EventsSeen(const nlohmann::json& ev, const nlohmann::json& th,
-                       const nlohmann::json& obs) {
+// The events among a finding's observations: their names, how many, the first and last times.
+struct SeenEvents {
   std::set<std::string> names;
   int events = 0;
-  std::string first, last;
-  for (const auto& o : obs) {
-    if (!o.is_object() || !o.contains("event_type")) continue;
+  std::string first, last;  // ISO 8601
+
+  void Add(const std::string& name, int type, const std::string& time) {
     ++events;
-    std::string name = o.value("name", "");
-    names.insert(name.empty() ? "event " + std::to_string(o.value("event_type", 0)) : name);
-    std::string t = o.value("time", "");
-    if (first.empty() || t < first) first = t;
-    if (last.empty() || t > last) last = t;
+    names.insert(name.empty() ? "event " + std::to_string(type) : name);
+    if (first.empty() || time < first) first = time;
+    if (last.empty() || time > last) last = time;
   }
+};
+
+// Those written as JSON in the evidence, and those kept as they are (Finding::observed).
+SeenEvents EventsOf(const Finding& f) {
+  SeenEvents seen;
+  const nlohmann::json& ev = f.evidence;
+  if (ev.is_object() && ev.contains("observations") && ev["observations"].is_array()) {
+    for (const auto& o : ev["observations"]) {
+      if (!o.is_object() || !o.contains("event_type")) continue;
+      seen.Add(o.value("name", ""), o.value("event_type", 0), o.value("time", ""));
+    }
+  }
+  for (const auto& o : f.observed) {
+    if (o->kind == Observation::Kind::kEvent)
+      seen.Add(o->name, o->event_type, FormatIsoTime(o->time));
+  }
+  return seen;
+}
+
+// The events UFM reported: which, how often and when; "" when the evidence holds none.
+std::string EventsSeen(const nlohmann::json& ev, const nlohmann::json& th, const SeenEvents& s) {
+  const auto& [names, events, first, last] = s;
   if (events == 0) return "";
   std::string out = "UFM reported " + Quoted(names) + " " +
                     (events == 1 ? "once, at " + TimeOfDay(first)
@@ -143,15 +162,12 @@ std::string WhatWasDone(const Decision& d) {
 std::string Explain(const Finding& f, const Decision& d) {
   const nlohmann::json& ev = f.evidence;
   const nlohmann::json th = ev.contains("threshold") ? ev["threshold"] : nlohmann::json::object();
-  const nlohmann::json obs = ev.contains("observations") && ev["observations"].is_array()
-                                 ? ev["observations"]
-                                 : nlohmann::json::array();
   std::string out;
   if (!d.title.empty()) out += d.title + ". ";
   // What was seen: the counters, else UFM's events, else the finding's own reason.
   if (th.contains("counter")) {
     out += CounterSeen(ev, th);
-  } else if (std::string events = EventsSeen(ev, th, obs); !events.empty()) {
+  } else if (std::string events = EventsSeen(ev, th, EventsOf(f)); !events.empty()) {
     out += events;
   } else if (!f.reason.empty()) {
     out += f.reason + ". ";

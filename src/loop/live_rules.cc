@@ -161,9 +161,10 @@ Finding LiveRules::SoakSign(const Rule& broken, const Observation& o,
   f.rules_hash = engine_.rules().hash;
   f.reason = "during verification: " +
              (o.kind == Observation::Kind::kEvent ? o.name : o.counter + " increased");
-  f.evidence = {{"observations", {ObservationToJson(o)}},
+  f.evidence = {{"observations", nlohmann::json::array()},
                 {"during_soak", true},
                 {"rules_hash", f.rules_hash}};
+  f.observed.push_back(std::make_shared<const Observation>(o));
   return f;
 }
 

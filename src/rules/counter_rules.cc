@@ -98,9 +98,8 @@ Finding CounterRules::Found(const Rule& r, const ObservationSubjects& s, const C
   Finding f = MakeFinding(r, s, t, sink.rules_hash(), !sink.observations(), sink.threshold(r));
   f.reason = Reason(r, measured, port);
   for (const auto& [time, sample] : st.samples) {
-    if (!sink.observations()) break;
-    if (f.evidence["observations"].size() >= kMaxFindingEvidence) break;
-    f.evidence["observations"].push_back(ObservationToJson(sample));
+    if (!sink.observations() || f.observed.size() >= kMaxFindingEvidence) break;
+    f.observed.push_back(std::make_shared<const Observation>(sample));
   }
   f.evidence["measured"] = measured;
   return f;

@@ -23,11 +23,10 @@ Finding EventFinding(const Rule& r, const ObservationSubjects& s, const std::str
     f.cable_serial = it->obs->cable_serial;  // the newest event that names it
   }
   if (!sink.observations()) return f;
-  auto& observations = f.evidence["observations"].get_ref<nlohmann::json::array_t&>();
-  observations.reserve(std::min(seen.size(), kMaxFindingEvidence));
+  f.observed.reserve(std::min(seen.size(), kMaxFindingEvidence));
   for (const auto& w : seen) {
-    if (observations.size() >= kMaxFindingEvidence) break;
-    observations.push_back(ObservationToJson(*w.obs));
+    if (f.observed.size() >= kMaxFindingEvidence) break;
+    f.observed.push_back(w.obs);
   }
   return f;
 }
@@ -151,11 +150,13 @@ void EventRules::MatchEntity(const Rule& r, EventView& view, const Entity& e,
   // leaves no state behind (a reload carries state over only to the same count, hold, clear and
   // scope); one found all the same is followed below.
   if (FiresAtOnce(r) && (states.empty() || states.count(e.key) == 0)) {
-    // The finding is made from the event here and now: it is read in place, not copied to be
-    // kept (a pointer that owns nothing, alive for this call).
+    // The finding is made from the event here and now. Without observations as evidence it is
+    // read in place, not copied to be kept (a pointer that owns nothing, alive for this call).
     const std::vector<SeenObservation> seen{
         {o.time, std::hash<std::string>{}(e.port),
-         std::shared_ptr<const Observation>(std::shared_ptr<const Observation>(), &o)}};
+         sink->observations()
+             ? view.shared()
+             : std::shared_ptr<const Observation>(std::shared_ptr<const Observation>(), &o)}};
     sink->Emit(
         r,
         EventFinding(r, view.subjects(), e.key, e.name, MatchReason(r, o, 1), o.time, seen, *sink),

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "ingest/observation.h"
 #include "rules/rules.h"
 
 namespace ufmr {
@@ -18,6 +19,11 @@ namespace ufmr {
 // A link is an unordered pair of ports; its key is the two names sorted and joined by '|'
 // ("a|b"), or the single name when the peer is unknown.
 std::string LinkKey(const std::vector<std::string>& ports);
+
+struct Finding;
+// The finding's evidence whole, as it is written: `evidence`, with each of `observed` made JSON
+// after the observations it holds already.
+nlohmann::json EvidenceJson(const Finding& f);
 
 struct Finding {
   std::string rule;
@@ -43,8 +49,14 @@ struct Finding {
   // inventory or the events' own text: for inhibition and silences.
   std::map<std::string, std::string> switches;
   std::map<std::string, std::string> hosts;
-  std::string reason;       // one line for a person
-  nlohmann::json evidence;  // observations, thresholds, rule, rules hash
+  std::string reason;  // one line for a person
+  // Thresholds, rule, rules hash, and what else the rule measured; its "observations" are
+  // `observed` (below) until EvidenceJson makes the whole of it.
+  nlohmann::json evidence;
+  // The observations that made it fire (at most kMaxFindingEvidence), shared with the windows
+  // that kept them: made JSON only when something writes the evidence (a ticket opened), not for
+  // a finding an open ticket already covers.
+  std::vector<std::shared_ptr<const Observation>> observed;
   // The rule's threshold (RuleThreshold), shared by the rule's findings: what titles and hints
   // read. Null for findings made outside the engine (a soak failure).
   std::shared_ptr<const nlohmann::json> threshold;

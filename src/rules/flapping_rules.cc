@@ -33,8 +33,10 @@ void FlappingRules::CountDown(const Rule& r, const Observation& o, const Observa
     // A day-long window on a flapping link sees thousands of downs: count them all, keep only
     // the newest as evidence.
     st.down_times.push_back(o.time);
-    if (st.events.size() >= kMaxFindingEvidence) st.events.pop_front();
-    st.events.push_back({o.time, 0, shared ? shared : std::make_shared<const Observation>(o)});
+    if (sink->observations()) {  // kept as evidence only (the downs are counted by their times)
+      if (st.events.size() >= kMaxFindingEvidence) st.events.pop_front();
+      st.events.push_back({o.time, 0, shared ? shared : std::make_shared<const Observation>(o)});
+    }
   } else {
     st.counter_downs[o.ports.front()].emplace_back(o.time, o.delta);
   }
@@ -65,10 +67,9 @@ Finding FlappingRules::Found(const Rule& r, const Observation& o, const Observat
              FormatDuration(r.window_s);
   if (from_counters > 0) f.evidence["counter_downs"] = from_counters;
   if (!sink.observations()) return f;
-  auto& observations = f.evidence["observations"].get_ref<nlohmann::json::array_t&>();
-  observations.reserve(st.events.size() + 1);
-  for (const auto& e : st.events) observations.push_back(ObservationToJson(*e.obs));
-  if (from_counters > 0) observations.push_back(ObservationToJson(o));
+  f.observed.reserve(st.events.size() + 1);
+  for (const auto& e : st.events) f.observed.push_back(e.obs);
+  if (from_counters > 0) f.observed.push_back(std::make_shared<const Observation>(o));
   return f;
 }
 

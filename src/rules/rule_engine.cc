@@ -98,7 +98,8 @@ void RuleEngine::ObserveEvent(const Observation& o, std::shared_ptr<const Observ
     if (r->clear && view.Matches(*r->clear)) event_rules_.Clear(*r, view, &inhibitors_);
     if (!view.Matches(r->match)) return;
     if (r->kind == Rule::Kind::kFlapping) {
-      flapping_rules_.CountDown(*r, o, view.subjects(), &sink, view.shared());
+      flapping_rules_.CountDown(*r, o, view.subjects(), &sink,
+                                sink.observations() ? view.shared() : nullptr);
     } else {
       event_rules_.Match(*r, view, &inhibitors_, &sink);
     }

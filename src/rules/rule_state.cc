@@ -35,6 +35,18 @@ RuleMapping MapRules(const RuleSet& old_rules, const RulesByName& new_rules) {
   return mapping;
 }
 
+nlohmann::json EvidenceJson(const Finding& f) {
+  nlohmann::json evidence = f.evidence;
+  if (f.observed.empty()) return evidence;
+  if (!evidence.is_object()) evidence = nlohmann::json::object();
+  auto& list = evidence["observations"];
+  if (!list.is_array()) list = nlohmann::json::array();
+  auto& items = list.get_ref<nlohmann::json::array_t&>();
+  items.reserve(items.size() + f.observed.size());
+  for (const auto& o : f.observed) items.push_back(ObservationToJson(*o));
+  return evidence;
+}
+
 nlohmann::json ObservationToJson(const Observation& o) {
   // Built in place (a braced list would copy every member twice): evidence is made for every
   // finding, and a finding can hold fifty observations.
