@@ -59,9 +59,15 @@ std::vector<ObservationSubjects::Entity> ObservationSubjects::Entities(bool sw) 
 }
 
 const std::string& SubjectResolver::KeyOf(const LinkPlacement::Node& node) const {
-  auto it = node_keys_.find(node.id);
-  if (it == node_keys_.end()) it = node_keys_.emplace(node.id, NodeKey(node.name)).first;
-  return it->second;
+  if (node.id >= key_of_node_.size()) {
+    key_of_node_.resize(std::max<size_t>(node.id + 1, key_of_node_.size() * 2), 0);
+  }
+  uint32_t& k = key_of_node_[node.id];
+  if (k == 0) {
+    node_keys_.push_back(NodeKey(node.name));
+    k = static_cast<uint32_t>(node_keys_.size());
+  }
+  return node_keys_[k - 1];
 }
 
 void SubjectResolver::PlaceEnds(const Observation& o, ObservationSubjects* s) const {

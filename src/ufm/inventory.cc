@@ -1,6 +1,7 @@
 #include "ufm/inventory.h"
 
 #include <algorithm>
+#include <cstring>
 #include <initializer_list>
 #include <string_view>
 
@@ -25,10 +26,29 @@ constexpr uint32_t kUnset = 0xffffffffu;
 
 }  // namespace
 
+namespace {
+
+// A slot of Inventory::found_ for a name: from its last eight bytes (a port name's end varies
+// most: "..._1", "..._32") and its length.
+size_t FoundSlot(std::string_view name, size_t slots) {
+  uint64_t tail = name.size();
+  const size_t n = std::min<size_t>(name.size(), 8);
+  std::memcpy(&tail, name.data() + name.size() - n, n);
+  return static_cast<size_t>(((tail ^ name.size()) * 0x9E3779B97F4A7C15ULL) >> 58) % slots;
+}
+
+}  // namespace
+
 std::optional<PortId> Inventory::FindLocked(std::string_view name) const {
+  Found& slot = found_[FoundSlot(name, kFoundSlots)];
+  if (slot.name.size() == name.size() && !name.empty() && slot.name == name) {
+    return present_[slot.id] ? std::optional<PortId>(slot.id) : std::nullopt;
+  }
   auto pooled = pool_.Find(name);
   if (!pooled || *pooled >= by_name_.size() || by_name_[*pooled] == 0) return std::nullopt;
   const PortId id = by_name_[*pooled] - 1;
+  slot.name.assign(name);  // the name has its PortId for the inventory's life
+  slot.id = id;
   if (!present_[id]) return std::nullopt;
   return id;
 }
@@ -463,7 +483,7 @@ void Inventory::Upsert(const PortInfo& port) {
     ++size_;
   }
   if (reindex) IndexPort(id, MakeInfo(id));  // as stored: with the site's host pattern
-  peeked_.erase(id);
+  if (id < peeked_.size()) peeked_[id].reset();
   if (changed) generation_.fetch_add(1, std::memory_order_release);
 }
 
@@ -481,9 +501,9 @@ bool Inventory::SetLinkState(const std::string& name, bool up) {
   }
   r.logical_state = link_states_[up ? 2 : 0];
   r.physical_state = link_states_[up ? 3 : 1];
-  if (auto peeked = peeked_.find(*id); peeked != peeked_.end()) {
-    peeked->second->logical_state = Text(r.logical_state);
-    peeked->second->physical_state = Text(r.physical_state);
+  if (*id < peeked_.size() && peeked_[*id]) {
+    peeked_[*id]->logical_state = Text(r.logical_state);
+    peeked_[*id]->physical_state = Text(r.physical_state);
   }
   return true;
 }
@@ -535,6 +555,7 @@ const PortInfo* Inventory::Peek(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto id = FindLocked(name);
   if (!id) return nullptr;
+  if (*id >= peeked_.size()) peeked_.resize(rows_.size());
   auto& kept = peeked_[*id];
   if (!kept) kept = std::make_unique<PortInfo>(MakeInfo(*id));
   return kept.get();

@@ -230,7 +230,16 @@ class Inventory {
   // lower-case system GUID -> system name
   std::unordered_map<std::string, std::string> system_names_;
   // Peek's copies, by PortId: kept until the port changes (a replay's guards read them).
-  mutable std::unordered_map<PortId, std::unique_ptr<PortInfo>> peeked_;
+  mutable std::vector<std::unique_ptr<PortInfo>> peeked_;
+  // The ports found last, by a few bytes of their names: an event's ports are looked up several
+  // times in a row (its ends, their states, their placements, the guards), and a name's PortId
+  // never changes, so one found is found again with a compare instead of a hash and a probe.
+  struct Found {
+    std::string name;
+    PortId id = 0;
+  };
+  static constexpr size_t kFoundSlots = 64;
+  mutable std::array<Found, kFoundSlots> found_{};
   std::atomic<uint64_t> generation_{0};
   // The pool ids of the states SetLinkState writes (down: logical, physical; up: the same), or 0s.
   std::array<uint32_t, 4> link_states_{};
