@@ -118,6 +118,60 @@ TEST_F(EventLogReaderTest, OneThreadAndThreeGiveTheSameEntriesInFileOrder) {
   }
 }
 
+// Replay reads the ports the text of an event that names none of its own names, for every such
+// event: the reader reads them where it parses the entry (a thread of its own with --jobs), as
+// ExtractPortSubjects would, and for no other event.
+TEST_F(EventLogReaderTest, AnEventThatNamesNoPortOfItsOwnComesWithTheTextsPorts) {
+  std::string log;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string n = std::to_string(i % 90 + 10);
+    switch (i % 3) {
+      case 0:  // a host port: no port of its own, its reference only
+        log += Stamp(i) + " [" + std::to_string(i) +
+               "] [64] INFO [Fabric_Notification] Port [Default / Computer: gpu-node-000" + n +
+               " HCA-1 / 1] [dev_id: e41d2d03000000" + n + "]: GID address out of service\n";
+        break;
+      case 1:  // a whole switch, its message naming a port in the newer shape without a GUID
+        log += Stamp(i) + " [" + std::to_string(i) +
+               "] [907] CRITICAL [Hardware] Switch [Default / Switch: ib-leaf-00" + n +
+               "]: Switch is down (Switch:ib-leaf-00" + n + ":1/1/1) (Computer:host-" + n +
+               " HCA-1)\n";
+        break;
+      default:  // a link: its ports are its own
+        log += Stamp(i) + " [" + std::to_string(i) +
+               "] [329] WARNING [Fabric_Topology] Link [Source fc6a1c03000000" + n +
+               "_1 TO Dest: 9c05910300000100_" + n + "]: Link went down: (Switch:ib-leaf-00" + n +
+               ":1/1/1)fc6a1c03000000" + n + ":1 - (Switch:ib-spine-001:1/1/" + n +
+               ")9c05910300000100:" + n + "\n";
+    }
+  }
+  const std::string path = Write(log);
+  Got one = Read(path, 1);
+  Got three = Read(path, 3);
+  ASSERT_TRUE(one.status.ok()) << one.status.message();
+  ASSERT_EQ(one.entries.size(), 3000u);
+  ASSERT_EQ(three.entries.size(), one.entries.size());
+  size_t read = 0;
+  for (size_t i = 0; i < one.entries.size(); ++i) {
+    SCOPED_TRACE(i);
+    for (const ReadEntry* e : {&one.entries[i], &three.entries[i]}) {
+      ASSERT_TRUE(e->error.empty()) << e->error;
+      EXPECT_EQ(e->named_read, e->obs.ports.empty());
+      const std::vector<PortSubject> want =
+          e->named_read ? ExtractPortSubjects(e->obs.description) : std::vector<PortSubject>{};
+      ASSERT_EQ(e->named.size(), want.size());
+      for (size_t k = 0; k < want.size(); ++k) {
+        EXPECT_EQ(e->named[k].port, want[k].port);
+        EXPECT_EQ(e->named[k].is_switch, want[k].is_switch);
+        EXPECT_EQ(e->named[k].node, want[k].node);
+        EXPECT_EQ(e->named[k].label, want[k].label);
+      }
+    }
+    read += one.entries[i].named_read;
+  }
+  EXPECT_EQ(read, 2000u);  // the host ports' and the switches' events
+}
+
 TEST_F(EventLogReaderTest, AnEntryLongerThanABlockIsReadWhole) {
   std::string log = Stamp(0) + " [1] [394] CRITICAL [Hardware] Switch [Default / Switch: sw]: " +
                     "Module status FAULT:\n";

@@ -107,6 +107,12 @@ void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadE
     return;
   }
   FillObservation(std::move(*entry), t, &out->obs);  // the entry is parsed into again next
+  out->named_read = out->obs.ports.empty();
+  if (out->named_read) {
+    out->named = ExtractPortSubjects(out->obs.description);
+  } else {
+    out->named.clear();
+  }
 }
 
 void ParseBlock(int utc_offset_s, Parsed* out) {

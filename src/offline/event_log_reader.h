@@ -16,6 +16,7 @@
 
 #include "base/clock.h"
 #include "base/status.h"
+#include "ingest/event_subjects.h"
 #include "ingest/observation.h"
 
 namespace ufmr {
@@ -25,6 +26,11 @@ struct ReadEntry {
   uint64_t offset = 0;  // of its first byte
   std::string error;    // not empty: the entry could not be read (why); read nothing else of it
   Observation obs;      // its time is the entry's own (the log's zone taken off)
+  // An event that names no port of its own: the ports its text names (ExtractPortSubjects),
+  // read where it was parsed (a reading thread of its own with --jobs), since replay reads them
+  // for every such event (ReplayPipeline::Event). Empty and false for the others.
+  std::vector<PortSubject> named;
+  bool named_read = false;
 };
 
 struct ReadProgress {

@@ -134,7 +134,7 @@ bool ReadsPorts(int event_type) {
 }
 
 // Ports the saved port list lacks, learned from how events name them.
-size_t LearnPorts(const Observation& o, Inventory* inventory,
+size_t LearnPorts(const Observation& o, const std::vector<PortSubject>* read, Inventory* inventory,
                   std::unordered_set<std::string>* learned_names) {
   // The event names ports the inventory has, all of them: nothing to learn, and its text is not
   // read again (the common case once the fabric is known). An event whose object names no port
@@ -144,7 +144,9 @@ size_t LearnPorts(const Observation& o, Inventory* inventory,
       })) {
     return 0;
   }
-  const std::vector<PortSubject> named = ExtractPortSubjects(o.description);
+  std::vector<PortSubject> extracted;
+  if (!read) extracted = ExtractPortSubjects(o.description);
+  const std::vector<PortSubject>& named = read ? *read : extracted;
   // The ports the event's object names are the authority: the old Link form's message names a
   // host by its node GUID ("e41d2d0300ff4938 (Computer: ...) : 2" for port e41d2d0300ff4939_2),
   // which is no port's name.
@@ -357,7 +359,7 @@ Status ReplayEventLog(const ReplayOptions& options, ReplayPipeline* pipeline, Sn
       return;
     }
     feed->Until(e.obs.time);
-    stats->learned_ports += pipeline->Event(std::move(e.obs));
+    stats->learned_ports += pipeline->Event(std::move(e.obs), e.named_read ? &e.named : nullptr);
   });
 }
 
@@ -460,9 +462,12 @@ ReplayPipeline::~ReplayPipeline() = default;
 
 size_t ReplayPipeline::Event(const Observation& o) { return Event(Observation(o)); }
 
-size_t ReplayPipeline::Event(Observation&& o) {
+size_t ReplayPipeline::Event(Observation&& o) { return Event(std::move(o), nullptr); }
+
+size_t ReplayPipeline::Event(Observation&& o, const std::vector<PortSubject>* named) {
   impl_->Advance(o.time);
-  size_t learned = LearnPorts(o, impl_->inventory, &impl_->learned);
+  size_t learned =
+      LearnPorts(o, o.ports.empty() ? named : nullptr, impl_->inventory, &impl_->learned);
   // Most of a log is events no rule and nothing below reads (GID out of service): their ports
   // are not looked up.
   if (!impl_->engine.Considers(o) && !ReadsPorts(o.event_type)) return learned;

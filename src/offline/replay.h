@@ -72,6 +72,9 @@ class ReplayPipeline {
   // place). The ports its text names (ExtractPortSubjects) are read only when the inventory
   // lacks one of its ports: once a fabric is learned, most events are not read twice.
   size_t Event(Observation&& o);
+  // The same, with the ports its text names read already (`named`, as ExtractPortSubjects gives
+  // them), for an event that names no port of its own: a reading thread read them.
+  size_t Event(Observation&& o, const std::vector<PortSubject>* named);
   // A telemetry snapshot taken at `t`.
   void Telemetry(const TelemetrySnapshot& snapshot, TimePoint t);
   // Moves the clock (held findings due by then fire).
