@@ -120,7 +120,10 @@ TEST_F(EventLogReaderTest, OneThreadAndThreeGiveTheSameEntriesInFileOrder) {
 
 // Replay reads the ports the text of an event that names none of its own names, for every such
 // event: the reader reads them where it parses the entry (a thread of its own with --jobs), as
-// ExtractPortSubjects would, and for no other event.
+// ExtractPortSubjects would, and for no other event. In an event log such a text names none the
+// parser did not take as the event's own (these name none: the list is empty, the flag is what is
+// tested here); that the pipeline uses a list it is given is ReplayTest's
+// APortlessEventsPortsReadAlreadyAreLearnedAsIfReadHere.
 TEST_F(EventLogReaderTest, AnEventThatNamesNoPortOfItsOwnComesWithTheTextsPorts) {
   std::string log;
   for (int i = 0; i < 3000; ++i) {

@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "ingest/event_subjects.h"
 #include "rules/rule_loader.h"
 #include "support/test_env.h"
+#include "ufm/inventory.h"
 
 namespace ufmr {
 namespace {
@@ -508,6 +510,45 @@ TEST_F(ReplayTest, OnlyThePortTheInventoryLacksIsLearned) {
   }
   // The learned host port is placed on its host, from the text: the title names it.
   EXPECT_NE(out.decisions.back().title.find("fsgb009"), std::string::npos) << out.Describe();
+}
+
+// An event that names no port of its own (a REST-shaped one here, its ports only in its message)
+// with the ports its text names read already (ReadEntry::named, by a reading thread): the
+// pipeline learns what it learns reading them itself, and reads nothing more (the list given is
+// the one it uses).
+TEST_F(ReplayTest, APortlessEventsPortsReadAlreadyAreLearnedAsIfReadHere) {
+  Observation o;
+  o.time = At(0);
+  o.source = "rest";
+  o.event_type = 907;
+  o.object_type = "Switch";
+  o.object_name = "T3-E21-N-U47";
+  o.description =
+      "Switch is down: (Switch:T3-E21-N-U47:1/17/1)9c0591030090e000:21 - "
+      "(Computer:fsgb021 HCA-1)e41d2d0300c00021:1";
+  const std::vector<PortSubject> named = ExtractPortSubjects(o.description);
+  ASSERT_EQ(named.size(), 2u);
+  auto learn = [&](const std::vector<PortSubject>* given) {
+    Inventory inventory;
+    ReplayPipeline pipeline(rules_, DecisionPolicy{}, &inventory, SilenceSet{}, [](Decision&&) {});
+    Observation copy = o;
+    const size_t learned =
+        given ? pipeline.Event(std::move(copy), given) : pipeline.Event(std::move(copy));
+    std::vector<std::string> rows;
+    inventory.ForEachPort([&](const PortInfo& p) {
+      rows.push_back(p.name + " " + p.system_name + " " + p.node_description + " " + p.peer);
+    });
+    std::sort(rows.begin(), rows.end());
+    return std::make_pair(learned, rows);
+  };
+  const auto here = learn(nullptr);
+  EXPECT_EQ(here.first, 2u);
+  ASSERT_EQ(here.second.size(), 2u);
+  EXPECT_EQ(here.second[0],
+            "9c0591030090e000_21 T3-E21-N-U47 T3-E21-N-U47:1/17/1 e41d2d0300c00021_1");
+  EXPECT_EQ(learn(&named), here);
+  const std::vector<PortSubject> none;
+  EXPECT_EQ(learn(&none).first, 0u) << "the list given is the one used";
 }
 
 // IBM CAST's old Link form: the object names the HCA's port GUID (...4939_2), the message its node

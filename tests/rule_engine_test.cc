@@ -328,9 +328,28 @@ TEST(RuleEngineTest, WithoutEvidenceObservationsAFindingKeepsItsThresholdOnly) {
   // is made once for the rule, and its findings share it.
   EXPECT_TRUE(f[0].evidence.is_object());
   EXPECT_TRUE(f[0].evidence.empty());
+  EXPECT_TRUE(f[0].observed.empty());
+  EXPECT_TRUE(f[1].observed.empty());
   ASSERT_NE(f[0].threshold, nullptr);
   EXPECT_EQ((*f[0].threshold)["for_s"], 30);
   EXPECT_EQ(f[1].threshold, f[0].threshold);
+}
+
+// Without observations as evidence, a rule whose match is a finding at once reads the event in
+// place and keeps nothing of it: its finding holds no observation (a pointer to the caller's
+// event would outlive it).
+TEST(RuleEngineTest, WithoutEvidenceObservationsAFindingAtOnceKeepsNoObservation) {
+  Harness h(R"(rules:
+  - name: link_down_now
+    match: {event_id: 329}
+    action: disable_port
+)");
+  h.engine.SetEvidenceObservations(false);
+  auto f = h.Observe(Event(329, 0, {kL33, kS8}, 7));
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(f[0].observed.empty());
+  EXPECT_TRUE(f[0].evidence.empty());
+  EXPECT_EQ(EvidenceJson(f[0]), nlohmann::json::object());
 }
 
 // With observations as evidence, the threshold is in the evidence too (stored with the ticket),

@@ -97,6 +97,8 @@ class BlockSource {
 void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadEntry* out) {
   out->offset = raw.offset;
   out->error.clear();
+  out->named.clear();
+  out->named_read = false;
   Status s = ParseEventLogEntry(raw, entry);
   TimePoint t;
   if (s.ok() && !ParseUfmTimestamp(entry->timestamp, utc_offset_s, &t)) {
@@ -108,11 +110,7 @@ void ParseEntry(const RawLogEntry& raw, int utc_offset_s, LogEntry* entry, ReadE
   }
   FillObservation(std::move(*entry), t, &out->obs);  // the entry is parsed into again next
   out->named_read = out->obs.ports.empty();
-  if (out->named_read) {
-    out->named = ExtractPortSubjects(out->obs.description);
-  } else {
-    out->named.clear();
-  }
+  if (out->named_read) out->named = ExtractPortSubjects(out->obs.description);
 }
 
 void ParseBlock(int utc_offset_s, Parsed* out) {

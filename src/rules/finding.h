@@ -53,9 +53,11 @@ struct Finding {
   // Thresholds, rule, rules hash, and what else the rule measured; its "observations" are
   // `observed` (below) until EvidenceJson makes the whole of it.
   nlohmann::json evidence;
-  // The observations that made it fire (at most kMaxFindingEvidence), shared with the windows
-  // that kept them: made JSON only when something writes the evidence (a ticket opened), not for
-  // a finding an open ticket already covers.
+  // The observations that made it fire (at most kMaxFindingEvidence, and a flapping finding's
+  // counter sample after them), shared with the windows that kept them or copied (a counter
+  // sample, an event read in place): made JSON only where the evidence is written (a ticket
+  // opened or upgraded, a soak failed, evidence added to an open ticket at most every five
+  // minutes), so most findings an open ticket already covers never make it.
   std::vector<std::shared_ptr<const Observation>> observed;
   // The rule's threshold (RuleThreshold), shared by the rule's findings: what titles and hints
   // read. Null for findings made outside the engine (a soak failure).

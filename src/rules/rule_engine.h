@@ -63,7 +63,9 @@ class RuleEngine {
 
   // Whether findings carry the observations that made them in their evidence (the default; the
   // service records them). Replay turns it off: its decisions carry no evidence, and building it
-  // cost more than deciding. The threshold and measure stay (titles and hints use them).
+  // cost more than deciding. The threshold and measure stay (titles and hints use them). Off, the
+  // flapping rules keep no events (they count downs by their times), so OldestEventInUse does not
+  // see their windows: replay keeps no cursor.
   void SetEvidenceObservations(bool on) { evidence_observations_ = on; }
   // Whether the subjects of events are remembered per set of ports (the default: a storm names
   // the same links again and again). Replay turns it off (SubjectResolver::SetRemember).

@@ -33,7 +33,7 @@ namespace {
 size_t FoundSlot(std::string_view name, size_t slots) {
   uint64_t tail = name.size();
   const size_t n = std::min<size_t>(name.size(), 8);
-  std::memcpy(&tail, name.data() + name.size() - n, n);
+  if (n > 0) std::memcpy(&tail, name.data() + name.size() - n, n);
   return static_cast<size_t>(((tail ^ name.size()) * 0x9E3779B97F4A7C15ULL) >> 58) % slots;
 }
 
