@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -278,6 +279,41 @@ TEST(InventoryTest, ReplaceUpsertGetSize) {
 
 // UFM may stop listing a link (and its cable) once it is down, and a single port's answer names
 // no cable: the port keeps the serial it learned, unless it now faces another port.
+// The inventory finds the ports it found last with a compare (a small cache by the names' last
+// bytes): 5,000 names, many sharing a slot, each found as itself; one a refresh dropped is not
+// found though it was found a moment before, and found again, under its old id, when it is back.
+TEST(InventoryTest, PortsFoundAgainAreThemselvesWhateverTheyShare) {
+  std::vector<PortInfo> ports;
+  for (int i = 0; i < 5000; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%016x_%d", 0x9c0591030090e000u + i / 40, i % 40 + 1);
+    ports.push_back(Port(name));
+  }
+  Inventory inventory;
+  inventory.Replace(ports);
+  std::vector<PortId> ids;
+  for (const auto& p : ports) ids.push_back(inventory.IdOf(p.name).value_or(~0u));
+  for (int round = 0; round < 3; ++round) {
+    for (size_t i = 0; i < ports.size(); i += 1 + round) {
+      ASSERT_EQ(inventory.IdOf(ports[i].name), ids[i]) << ports[i].name;
+      ASSERT_EQ(inventory.NameOf(ids[i]), ports[i].name);
+      ASSERT_TRUE(inventory.Contains(ports[i].name));
+    }
+  }
+  const PortInfo dropped = ports[1234];
+  ASSERT_TRUE(inventory.Contains(dropped.name));  // found now: in the cache
+  ports.erase(ports.begin() + 1234);
+  inventory.Replace(ports);
+  EXPECT_FALSE(inventory.Contains(dropped.name));
+  EXPECT_FALSE(inventory.IdOf(dropped.name).has_value());
+  EXPECT_FALSE(inventory.Get(dropped.name).has_value());
+  EXPECT_FALSE(inventory.Contains(dropped.name + "x"));
+  EXPECT_FALSE(inventory.Contains(""));
+  ports.push_back(dropped);
+  inventory.Replace(ports);
+  EXPECT_EQ(inventory.IdOf(dropped.name), ids[1234]);
+}
+
 TEST(InventoryTest, APortKeepsItsCableSerialUntilItFacesAnotherPort) {
   Inventory inv;
   PortInfo a = Port("a_1", "b_1", "sw1");
