@@ -6,24 +6,6 @@
 
 namespace ufmr {
 
-namespace {
-
-// A text[] literal: each element double-quoted, with \ and " escaped by a backslash.
-std::string TextArray(const std::vector<std::string>& items) {
-  std::string list = "{";
-  for (size_t i = 0; i < items.size(); ++i) {
-    list += i ? ",\"" : "\"";
-    for (char ch : items[i]) {
-      if (ch == '"' || ch == '\\') list += '\\';
-      list += ch;
-    }
-    list += '"';
-  }
-  return list + "}";
-}
-
-}  // namespace
-
 std::vector<std::string> Store::Tx::OpenTicketPorts() {
   auto r = impl_->Exec(
       "SELECT DISTINCT p FROM tickets, unnest(ARRAY[port_a, port_b]) AS p WHERE fabric = $1 AND "

@@ -126,6 +126,19 @@ std::optional<double> OptFloat(const pqxx::field& f) {
   return Float(f);
 }
 
+std::string TextArray(const std::vector<std::string>& items) {
+  std::string list = "{";
+  for (size_t i = 0; i < items.size(); ++i) {
+    list += i ? ",\"" : "\"";
+    for (char ch : items[i]) {
+      if (ch == '"' || ch == '\\') list += '\\';
+      list += ch;
+    }
+    list += '"';
+  }
+  return list + "}";
+}
+
 std::string EpochOrEmpty(const std::optional<double>& t) {
   if (!t) return "";
   std::ostringstream s;

@@ -41,6 +41,9 @@ std::optional<double> OptFloat(const pqxx::field& f);
 
 // A NULL-able timestamp as the text parameter the statements take: "" means NULL.
 std::string EpochOrEmpty(const std::optional<double>& t);
+// A PostgreSQL array literal of `items`, each element double-quoted with \ and " escaped: a
+// text[] parameter, or another type's array by a cast (`$1::bigint[]`).
+std::string TextArray(const std::vector<std::string>& items);
 // JSON for a jsonb parameter; invalid UTF-8 replaced, not thrown.
 std::string JsonText(const nlohmann::json& j);
 

@@ -162,16 +162,13 @@ Result<Ticket> Store::GetTicket(int64_t id) {
 
 Result<std::vector<Ticket>> Store::GetTickets(const std::vector<int64_t>& ids) {
   if (ids.empty()) return std::vector<Ticket>();
-  std::string list = "{";  // a PostgreSQL array literal of the ids
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (i > 0) list.push_back(',');
-    list += std::to_string(ids[i]);
-  }
-  list.push_back('}');
+  std::vector<std::string> list;
+  list.reserve(ids.size());
+  for (int64_t id : ids) list.push_back(std::to_string(id));
   return Query<ReadTx>("get_tickets", [&](ReadTx& w) -> Result<std::vector<Ticket>> {
     return ReadTickets(w.exec_params(
         "SELECT " + ticket_columns_ + " FROM tickets WHERE id = ANY($1::bigint[]) ORDER BY id",
-        list));
+        TextArray(list)));
   });
 }
 

@@ -24,10 +24,6 @@ uint32_t KeptCableSerial(const PortRow& old, const PortRow& now) {
 
 constexpr uint32_t kUnset = 0xffffffffu;
 
-}  // namespace
-
-namespace {
-
 // A slot of Inventory::found_ for a name: from its last eight bytes (a port name's end varies
 // most: "..._1", "..._32") and its length.
 size_t FoundSlot(std::string_view name, size_t slots) {
